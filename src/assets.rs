@@ -1,0 +1,334 @@
+//! The asset directory: its layout, atomic writes with the right modes, the state-changing lock,
+//! and `mcsctl.json`.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+/// Relative paths inside the asset directory.
+pub mod layout {
+    /// Cluster metadata.
+    pub const CONFIG: &str = "mcsctl.json";
+    /// The MCS CA certificate.
+    pub const CA_CERT: &str = "tls/mcs-ca.crt";
+    /// The MCS CA key (kept for renewals).
+    pub const CA_KEY: &str = "tls/mcs-ca.key";
+    /// The CAs written into pointer configs.
+    pub const CA_BUNDLE: &str = "tls/mcs-ca-bundle.crt";
+    /// The serving certificate.
+    pub const SERVING_CERT: &str = "tls/mcs.crt";
+    /// The serving key.
+    pub const SERVING_KEY: &str = "tls/mcs.key";
+    /// Provisioning tokens.
+    pub const TOKENS: &str = "auth/tokens.json";
+    /// Lock file that serialises state changes.
+    pub const LOCK: &str = ".mcsctl.lock";
+    /// Where a pool's pointer config lives.
+    pub fn pointer(pool: &str) -> String {
+        format!("{pool}.ign")
+    }
+}
+
+/// File mode of secrets: keys, tokens, pointer configs that hold a token.
+pub const SECRET_MODE: u32 = 0o600;
+/// File mode of public files.
+pub const PUBLIC_MODE: u32 = 0o644;
+
+/// The asset directory.
+#[derive(Debug, Clone)]
+pub struct AssetDir {
+    root: PathBuf,
+}
+
+/// Whether an existing file may be replaced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overwrite {
+    /// Fail when the file exists.
+    Never,
+    /// Replace atomically.
+    Allow,
+}
+
+impl AssetDir {
+    /// An asset directory at `root` (not checked).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        AssetDir { root: root.into() }
+    }
+
+    /// The directory itself.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// An absolute-or-relative path of a file inside the directory.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Whether a file exists inside the directory.
+    pub fn exists(&self, rel: &str) -> bool {
+        self.path(rel).exists()
+    }
+
+    /// Reads a file inside the directory, with the file named in the error.
+    pub fn read(&self, rel: &str) -> Result<Vec<u8>> {
+        let p = self.path(rel);
+        fs::read(&p).with_context(|| format!("reading {}", p.display()))
+    }
+
+    /// Reads a UTF-8 file inside the directory.
+    pub fn read_string(&self, rel: &str) -> Result<String> {
+        let bytes = self.read(rel)?;
+        String::from_utf8(bytes)
+            .with_context(|| format!("{} is not UTF-8 text", self.path(rel).display()))
+    }
+
+    /// Fails with a user error unless the directory exists and is a directory.
+    pub fn require(&self) -> Result<()> {
+        match fs::metadata(&self.root) {
+            Ok(m) if m.is_dir() => Ok(()),
+            Ok(_) => bail!(
+                "{} is not a directory; pass --dir with an asset directory",
+                self.root.display()
+            ),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => bail!(
+                "asset directory {} does not exist; run `mcsctl init` first or pass --dir",
+                self.root.display()
+            ),
+            Err(e) => Err(e).with_context(|| format!("reading {}", self.root.display())),
+        }
+    }
+
+    /// Creates the directory (and parents) when missing; fails when the path is a file.
+    pub fn create(&self) -> Result<()> {
+        if let Ok(m) = fs::metadata(&self.root)
+            && !m.is_dir()
+        {
+            bail!(
+                "{} exists and is not a directory; choose another --dir",
+                self.root.display()
+            );
+        }
+        fs::create_dir_all(&self.root).with_context(|| format!("creating {}", self.root.display()))
+    }
+
+    /// Whether the directory holds anything but our lock file.
+    pub fn is_empty(&self) -> Result<bool> {
+        match fs::read_dir(&self.root) {
+            Ok(entries) => {
+                for e in entries {
+                    let e = e.with_context(|| format!("reading {}", self.root.display()))?;
+                    if e.file_name() != layout::LOCK {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
+            Err(e) => Err(e).with_context(|| format!("reading {}", self.root.display())),
+        }
+    }
+
+    /// Takes the exclusive lock that every state-changing command holds until it returns, so two
+    /// concurrent `token rotate` runs serialise instead of losing a token.
+    pub fn lock(&self) -> Result<DirLock> {
+        self.require()?;
+        let p = self.path(layout::LOCK);
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode_0600()
+            .open(&p)
+            .with_context(|| format!("opening lock file {}", p.display()))?;
+        file.lock()
+            .with_context(|| format!("locking {}", p.display()))?;
+        Ok(DirLock { _file: file })
+    }
+
+    /// Writes a file atomically (temp file in the same directory, fsync, rename, fsync of the
+    /// directory), created with `mode` from the start so a secret is never readable by others.
+    pub fn write(
+        &self,
+        rel: &str,
+        contents: &[u8],
+        mode: u32,
+        overwrite: Overwrite,
+    ) -> Result<PathBuf> {
+        let p = self.path(rel);
+        write_atomic(&p, contents, mode, overwrite)?;
+        Ok(p)
+    }
+
+    /// Loads `mcsctl.json`.
+    pub fn config(&self) -> Result<ClusterConfig> {
+        self.require()?;
+        if !self.exists(layout::CONFIG) {
+            bail!(
+                "{} has no {}; run `mcsctl init` to create an asset directory",
+                self.root.display(),
+                layout::CONFIG
+            );
+        }
+        let text = self.read(layout::CONFIG)?;
+        let cfg: ClusterConfig = serde_json::from_slice(&text).with_context(|| {
+            format!(
+                "{} is not a valid mcsctl.json",
+                self.path(layout::CONFIG).display()
+            )
+        })?;
+        if cfg.format_version != ClusterConfig::FORMAT_VERSION {
+            bail!(
+                "{} has format version {}, this mcsctl reads version {}",
+                self.path(layout::CONFIG).display(),
+                cfg.format_version,
+                ClusterConfig::FORMAT_VERSION
+            );
+        }
+        Ok(cfg)
+    }
+
+    /// Saves `mcsctl.json`.
+    pub fn save_config(&self, cfg: &ClusterConfig) -> Result<PathBuf> {
+        let mut text = serde_json::to_vec_pretty(cfg).context("encoding mcsctl.json")?;
+        text.push(b'\n');
+        self.write(layout::CONFIG, &text, PUBLIC_MODE, Overwrite::Allow)
+    }
+}
+
+/// Holds the directory lock until dropped.
+#[derive(Debug)]
+pub struct DirLock {
+    _file: File,
+}
+
+trait Mode0600 {
+    fn mode_0600(&mut self) -> &mut Self;
+}
+
+impl Mode0600 for OpenOptions {
+    fn mode_0600(&mut self) -> &mut Self {
+        use std::os::unix::fs::OpenOptionsExt;
+        self.mode(SECRET_MODE)
+    }
+}
+
+/// Atomic write of any path (see [`AssetDir::write`]); creates the parent directory.
+pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrite) -> Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    if let Ok(m) = fs::metadata(&parent)
+        && !m.is_dir()
+    {
+        bail!("{} is not a directory", parent.display());
+    }
+    fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    if overwrite == Overwrite::Never && fs::symlink_metadata(path).is_ok() {
+        bail!("{} exists; use --force to overwrite", path.display());
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcsctl-tmp-")
+        .permissions(fs::Permissions::from_mode(mode))
+        .tempfile_in(&parent)
+        .with_context(|| format!("creating a temporary file in {}", parent.display()))?;
+    // The umask may have narrowed the mode (never widened it beyond what we asked): make it exact.
+    tmp.as_file()
+        .set_permissions(fs::Permissions::from_mode(mode))
+        .with_context(|| {
+            format!(
+                "setting the mode of a temporary file in {}",
+                parent.display()
+            )
+        })?;
+    tmp.write_all(contents)
+        .and_then(|_| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", path.display()))?;
+    match overwrite {
+        Overwrite::Allow => {
+            tmp.persist(path)
+                .map_err(|e| e.error)
+                .with_context(|| format!("replacing {}", path.display()))?;
+        }
+        Overwrite::Never => {
+            tmp.persist_noclobber(path).map_err(|e| {
+                if e.error.kind() == io::ErrorKind::AlreadyExists {
+                    anyhow::anyhow!("{} exists; use --force to overwrite", path.display())
+                } else {
+                    anyhow::Error::new(e.error).context(format!("writing {}", path.display()))
+                }
+            })?;
+        }
+    }
+    File::open(&parent)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("syncing directory {}", parent.display()))?;
+    Ok(())
+}
+
+/// `mcsctl.json`: what the later commands need to know about the cluster.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ClusterConfig {
+    /// Version of this file's layout.
+    pub format_version: u32,
+    /// Cluster name.
+    pub cluster_name: String,
+    /// Base domain.
+    pub base_domain: String,
+    /// Pools with a pointer config.
+    pub pools: Vec<String>,
+    /// Ignition spec version of the pointer configs.
+    pub spec_version: String,
+    /// `header`, `query` or `none`.
+    pub token_transport: String,
+    /// Key algorithm of generated keys.
+    pub key_algorithm: String,
+}
+
+impl ClusterConfig {
+    /// The current format version.
+    pub const FORMAT_VERSION: u32 = 1;
+
+    /// `api-int.<cluster>.<base-domain>`, where machines reach the MCS.
+    pub fn api_int_host(&self) -> String {
+        format!("api-int.{}.{}", self.cluster_name, self.base_domain)
+    }
+
+    /// The default merge source of a pool.
+    pub fn default_url(&self, pool: &str) -> String {
+        format!("https://{}:22623/config/{pool}", self.api_int_host())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_creates_with_mode_and_refuses_overwrite() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("sub/secret");
+        write_atomic(&p, b"one", SECRET_MODE, Overwrite::Never).unwrap();
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let err = write_atomic(&p, b"two", SECRET_MODE, Overwrite::Never).unwrap_err();
+        assert!(err.to_string().contains("use --force"), "{err}");
+        assert_eq!(fs::read(&p).unwrap(), b"one");
+        write_atomic(&p, b"two", PUBLIC_MODE, Overwrite::Allow).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"two");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o644
+        );
+        // no temp files left behind
+        assert_eq!(fs::read_dir(d.path().join("sub")).unwrap().count(), 1);
+    }
+}

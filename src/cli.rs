@@ -1,0 +1,386 @@
+//! Every clap type of the command line. No logic lives here: handlers in `cmd/` take these
+//! structs and call the domain modules, which never see clap.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Installer and PKI toolkit for the Machine Config Server (MCS) trust chain.
+///
+/// mcsctl creates the MCS CA and serving certificate, writes Ignition pointer configs that carry
+/// the CA and a bearer provisioning token, rotates tokens with a grace period, and inspects the
+/// whole chain for the mismatches that make a booting machine fail with
+/// "x509: certificate signed by unknown authority".
+///
+/// Exit codes: 0 success; 1 error; 2 usage error; 3 a check found something that needs attention
+/// soon (e.g. a certificate inside --warn-within); 4 a check failed (expired, not yet valid,
+/// broken chain, key mismatch, CA in a pointer config does not match the served certificate).
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcsctl",
+    version,
+    propagate_version = true,
+    help_expected = true
+)]
+#[command(max_term_width = 100)]
+pub struct Cli {
+    /// Global options.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command accepts.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Asset directory (CA, serving certificate, tokens, pointer configs).
+    #[arg(
+        long,
+        global = true,
+        env = "MCSCTL_DIR",
+        default_value = "mcs-assets",
+        value_name = "DIR"
+    )]
+    pub dir: PathBuf,
+
+    /// Output format of the data written to stdout.
+    #[arg(long, global = true, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+
+    /// Print only data and errors; no progress or next steps.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print more detail about what is done, on stderr.
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+
+    /// Never prompt; fail naming missing values instead (implied when stdin is not a TTY).
+    #[arg(long, global = true)]
+    pub non_interactive: bool,
+}
+
+/// Output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Human-readable text, stable for golden tests.
+    Text,
+    /// One JSON document (schema in the README).
+    Json,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create the whole asset directory in one step: CA, serving certificate, token, pointer configs.
+    Init(InitArgs),
+    /// Create or import the MCS CA.
+    #[command(subcommand)]
+    Ca(CaCommand),
+    /// Issue or renew the MCS serving certificate.
+    #[command(subcommand)]
+    Cert(CertCommand),
+    /// Write an Ignition pointer config for a pool.
+    Pointer(PointerArgs),
+    /// Manage bearer provisioning tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
+    Inspect(InspectArgs),
+    /// Print a shell completion script to stdout.
+    Completions(CompletionsArgs),
+    /// Write one man page per command into a directory.
+    Man(ManArgs),
+}
+
+/// Key algorithms for generated keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeyAlgorithm {
+    /// ECDSA on NIST P-256 with SHA-256.
+    EcdsaP256,
+    /// ECDSA on NIST P-384 with SHA-384.
+    EcdsaP384,
+    /// Ed25519.
+    Ed25519,
+    /// RSA 2048-bit (what openshift-install uses).
+    Rsa2048,
+    /// RSA 3072-bit.
+    Rsa3072,
+    /// RSA 4096-bit.
+    Rsa4096,
+}
+
+/// How a pointer config carries the provisioning token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum TokenTransport {
+    /// `Authorization: Bearer` in httpHeaders (spec 3.1.0 and later).
+    Header,
+    /// `?token=` in the merge URL (the only way for spec 3.0.0).
+    Query,
+    /// No token in the pointer config.
+    None,
+}
+
+/// How `init` puts the token into pointer configs (`--no-token` for none).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum InitTransport {
+    /// `Authorization: Bearer` in httpHeaders (spec 3.1.0 and later).
+    Header,
+    /// `?token=` in the merge URL (the only way for spec 3.0.0).
+    Query,
+}
+
+/// Arguments of `init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Cluster name (a DNS label), as in the install-config.
+    #[arg(long, value_name = "NAME")]
+    pub cluster_name: Option<String>,
+
+    /// Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>.
+    #[arg(long, value_name = "DOMAIN")]
+    pub base_domain: Option<String>,
+
+    /// Extra subject alternative name of the serving certificate (DNS name or IP); repeatable.
+    #[arg(long = "san", value_name = "SAN")]
+    pub sans: Vec<String>,
+
+    /// Machine pool to write a pointer config for; repeatable (default: worker and master).
+    #[arg(long = "pool", value_name = "POOL")]
+    pub pools: Vec<String>,
+
+    /// Key algorithm of the CA and serving keys.
+    #[arg(long, value_enum, default_value_t = KeyAlgorithm::EcdsaP256)]
+    pub key_algorithm: KeyAlgorithm,
+
+    /// Validity of the CA (e.g. 10y, 365d).
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub ca_validity: String,
+
+    /// Validity of the serving certificate; never beyond the CA's.
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub cert_validity: String,
+
+    /// Do not create a provisioning token; pointer configs carry no credential.
+    #[arg(long)]
+    pub no_token: bool,
+
+    /// How pointer configs carry the token.
+    #[arg(long, value_enum, value_name = "TRANSPORT", default_value_t = InitTransport::Header)]
+    pub token_transport: InitTransport,
+
+    /// Ignition spec version of the pointer configs (3.0.0 to 3.4.0).
+    #[arg(long, default_value = "3.2.0", value_name = "V")]
+    pub spec_version: String,
+
+    /// Replace an existing, non-empty asset directory.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `ca` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CaCommand {
+    /// Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt).
+    Create(CaCreateArgs),
+    /// Adopt an existing CA, e.g. openshift-install's tls/root-ca.{crt,key}.
+    Import(CaImportArgs),
+}
+
+/// Arguments of `ca create`.
+#[derive(Debug, Args)]
+pub struct CaCreateArgs {
+    /// Key algorithm of the CA key.
+    #[arg(long, value_enum, default_value_t = KeyAlgorithm::EcdsaP256)]
+    pub key_algorithm: KeyAlgorithm,
+
+    /// Validity of the CA.
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub validity: String,
+
+    /// Replace an existing CA.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `ca import`.
+#[derive(Debug, Args)]
+pub struct CaImportArgs {
+    /// CA certificate, PEM.
+    #[arg(long, value_name = "FILE")]
+    pub cert: PathBuf,
+
+    /// CA private key, PEM (PKCS#1, PKCS#8 or SEC1).
+    #[arg(long, value_name = "FILE")]
+    pub key: PathBuf,
+
+    /// Replace an existing CA.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `cert` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CertCommand {
+    /// Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA.
+    Issue(CertIssueArgs),
+    /// Renew the serving certificate: same CA, same SANs, new key.
+    Renew(CertRenewArgs),
+}
+
+/// Arguments of `cert issue`.
+#[derive(Debug, Args)]
+pub struct CertIssueArgs {
+    /// Extra subject alternative name (DNS name or IP); repeatable.
+    #[arg(long = "san", value_name = "SAN")]
+    pub sans: Vec<String>,
+
+    /// Key algorithm of the serving key (default: the one recorded in mcsctl.json).
+    #[arg(long, value_enum)]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity; never beyond the CA's notAfter.
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub validity: String,
+
+    /// Replace an existing serving certificate.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `cert renew`.
+#[derive(Debug, Args)]
+pub struct CertRenewArgs {
+    /// Key algorithm of the new key (default: the one of the current key).
+    #[arg(long, value_enum)]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity; never beyond the CA's notAfter.
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub validity: String,
+}
+
+/// Arguments of `pointer`.
+#[derive(Debug, Args)]
+pub struct PointerArgs {
+    /// Machine pool (a DNS label, e.g. worker or master).
+    #[arg(long, value_name = "POOL")]
+    pub pool: String,
+
+    /// Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>).
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json).
+    #[arg(long, value_name = "V")]
+    pub spec_version: Option<String>,
+
+    /// How the token is carried (default from mcsctl.json; none for no token).
+    #[arg(long, value_enum, value_name = "TRANSPORT")]
+    pub token_transport: Option<TokenTransport>,
+
+    /// Where to write: a file, or - for stdout (default <dir>/<pool>.ign).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Write the config base64-encoded, as cloud user-data fields expect.
+    #[arg(long)]
+    pub base64: bool,
+
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// `token` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a new token; it becomes current (and goes into pointer configs) when none is.
+    Create(TokenCreateArgs),
+    /// Make a new current token, keep the old one valid for --grace, rewrite every pointer config.
+    Rotate(TokenRotateArgs),
+    /// List tokens (ids, states, expiry; never secrets).
+    List,
+    /// Revoke a token by id.
+    Revoke(TokenRevokeArgs),
+}
+
+/// Arguments of `token create`.
+#[derive(Debug, Args)]
+pub struct TokenCreateArgs {
+    /// Lifetime of the token (e.g. 24h, 30d); default: no expiry.
+    #[arg(long, value_name = "DUR")]
+    pub ttl: Option<String>,
+
+    /// Free-text description shown by `token list`.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+}
+
+/// Arguments of `token rotate`.
+#[derive(Debug, Args)]
+pub struct TokenRotateArgs {
+    /// How long the previous current token stays valid.
+    #[arg(long, default_value = "1h", value_name = "DUR")]
+    pub grace: String,
+
+    /// Lifetime of the new token; default: no expiry.
+    #[arg(long, value_name = "DUR")]
+    pub ttl: Option<String>,
+
+    /// Free-text description of the new token.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+}
+
+/// Arguments of `token revoke`.
+#[derive(Debug, Args)]
+pub struct TokenRevokeArgs {
+    /// Token id (the 6 characters before the dot).
+    #[arg(value_name = "ID")]
+    pub id: String,
+}
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// PEM files, pointer configs, Kubernetes Secret/ConfigMap YAML or JSON, or an asset
+    /// directory (default: the --dir asset directory).
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<PathBuf>,
+
+    /// Connect to a live TLS endpoint and show the chain it presents.
+    #[arg(long, value_name = "HOST:PORT")]
+    pub remote: Option<String>,
+
+    /// Server name to send (SNI) with --remote (default: the host of HOST:PORT).
+    #[arg(long, value_name = "NAME", requires = "remote")]
+    pub server_name: Option<String>,
+
+    /// CA bundle to verify --remote against (default: the asset CA bundle when present).
+    #[arg(long, value_name = "FILE", requires = "remote")]
+    pub ca: Option<PathBuf>,
+
+    /// Warn (exit 3) about certificates expiring within this duration.
+    #[arg(long, default_value = "30d", value_name = "DUR")]
+    pub warn_within: String,
+}
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Directory to write the pages into (created when missing).
+    #[arg(long, short, value_name = "DIR")]
+    pub output: PathBuf,
+}

@@ -1,0 +1,154 @@
+//! `mcsctl ca create` and `mcsctl ca import`.
+
+use anyhow::{Context, Result, bail};
+use serde::Serialize;
+
+use super::{Written, duration_flag, generate_key, key_algorithm, load_tokens, now, print_written};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::cli::{CaCreateArgs, CaImportArgs};
+use crate::exit;
+use crate::pki::cert::{CertInfo, parse_pem_certs};
+use crate::pki::issue::{Ca, create_ca};
+use crate::ui::Ui;
+
+#[derive(Serialize)]
+struct CaReport<'a> {
+    files: &'a [Written],
+}
+
+/// Runs `ca create`.
+pub fn create(ui: &Ui, dir: &AssetDir, args: &CaCreateArgs) -> Result<u8> {
+    let validity = duration_flag("validity", &args.validity)?;
+    let alg = key_algorithm(args.key_algorithm);
+    dir.create()?;
+    let _lock = dir.lock()?;
+    refuse_existing(dir, args.force)?;
+    let key = generate_key(ui, alg, "CA")?;
+    let (_, issued) = create_ca(key, validity, now())?;
+    install(
+        ui,
+        dir,
+        &issued.info,
+        issued.cert_pem.as_bytes(),
+        issued.key_pem.as_bytes(),
+    )
+}
+
+/// Runs `ca import`.
+pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
+    let cert_name = args.cert.display().to_string();
+    let key_name = args.key.display().to_string();
+    let cert_pem = std::fs::read(&args.cert).with_context(|| format!("reading {cert_name}"))?;
+    let key_pem = std::fs::read(&args.key).with_context(|| format!("reading {key_name}"))?;
+    let ca = Ca::load(&cert_pem, &cert_name, &key_pem, &key_name)?;
+    let t = now().unix_timestamp();
+    if ca.cert.not_after <= t {
+        bail!(
+            "{cert_name}: the CA expired on {}; import a valid CA",
+            crate::pki::cert::rfc3339(ca.cert.not_after)
+        );
+    }
+    if !ca.cert.can_sign_certs {
+        ui.warn(format!(
+            "{cert_name}: the CA's keyUsage lacks keyCertSign; TLS clients may reject what it signs"
+        ));
+    }
+    dir.create()?;
+    let _lock = dir.lock()?;
+    refuse_existing(dir, args.force)?;
+    // The key is kept byte for byte (PKCS#1 from openshift-install stays PKCS#1).
+    let key_text =
+        String::from_utf8(key_pem).with_context(|| format!("{key_name} is not PEM text"))?;
+    install(
+        ui,
+        dir,
+        &ca.cert,
+        ca.cert.to_pem().as_bytes(),
+        key_text.as_bytes(),
+    )
+}
+
+fn refuse_existing(dir: &AssetDir, force: bool) -> Result<()> {
+    if !force && (dir.exists(layout::CA_CERT) || dir.exists(layout::CA_KEY)) {
+        bail!(
+            "{} exists; use --force to replace the CA (the old CA stays in the bundle of the pointer configs until it expires)",
+            dir.path(layout::CA_CERT).display()
+        );
+    }
+    Ok(())
+}
+
+/// Writes a new CA, builds the bundle (the new CA plus the previous one while it is valid, so
+/// machines keep trusting the serving certificate it signed), and rewrites pointer configs.
+fn install(
+    ui: &Ui,
+    dir: &AssetDir,
+    info: &CertInfo,
+    cert_pem: &[u8],
+    key_pem: &[u8],
+) -> Result<u8> {
+    let t = now().unix_timestamp();
+    let mut bundle: Vec<CertInfo> = vec![info.clone()];
+    if dir.exists(layout::CA_BUNDLE) {
+        let name = dir.path(layout::CA_BUNDLE).display().to_string();
+        for old in parse_pem_certs(&dir.read(layout::CA_BUNDLE)?, &name)? {
+            if old.not_after > t && !bundle.iter().any(|c| c.der == old.der) {
+                bundle.push(old);
+            }
+        }
+    }
+    let bundle_pem: String = bundle.iter().map(CertInfo::to_pem).collect();
+    let store = load_tokens(dir)?;
+    let had_pointers = std::fs::read_dir(dir.root())?
+        .filter_map(|e| e.ok())
+        .any(|e| e.file_name().to_string_lossy().ends_with(".ign"));
+
+    dir.write(layout::CA_KEY, key_pem, SECRET_MODE, Overwrite::Allow)?;
+    dir.write(layout::CA_CERT, cert_pem, PUBLIC_MODE, Overwrite::Allow)?;
+    dir.write(
+        layout::CA_BUNDLE,
+        bundle_pem.as_bytes(),
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    )?;
+    let mut files = vec![
+        Written::cert(layout::CA_CERT, "ca", info, info.key.clone()),
+        Written::file(layout::CA_KEY, true, "ca-key", None),
+        Written::file(
+            layout::CA_BUNDLE,
+            false,
+            "ca-bundle",
+            Some(format!("{} CA(s)", bundle.len())),
+        ),
+    ];
+    if had_pointers {
+        let token = store.as_ref().and_then(|s| s.current(now()));
+        let pointers = super::rebuild_pointers(dir, token)?;
+        super::write_pointers(dir, &pointers, Overwrite::Allow)?;
+        for p in &pointers {
+            files.push(Written::file(
+                &p.rel,
+                p.has_token,
+                "pointer",
+                Some(format!("now trusts {} CA(s)", bundle.len())),
+            ));
+        }
+    }
+    if ui.json() {
+        ui.out_json(&CaReport { files: &files })?;
+    } else {
+        print_written(ui, "Wrote the MCS CA:", &files)?;
+    }
+    if dir.exists(layout::SERVING_CERT) {
+        ui.info(format!(
+            "\nNext: the serving certificate is still signed by the old CA. Once every machine has a\npointer config with the new bundle, run `mcsctl cert issue --force --dir {}`.",
+            dir.root().display()
+        ));
+    } else {
+        ui.info(format!(
+            "\nNext: `mcsctl cert issue --dir {}`.",
+            dir.root().display()
+        ));
+    }
+    Ok(exit::OK)
+}

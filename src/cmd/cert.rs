@@ -1,0 +1,124 @@
+//! `mcsctl cert issue` and `mcsctl cert renew`.
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+
+use super::{Written, duration_flag, generate_key, key_algorithm, load_ca, now, print_written};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::cli::{CertIssueArgs, CertRenewArgs};
+use crate::exit::{self, usage};
+use crate::names::San;
+use crate::pki::cert::parse_pem_certs;
+use crate::pki::issue::{Issued, issue_serving};
+use crate::pki::keys::KeyAlgorithm;
+use crate::ui::Ui;
+
+#[derive(Serialize)]
+struct CertReport<'a> {
+    files: &'a [Written],
+}
+
+/// Runs `cert issue`.
+pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
+    let validity = duration_flag("validity", &args.validity)?;
+    let mut extra = Vec::new();
+    for s in &args.sans {
+        extra.push(San::parse(s).map_err(|e| usage(format!("--san: {e}")))?);
+    }
+    let cfg = dir.config()?;
+    let alg = match args.key_algorithm {
+        Some(a) => key_algorithm(a),
+        None => cfg.key_algorithm.parse()?,
+    };
+    let _lock = dir.lock()?;
+    if !args.force && (dir.exists(layout::SERVING_CERT) || dir.exists(layout::SERVING_KEY)) {
+        bail!(
+            "{} exists; use --force to replace it, or `mcsctl cert renew` to keep its SANs",
+            dir.path(layout::SERVING_CERT).display()
+        );
+    }
+    let ca = load_ca(dir)?;
+    let mut sans = vec![San::Dns(cfg.api_int_host())];
+    for s in extra {
+        if !sans.contains(&s) {
+            sans.push(s);
+        }
+    }
+    let key = generate_key(ui, alg, "serving")?;
+    let issued = issue_serving(&ca, &key, &sans, validity, now())?;
+    write(ui, dir, &issued, "Issued the serving certificate:")
+}
+
+/// Runs `cert renew`: same CA, same SANs, new key.
+pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
+    let validity = duration_flag("validity", &args.validity)?;
+    let _lock = dir.lock()?;
+    if !dir.exists(layout::SERVING_CERT) {
+        bail!(
+            "{} does not exist; run `mcsctl cert issue` first",
+            dir.path(layout::SERVING_CERT).display()
+        );
+    }
+    let name = dir.path(layout::SERVING_CERT).display().to_string();
+    let old = parse_pem_certs(&dir.read(layout::SERVING_CERT)?, &name)?.remove(0);
+    let alg = match args.key_algorithm {
+        Some(a) => key_algorithm(a),
+        None => algorithm_of(&old.key)?,
+    };
+    let ca = load_ca(dir)?;
+    let sans: Vec<San> = old
+        .dns_names
+        .iter()
+        .map(|d| San::Dns(d.clone()))
+        .chain(old.ip_addresses.iter().map(|ip| San::Ip(*ip)))
+        .collect();
+    let key = generate_key(ui, alg, "serving")?;
+    let issued = issue_serving(&ca, &key, &sans, validity, now())?;
+    write(ui, dir, &issued, "Renewed the serving certificate:")
+}
+
+fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
+    Ok(match key_desc {
+        "ECDSA P-256" => KeyAlgorithm::EcdsaP256,
+        "ECDSA P-384" => KeyAlgorithm::EcdsaP384,
+        "Ed25519" => KeyAlgorithm::Ed25519,
+        "RSA 2048" => KeyAlgorithm::Rsa2048,
+        "RSA 3072" => KeyAlgorithm::Rsa3072,
+        "RSA 4096" => KeyAlgorithm::Rsa4096,
+        other => bail!(
+            "the current serving key is {other}; pass --key-algorithm to choose the new key's"
+        ),
+    })
+}
+
+fn write(ui: &Ui, dir: &AssetDir, issued: &Issued, heading: &str) -> Result<u8> {
+    // Two renames cannot be one atomic step; a reader (serve's reload) that catches the pair
+    // in between sees a key mismatch and keeps its last good state until both are in place.
+    dir.write(
+        layout::SERVING_KEY,
+        issued.key_pem.as_bytes(),
+        SECRET_MODE,
+        Overwrite::Allow,
+    )?;
+    dir.write(
+        layout::SERVING_CERT,
+        issued.cert_pem.as_bytes(),
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    )?;
+    let files = vec![
+        Written::cert(
+            layout::SERVING_CERT,
+            "serving",
+            &issued.info,
+            format!("{}; {}", issued.info.key, issued.info.sans().join(", ")),
+        ),
+        Written::file(layout::SERVING_KEY, true, "serving-key", None),
+    ];
+    if ui.json() {
+        ui.out_json(&CertReport { files: &files })?;
+    } else {
+        print_written(ui, heading, &files)?;
+    }
+    Ok(exit::OK)
+}

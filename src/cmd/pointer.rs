@@ -1,0 +1,153 @@
+//! `mcsctl pointer`: one pointer config.
+
+use anyhow::{Result, bail};
+use base64::Engine;
+use serde::Serialize;
+
+use super::{load_tokens, now, spec_flag};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout, write_atomic};
+use crate::cli::{self, PointerArgs};
+use crate::exit::{self, usage};
+use crate::ignition::pointer::{self, PointerSpec, Transport};
+use crate::names::is_dns_label;
+use crate::ui::Ui;
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PointerReport {
+    path: String,
+    pool: String,
+    source: String,
+    spec_version: String,
+    token_transport: &'static str,
+    token_id: Option<String>,
+    mode: &'static str,
+    base64: bool,
+}
+
+/// Runs `pointer`.
+pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
+    if !is_dns_label(&args.pool) {
+        return Err(usage(format!(
+            "--pool {:?}: a pool name must be a DNS label (lower-case letters, digits and '-')",
+            args.pool
+        )));
+    }
+    let mut cfg = dir.config()?;
+    let version = match &args.spec_version {
+        Some(v) => spec_flag(v)?,
+        None => crate::ignition::SpecVersion::parse(&cfg.spec_version)?,
+    };
+    let transport = match args.token_transport {
+        Some(cli::TokenTransport::Header) => Transport::Header,
+        Some(cli::TokenTransport::Query) => Transport::Query,
+        Some(cli::TokenTransport::None) => Transport::None,
+        None => Transport::parse(&cfg.token_transport)?,
+    };
+    if transport == Transport::Header && !version.has_http_headers() {
+        return Err(usage(
+            "Ignition spec 3.0.0 has no httpHeaders: use --token-transport query or --spec-version 3.1.0 or later",
+        ));
+    }
+    let url = args
+        .url
+        .clone()
+        .unwrap_or_else(|| cfg.default_url(&args.pool));
+    if pointer::url_host(&url).is_none()
+        || !(url.starts_with("https://") || url.starts_with("http://"))
+    {
+        return Err(usage(format!(
+            "--url {url:?}: expected https://HOST[:PORT]/PATH"
+        )));
+    }
+    if url.starts_with("http://") {
+        ui.warn("the merge URL is plain http: Ignition will not check the CA and the token travels in clear text");
+    }
+    let bundle = dir.read(layout::CA_BUNDLE)?;
+    let store = if transport == Transport::None {
+        None
+    } else {
+        load_tokens(dir)?
+    };
+    let token = match (transport, &store) {
+        (Transport::None, _) => None,
+        (_, Some(s)) => match s.current(now()) {
+            Some(t) => Some(t),
+            None => bail!(
+                "no live current token in {}; run `mcsctl token rotate` or pass --token-transport none",
+                dir.path(layout::TOKENS).display()
+            ),
+        },
+        (_, None) => bail!(
+            "{} does not exist; run `mcsctl token create` or pass --token-transport none",
+            dir.path(layout::TOKENS).display()
+        ),
+    };
+    let bearer = token.map(|t| t.bearer());
+    let mut bytes = pointer::build(&PointerSpec {
+        version,
+        url: &url,
+        ca_bundle_pem: &bundle,
+        token: bearer.as_deref(),
+        transport,
+    })?;
+    if args.base64 {
+        bytes = base64::engine::general_purpose::STANDARD
+            .encode(&bytes)
+            .into_bytes();
+        bytes.push(b'\n');
+    }
+    let secret = bearer.is_some();
+    let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
+    let overwrite = if args.force {
+        Overwrite::Allow
+    } else {
+        Overwrite::Never
+    };
+    let path = match args.output.as_deref() {
+        Some(p) if p.as_os_str() == "-" => {
+            ui.out(String::from_utf8_lossy(&bytes))?;
+            return Ok(exit::OK);
+        }
+        Some(p) => {
+            write_atomic(p, &bytes, mode, overwrite)?;
+            p.to_path_buf()
+        }
+        None => {
+            let _lock = dir.lock()?;
+            let p = dir.write(&layout::pointer(&args.pool), &bytes, mode, overwrite)?;
+            if !cfg.pools.contains(&args.pool) {
+                cfg.pools.push(args.pool.clone());
+                dir.save_config(&cfg)?;
+            }
+            p
+        }
+    };
+    let report = PointerReport {
+        path: path.display().to_string(),
+        pool: args.pool.clone(),
+        source: url,
+        spec_version: version.to_string(),
+        token_transport: if secret { transport.name() } else { "none" },
+        token_id: token.map(|t| t.id.clone()),
+        mode: if secret { "0600" } else { "0644" },
+        base64: args.base64,
+    };
+    if ui.json() {
+        ui.out_json(&report)?;
+    } else {
+        let tok = match &report.token_id {
+            Some(id) => format!("token {id} in {}", report.token_transport),
+            None => "no token".into(),
+        };
+        ui.out(format!(
+            "Wrote {} ({}, spec {}, {tok}, mode {})\n  merge source: {}\n",
+            report.path,
+            if args.base64 { "base64" } else { "json" },
+            report.spec_version,
+            report.mode,
+            report.source
+        ))?;
+    }
+    Ok(exit::OK)
+}

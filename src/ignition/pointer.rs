@@ -1,0 +1,390 @@
+//! Pointer configs: the small Ignition config a machine boots with. It carries the MCS CA
+//! bundle in `ignition.security.tls.certificateAuthorities`, one `ignition.config.merge`
+//! source on the MCS, and optionally the provisioning token.
+
+use anyhow::{Result, anyhow, bail};
+use serde_json::Value;
+
+use super::{SpecVersion, dataurl};
+
+/// How the token travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Transport {
+    /// `httpHeaders: [{name: Authorization, value: Bearer <token>}]` (spec 3.1+).
+    Header,
+    /// `?token=<token>` on the merge URL.
+    Query,
+    /// No token.
+    None,
+}
+
+impl Transport {
+    /// The name used on the command line and in `mcsctl.json`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Header => "header",
+            Transport::Query => "query",
+            Transport::None => "none",
+        }
+    }
+
+    /// Parses the name.
+    pub fn parse(s: &str) -> Result<Transport> {
+        match s {
+            "header" => Ok(Transport::Header),
+            "query" => Ok(Transport::Query),
+            "none" => Ok(Transport::None),
+            _ => bail!("unknown token transport {s:?} (header, query or none)"),
+        }
+    }
+}
+
+/// What goes into a pointer config.
+#[derive(Debug, Clone)]
+pub struct PointerSpec<'a> {
+    /// Spec version.
+    pub version: SpecVersion,
+    /// Merge source URL, without the token.
+    pub url: &'a str,
+    /// PEM CA bundle to trust.
+    pub ca_bundle_pem: &'a [u8],
+    /// Bearer token (`<id>.<secret>`), if any.
+    pub token: Option<&'a str>,
+    /// How the token travels.
+    pub transport: Transport,
+}
+
+macro_rules! pointer_v3x {
+    ($m:ident, $url:expr, $header:expr, $ca:expr) => {{
+        use ignition_config::$m as v;
+        let mut c = v::Config::default();
+        c.ignition.config = Some(v::IgnitionConfig {
+            merge: Some(vec![v::Resource {
+                source: Some($url),
+                http_headers: $header.map(|h| {
+                    vec![v::HttpHeadersItem {
+                        name: "Authorization".to_string(),
+                        value: Some(h),
+                    }]
+                }),
+                ..Default::default()
+            }]),
+            replace: None,
+        });
+        c.ignition.security = Some(v::Security {
+            tls: Some(v::SecurityTls {
+                certificate_authorities: Some(vec![v::Resource {
+                    source: Some($ca),
+                    ..Default::default()
+                }]),
+            }),
+        });
+        serde_json::to_value(c)?
+    }};
+}
+
+/// Builds the pointer config. The same inputs always give the same bytes: the typed
+/// `ignition-config` structs are serialised through a sorted map with nulls dropped (Ignition
+/// treats a null like an absent key), then written compactly with a trailing newline.
+pub fn build(spec: &PointerSpec<'_>) -> Result<Vec<u8>> {
+    let (url, header) = match (spec.token, spec.transport) {
+        (None, _) | (_, Transport::None) => (spec.url.to_string(), None),
+        (Some(t), Transport::Query) => (with_query_token(spec.url, t), None),
+        (Some(t), Transport::Header) => {
+            if !spec.version.has_http_headers() {
+                bail!(
+                    "Ignition spec 3.0.0 has no httpHeaders; use --token-transport query or spec 3.1.0 or later"
+                );
+            }
+            (spec.url.to_string(), Some(format!("Bearer {t}")))
+        }
+    };
+    let ca = dataurl::encode_text(spec.ca_bundle_pem);
+    let typed = match spec.version.minor {
+        0 => {
+            use ignition_config::v3_0 as v;
+            // Default carries the module's own spec version.
+            let mut c = v::Config::default();
+            c.ignition.config = Some(v::IgnitionConfig {
+                merge: Some(vec![v::ConfigReference {
+                    source: Some(url),
+                    verification: None,
+                }]),
+                replace: None,
+            });
+            c.ignition.security = Some(v::Security {
+                tls: Some(v::SecurityTls {
+                    certificate_authorities: Some(vec![v::CaReference::new(ca)]),
+                }),
+            });
+            serde_json::to_value(c)?
+        }
+        1 => pointer_v3x!(v3_1, url, header, ca),
+        2 => pointer_v3x!(v3_2, url, header, ca),
+        3 => pointer_v3x!(v3_3, url, header, ca),
+        4 => pointer_v3x!(v3_4, url, header, ca),
+        m => bail!("Ignition spec 3.{m}.0 is not supported"),
+    };
+    let mut out = serde_json::to_vec(&strip_nulls(typed))?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn with_query_token(url: &str, token: &str) -> String {
+    // Tokens are [a-z0-9] . base64url, so they need no escaping in a query.
+    let sep = if url.contains('?') { '&' } else { '?' };
+    format!("{url}{sep}token={token}")
+}
+
+fn strip_nulls(v: Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(strip_nulls).collect()),
+        other => other,
+    }
+}
+
+/// What a pointer config says, as `inspect` and `doctor` read it.
+#[derive(Debug, Clone)]
+pub struct PointerInfo {
+    /// The `ignition.version`.
+    pub version: String,
+    /// Merge (or replace) sources, with any `token=` query value removed.
+    pub sources: Vec<String>,
+    /// The CA bundles, decoded (PEM text). Non-data sources are listed in `remote_cas`.
+    pub ca_pems: Vec<Vec<u8>>,
+    /// CA sources that are not data URLs (fetched at boot; not checked here).
+    pub remote_cas: Vec<String>,
+    /// Whether a token is present, and where (`header` or `query`).
+    pub token_transport: Option<&'static str>,
+    /// The token id, when one is present (the secret is never kept).
+    pub token_id: Option<String>,
+    /// Unknown keys Ignition would warn about.
+    pub warnings: Vec<String>,
+    /// The secret-bearing credential, kept only in memory for cross-checks; never printed.
+    token: Option<String>,
+}
+
+impl PointerInfo {
+    /// The full bearer token, for comparing with the store. Never print it.
+    pub fn token_secret(&self) -> Option<&str> {
+        self.token.as_deref()
+    }
+}
+
+/// Parses and validates a pointer config (any Ignition 3.x the crate knows). `what` names the
+/// file in errors; errors never quote the file's content (it may hold a token).
+pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+        anyhow!("{what} is not JSON (line {}, column {}); a pointer config is an Ignition JSON document", e.line(), e.column())
+    })?;
+    let (_, warnings) = ignition_config::Config::parse_slice(bytes).map_err(|e| match e {
+        ignition_config::Error::UnknownVersion(v) => {
+            anyhow!("{what}: unsupported Ignition spec version {v}")
+        }
+        ignition_config::Error::InvalidVersion(_) => {
+            anyhow!("{what}: ignition.version is not a valid version")
+        }
+        ignition_config::Error::Serialization(e) => {
+            anyhow!(
+                "{what} is not a valid Ignition 3 config (line {}, column {}: {})",
+                e.line(),
+                e.column(),
+                data_error_kind(&e)
+            )
+        }
+        other => anyhow!("{what} is not a valid Ignition config: {other}"),
+    })?;
+    let version = value["ignition"]["version"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    let cfg = &value["ignition"]["config"];
+    let mut resources: Vec<&Value> = cfg["merge"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    if cfg["replace"].is_object() {
+        resources.push(&cfg["replace"]);
+    }
+    let mut sources = Vec::new();
+    let mut token = None;
+    let mut token_transport = None;
+    for r in resources {
+        let Some(src) = r["source"].as_str() else {
+            continue;
+        };
+        let (clean, q) = split_query_token(src);
+        if let Some(q) = q {
+            token = Some(q);
+            token_transport = Some("query");
+        }
+        sources.push(clean);
+        for h in r["httpHeaders"].as_array().into_iter().flatten() {
+            if h["name"]
+                .as_str()
+                .is_some_and(|n| n.eq_ignore_ascii_case("authorization"))
+                && let Some(t) = h["value"].as_str().and_then(|v| v.strip_prefix("Bearer "))
+            {
+                token = Some(t.trim().to_string());
+                token_transport = Some("header");
+            }
+        }
+    }
+    let mut ca_pems = Vec::new();
+    let mut remote_cas = Vec::new();
+    for ca in value["ignition"]["security"]["tls"]["certificateAuthorities"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let Some(src) = ca["source"].as_str() else {
+            continue;
+        };
+        if src.starts_with("data:") {
+            ca_pems.push(
+                dataurl::decode(src).map_err(|e| anyhow!("{what}: certificateAuthorities: {e}"))?,
+            );
+        } else {
+            remote_cas.push(src.to_string());
+        }
+    }
+    let token_id = token
+        .as_deref()
+        .and_then(|t| t.split_once('.'))
+        .map(|(id, _)| id.to_string());
+    Ok(PointerInfo {
+        version,
+        sources,
+        ca_pems,
+        remote_cas,
+        token_transport,
+        token_id,
+        warnings: warnings.into_iter().map(|w| w.to_string()).collect(),
+        token,
+    })
+}
+
+fn data_error_kind(e: &serde_json::Error) -> String {
+    // serde's data errors name fields and types, not values; syntax errors can quote input.
+    match e.classify() {
+        serde_json::error::Category::Data => {
+            let msg = e.to_string();
+            msg.split(" at line")
+                .next()
+                .unwrap_or("invalid structure")
+                .to_string()
+        }
+        _ => "invalid JSON".to_string(),
+    }
+}
+
+/// Removes a `token=` parameter from a URL's query, returning the clean URL and the token.
+fn split_query_token(url: &str) -> (String, Option<String>) {
+    let Some((base, query)) = url.split_once('?') else {
+        return (url.to_string(), None);
+    };
+    let mut token = None;
+    let kept: Vec<&str> = query
+        .split('&')
+        .filter(|p| match p.strip_prefix("token=") {
+            Some(t) => {
+                token = Some(t.to_string());
+                false
+            }
+            None => true,
+        })
+        .collect();
+    let clean = if kept.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{}", kept.join("&"))
+    };
+    (clean, token)
+}
+
+/// The host of an `https://host:port/path` URL (brackets of IPv6 literals removed).
+pub fn url_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if let Some(v6) = authority.strip_prefix('[') {
+        v6.split_once(']')?.0
+    } else {
+        authority.split(':').next()?
+    };
+    (!host.is_empty()).then(|| host.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CA: &[u8] = b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+
+    fn spec(minor: u8, transport: Transport) -> PointerSpec<'static> {
+        PointerSpec {
+            version: SpecVersion { minor },
+            url: "https://api-int.demo.example.com:22623/config/worker",
+            ca_bundle_pem: CA,
+            token: Some("abc123.secret"),
+            transport,
+        }
+    }
+
+    #[test]
+    fn header_pointer_round_trips() {
+        for minor in 1..=4 {
+            let bytes = build(&spec(minor, Transport::Header)).unwrap();
+            assert_eq!(bytes, build(&spec(minor, Transport::Header)).unwrap());
+            let info = parse(&bytes, "p").unwrap();
+            assert_eq!(info.version, format!("3.{minor}.0"));
+            assert_eq!(
+                info.sources,
+                vec!["https://api-int.demo.example.com:22623/config/worker"]
+            );
+            assert_eq!(info.ca_pems, vec![CA.to_vec()]);
+            assert_eq!(info.token_transport, Some("header"));
+            assert_eq!(info.token_id.as_deref(), Some("abc123"));
+            assert!(!String::from_utf8(bytes).unwrap().contains("null"));
+        }
+    }
+
+    #[test]
+    fn spec_30_needs_query() {
+        assert!(build(&spec(0, Transport::Header)).is_err());
+        let info = parse(&build(&spec(0, Transport::Query)).unwrap(), "p").unwrap();
+        assert_eq!(info.token_transport, Some("query"));
+        assert_eq!(info.token_secret(), Some("abc123.secret"));
+        assert!(!info.sources[0].contains("token"));
+    }
+
+    #[test]
+    fn not_json_is_named() {
+        let e = parse(b"hello secret", "worker.ign")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("worker.ign is not JSON") && !e.contains("secret"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn hosts() {
+        assert_eq!(
+            url_host("https://a.b:22623/config/w").as_deref(),
+            Some("a.b")
+        );
+        assert_eq!(url_host("https://[::1]:22623/x").as_deref(), Some("::1"));
+        assert_eq!(
+            url_host("https://10.0.0.1/x?token=y").as_deref(),
+            Some("10.0.0.1")
+        );
+    }
+}

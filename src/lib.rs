@@ -1,0 +1,15 @@
+//! mcsctl: installer and PKI toolkit for the Machine Config Server trust chain of
+//! user-provisioned CoreOS / OpenShift / OKD clusters.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod assets;
+pub mod cli;
+pub mod cmd;
+pub mod duration;
+pub mod exit;
+pub mod ignition;
+pub mod names;
+pub mod pki;
+pub mod token;
+pub mod ui;

@@ -1,0 +1,27 @@
+#![forbid(unsafe_code)]
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use mcsctl::cli::Cli;
+use mcsctl::exit;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match mcsctl::cmd::run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(err) => {
+            eprintln!("error: {}", one_line(&err));
+            let usage = err.downcast_ref::<exit::UsageError>().is_some();
+            ExitCode::from(if usage { exit::USAGE } else { exit::ERROR })
+        }
+    }
+}
+
+/// The error and its causes on one line: "reading x: permission denied".
+fn one_line(err: &anyhow::Error) -> String {
+    err.chain()
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join(": ")
+}

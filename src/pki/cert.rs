@@ -1,0 +1,298 @@
+//! Reading certificates: the facts `inspect` shows and the checks it makes (chain, key match,
+//! host coverage, expiry).
+
+use std::net::IpAddr;
+
+use anyhow::{Result, anyhow, bail};
+use x509_parser::extensions::{GeneralName, ParsedExtension};
+use x509_parser::prelude::{FromDer, X509Certificate};
+use x509_parser::public_key::PublicKey;
+use x509_parser::x509::SubjectPublicKeyInfo;
+
+use super::{pem_blocks, sha256_fingerprint};
+
+/// The facts of one certificate, owned so they outlive the parse.
+#[derive(Debug, Clone)]
+pub struct CertInfo {
+    /// DER encoding.
+    pub der: Vec<u8>,
+    /// Subject, RFC 4514 order as openssl prints it (e.g. `OU=openshift, CN=root-ca`).
+    pub subject: String,
+    /// Issuer, the same way.
+    pub issuer: String,
+    subject_raw: Vec<u8>,
+    issuer_raw: Vec<u8>,
+    /// Serial number, lower-case hex.
+    pub serial: String,
+    /// notBefore, Unix seconds.
+    pub not_before: i64,
+    /// notAfter, Unix seconds.
+    pub not_after: i64,
+    /// basicConstraints CA:true.
+    pub is_ca: bool,
+    /// keyUsage keyCertSign.
+    pub can_sign_certs: bool,
+    /// DNS subject alternative names.
+    pub dns_names: Vec<String>,
+    /// IP subject alternative names.
+    pub ip_addresses: Vec<IpAddr>,
+    /// Extended key usage serverAuth (true when no EKU extension restricts it).
+    pub server_auth: bool,
+    /// Key type and size, e.g. `ECDSA P-256`, `RSA 2048`, `Ed25519`.
+    pub key: String,
+    /// SubjectPublicKeyInfo DER.
+    pub spki: Vec<u8>,
+    /// SHA-256 fingerprint of the DER.
+    pub fingerprint: String,
+    /// Subject key identifier, colon hex.
+    pub subject_key_id: Option<String>,
+    /// Authority key identifier, colon hex: tells apart two CAs with the same name.
+    pub authority_key_id: Option<String>,
+}
+
+impl CertInfo {
+    /// Parses one DER certificate.
+    pub fn from_der(der: &[u8]) -> Result<CertInfo> {
+        let (rest, x) =
+            X509Certificate::from_der(der).map_err(|e| anyhow!("not an X.509 certificate: {e}"))?;
+        if !rest.is_empty() {
+            bail!("not an X.509 certificate: {} trailing bytes", rest.len());
+        }
+        let mut dns_names = Vec::new();
+        let mut ip_addresses = Vec::new();
+        let mut server_auth = true;
+        let mut can_sign_certs = false;
+        let mut is_ca = false;
+        let mut subject_key_id = None;
+        let mut authority_key_id = None;
+        for ext in x.extensions() {
+            match ext.parsed_extension() {
+                ParsedExtension::SubjectAlternativeName(san) => {
+                    for name in &san.general_names {
+                        match name {
+                            GeneralName::DNSName(d) => dns_names.push(d.to_string()),
+                            GeneralName::IPAddress(b) => {
+                                if let Some(ip) = ip_from_bytes(b) {
+                                    ip_addresses.push(ip);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                ParsedExtension::ExtendedKeyUsage(eku) => server_auth = eku.any || eku.server_auth,
+                ParsedExtension::KeyUsage(ku) => can_sign_certs = ku.key_cert_sign(),
+                ParsedExtension::BasicConstraints(bc) => is_ca = bc.ca,
+                ParsedExtension::SubjectKeyIdentifier(k) => subject_key_id = Some(colon_hex(k.0)),
+                ParsedExtension::AuthorityKeyIdentifier(a) => {
+                    authority_key_id = a.key_identifier.as_ref().map(|k| colon_hex(k.0))
+                }
+                _ => {}
+            }
+        }
+        Ok(CertInfo {
+            der: der.to_vec(),
+            subject: x.subject().to_string(),
+            issuer: x.issuer().to_string(),
+            subject_raw: x.subject().as_raw().to_vec(),
+            issuer_raw: x.issuer().as_raw().to_vec(),
+            serial: hex(x.raw_serial()),
+            not_before: x.validity().not_before.timestamp(),
+            not_after: x.validity().not_after.timestamp(),
+            is_ca,
+            can_sign_certs,
+            dns_names,
+            ip_addresses,
+            server_auth,
+            key: describe_key(x.public_key()),
+            spki: x.public_key().raw.to_vec(),
+            fingerprint: sha256_fingerprint(der),
+            subject_key_id,
+            authority_key_id,
+        })
+    }
+
+    /// PEM encoding.
+    pub fn to_pem(&self) -> String {
+        pem::encode_config(
+            &pem::Pem::new("CERTIFICATE", self.der.clone()),
+            pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+        )
+    }
+
+    /// Whether subject and issuer are the same name (a root).
+    pub fn is_self_issued(&self) -> bool {
+        self.subject_raw == self.issuer_raw
+    }
+
+    /// Whether `issuer` issued this certificate: names match and the signature verifies with
+    /// the issuer's public key.
+    pub fn is_issued_by(&self, issuer: &CertInfo) -> bool {
+        if self.issuer_raw != issuer.subject_raw {
+            return false;
+        }
+        let Ok((_, x)) = X509Certificate::from_der(&self.der) else {
+            return false;
+        };
+        let Ok((_, spki)) = SubjectPublicKeyInfo::from_der(&issuer.spki) else {
+            return false;
+        };
+        x.verify_signature(Some(&spki)).is_ok()
+    }
+
+    /// Whether a TLS client connecting to `host` would accept this certificate's names
+    /// (exact DNS match, a left-most `*` wildcard, or an IP SAN).
+    pub fn covers_host(&self, host: &str) -> bool {
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        if let Ok(ip) = host.parse::<IpAddr>() {
+            return self.ip_addresses.contains(&ip);
+        }
+        let host = host.trim_end_matches('.').to_ascii_lowercase();
+        self.dns_names.iter().any(|n| {
+            let n = n.trim_end_matches('.').to_ascii_lowercase();
+            match n.strip_prefix("*.") {
+                Some(suffix) => host
+                    .split_once('.')
+                    .is_some_and(|(first, rest)| !first.is_empty() && rest == suffix),
+                None => n == host,
+            }
+        })
+    }
+
+    /// The issuer name with its key id, e.g. `OU=openshift, CN=root-ca (key id 1A:2B:...)`:
+    /// two CAs made by openshift-install have the same name and differ only by key.
+    pub fn issuer_with_key_id(&self) -> String {
+        match &self.authority_key_id {
+            Some(k) => format!("{} (key id {k})", self.issuer),
+            None => self.issuer.clone(),
+        }
+    }
+
+    /// The subject name with its key id.
+    pub fn subject_with_key_id(&self) -> String {
+        match &self.subject_key_id {
+            Some(k) => format!("{} (key id {k})", self.subject),
+            None => self.subject.clone(),
+        }
+    }
+
+    /// Subject alternative names as `DNS:x` / `IP:y`, as openssl prints them.
+    pub fn sans(&self) -> Vec<String> {
+        self.dns_names
+            .iter()
+            .map(|d| format!("DNS:{d}"))
+            .chain(self.ip_addresses.iter().map(|ip| format!("IP:{ip}")))
+            .collect()
+    }
+}
+
+/// Parses every certificate of a PEM file or bundle; `what` names the file in errors.
+pub fn parse_pem_certs(text: &[u8], what: &str) -> Result<Vec<CertInfo>> {
+    let blocks = pem_blocks(text, what)?;
+    let certs: Vec<_> = blocks.iter().filter(|b| b.tag() == "CERTIFICATE").collect();
+    if certs.is_empty() {
+        bail!("{what}: no CERTIFICATE block found");
+    }
+    certs
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            CertInfo::from_der(b.contents())
+                .map_err(|e| anyhow!("{what}: certificate {}: {e}", i + 1))
+        })
+        .collect()
+}
+
+/// Health of one certificate at a given time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    /// Valid, and not expiring within the warning window.
+    Ok,
+    /// Valid, but expiring within the warning window.
+    ExpiringSoon,
+    /// Expired or not yet valid.
+    Invalid,
+}
+
+impl Status {
+    /// Classifies `cert` at `now` (Unix seconds) with a warning window in seconds.
+    pub fn of(cert: &CertInfo, now: i64, warn_within: i64) -> Status {
+        if now < cert.not_before || now > cert.not_after {
+            Status::Invalid
+        } else if cert.not_after - now <= warn_within {
+            Status::ExpiringSoon
+        } else {
+            Status::Ok
+        }
+    }
+
+    /// The label printed in tables.
+    pub fn label(self, cert: &CertInfo, now: i64) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::ExpiringSoon => "expiring",
+            Status::Invalid if now < cert.not_before => "not-yet-valid",
+            Status::Invalid => "expired",
+        }
+    }
+}
+
+fn describe_key(spki: &SubjectPublicKeyInfo<'_>) -> String {
+    const ED25519: &str = "1.3.101.112";
+    const P256: &str = "1.2.840.10045.3.1.7";
+    const P384: &str = "1.3.132.0.34";
+    const P521: &str = "1.3.132.0.35";
+    if spki.algorithm.algorithm.to_id_string() == ED25519 {
+        return "Ed25519".into();
+    }
+    match spki.parsed() {
+        Ok(PublicKey::RSA(rsa)) => format!("RSA {}", rsa.key_size()),
+        Ok(PublicKey::EC(_)) => {
+            let curve = spki
+                .algorithm
+                .parameters
+                .as_ref()
+                .and_then(|p| p.as_oid().ok())
+                .map(|o| o.to_id_string())
+                .unwrap_or_default();
+            match curve.as_str() {
+                P256 => "ECDSA P-256".into(),
+                P384 => "ECDSA P-384".into(),
+                P521 => "ECDSA P-521".into(),
+                other => format!("ECDSA {other}"),
+            }
+        }
+        _ => format!("unknown ({})", spki.algorithm.algorithm.to_id_string()),
+    }
+}
+
+fn ip_from_bytes(b: &[u8]) -> Option<IpAddr> {
+    match b.len() {
+        4 => Some(IpAddr::from(<[u8; 4]>::try_from(b).ok()?)),
+        16 => Some(IpAddr::from(<[u8; 16]>::try_from(b).ok()?)),
+        _ => None,
+    }
+}
+
+fn colon_hex(b: &[u8]) -> String {
+    b.iter()
+        .map(|x| format!("{x:02X}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// Formats Unix seconds as RFC 3339 UTC (`2036-11-19T05:33:00Z`).
+pub fn rfc3339(ts: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(ts)
+        .ok()
+        .and_then(|t| {
+            t.format(&time::format_description::well_known::Rfc3339)
+                .ok()
+        })
+        .unwrap_or_else(|| ts.to_string())
+}

@@ -1,0 +1,68 @@
+//! Keys, the MCS CA, the serving certificate and certificate inspection.
+
+pub mod cert;
+pub mod issue;
+pub mod keys;
+pub mod remote;
+
+use anyhow::{Result, bail};
+
+/// Parses every PEM block of a file, failing on a truncated or malformed block rather than
+/// silently skipping it (the `pem` crate ignores a BEGIN line without its END).
+pub fn pem_blocks(text: &[u8], what: &str) -> Result<Vec<pem::Pem>> {
+    let begins = count(text, b"-----BEGIN ");
+    let ends = count(text, b"-----END ");
+    if begins == 0 {
+        bail!("{what}: no PEM data found (expected -----BEGIN ...-----)");
+    }
+    let blocks = match pem::parse_many(text) {
+        Ok(b) => b,
+        Err(e) => bail!("{what}: malformed PEM: {e}"),
+    };
+    if blocks.len() != begins || ends != begins {
+        bail!(
+            "{what}: truncated or malformed PEM: {begins} BEGIN line(s), {ends} END line(s), {} complete block(s)",
+            blocks.len()
+        );
+    }
+    Ok(blocks)
+}
+
+fn count(hay: &[u8], needle: &[u8]) -> usize {
+    hay.windows(needle.len()).filter(|w| *w == needle).count()
+}
+
+/// SHA-256 of `data` as colon-separated upper-case hex, as `openssl x509 -fingerprint -sha256`
+/// prints it.
+pub fn sha256_fingerprint(data: &[u8]) -> String {
+    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, data);
+    d.as_ref()
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(":")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncated_pem_is_an_error() {
+        let good = b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n";
+        assert_eq!(pem_blocks(good, "x").unwrap().len(), 1);
+        let cut = b"-----BEGIN CERTIFICATE-----\nAAAA\n";
+        assert!(
+            pem_blocks(cut, "x")
+                .unwrap_err()
+                .to_string()
+                .contains("truncated")
+        );
+        assert!(
+            pem_blocks(b"hello", "x")
+                .unwrap_err()
+                .to_string()
+                .contains("no PEM")
+        );
+    }
+}

@@ -1,0 +1,379 @@
+//! Provisioning tokens: `<id>.<secret>`, their store (`auth/tokens.json`) and rotation.
+//!
+//! The id (6 characters of `[a-z0-9]`) is public: lists and logs show it. The secret (32 bytes
+//! from the OS, base64url without padding) never leaves the store except inside a pointer config.
+
+use std::fmt;
+
+use anyhow::{Result, anyhow, bail};
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+/// State of a token in the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum State {
+    /// The token written into pointer configs. At most one.
+    Current,
+    /// Valid until it expires, but not in pointer configs (a rotated-out token in its grace
+    /// period, or an extra token from `token create`).
+    Active,
+    /// Refused by the server.
+    Revoked,
+}
+
+/// One token, secret included. `Debug` never prints the secret.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Token {
+    /// Public id.
+    pub id: String,
+    /// Secret part.
+    pub secret: String,
+    /// Free text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// When it was made.
+    #[serde(with = "time::serde::rfc3339")]
+    pub created: OffsetDateTime,
+    /// When it stops being accepted; `None` for never.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub expires: Option<OffsetDateTime>,
+    /// Stored state.
+    pub state: State,
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Token")
+            .field("id", &self.id)
+            .field("secret", &"<redacted>")
+            .field("expires", &self.expires)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl Token {
+    /// `<id>.<secret>`, the bearer credential.
+    pub fn bearer(&self) -> String {
+        format!("{}.{}", self.id, self.secret)
+    }
+
+    /// Whether the server accepts it at `now`.
+    pub fn is_live(&self, now: OffsetDateTime) -> bool {
+        self.state != State::Revoked && self.expires.is_none_or(|e| now < e)
+    }
+
+    /// The state `token list` shows: `current`, `active`, `expired` or `revoked`.
+    pub fn effective_state(&self, now: OffsetDateTime) -> &'static str {
+        match self.state {
+            State::Revoked => "revoked",
+            _ if !self.is_live(now) => "expired",
+            State::Current => "current",
+            State::Active => "active",
+        }
+    }
+}
+
+/// What `token list` and `--format json` may show of a token: never the secret.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenSummary {
+    /// Public id.
+    pub id: String,
+    /// Free text.
+    pub description: Option<String>,
+    /// RFC 3339.
+    pub created: String,
+    /// RFC 3339, or null for never.
+    pub expires: Option<String>,
+    /// current, active, expired or revoked.
+    pub state: String,
+}
+
+/// `auth/tokens.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TokenStore {
+    /// Layout version.
+    pub format_version: u32,
+    /// Every token, oldest first.
+    pub tokens: Vec<Token>,
+}
+
+impl TokenStore {
+    /// The current layout version.
+    pub const FORMAT_VERSION: u32 = 1;
+
+    /// An empty store.
+    pub fn new() -> Self {
+        TokenStore {
+            format_version: Self::FORMAT_VERSION,
+            tokens: Vec::new(),
+        }
+    }
+
+    /// Parses and checks the store; `what` names the file in errors. The error never quotes
+    /// the file's content, which holds secrets.
+    pub fn parse(bytes: &[u8], what: &str) -> Result<Self> {
+        let store: TokenStore = serde_json::from_slice(bytes).map_err(|e| {
+            anyhow!(
+                "{what} is not a valid token store (line {}, column {}: {}); restore it from a backup or remove it and run `mcsctl token rotate`",
+                e.line(),
+                e.column(),
+                classify(&e)
+            )
+        })?;
+        if store.format_version != Self::FORMAT_VERSION {
+            bail!(
+                "{what} has format version {}, this mcsctl reads version {}",
+                store.format_version,
+                Self::FORMAT_VERSION
+            );
+        }
+        let mut ids = std::collections::HashSet::new();
+        for t in &store.tokens {
+            if !is_token_id(&t.id) || !is_token_secret(&t.secret) {
+                bail!(
+                    "{what}: token {:?} is malformed (id must be 6 of [a-z0-9], secret 43 base64url characters)",
+                    t.id
+                );
+            }
+            if !ids.insert(&t.id) {
+                bail!("{what}: token id {} appears twice", t.id);
+            }
+        }
+        if store
+            .tokens
+            .iter()
+            .filter(|t| t.state == State::Current)
+            .count()
+            > 1
+        {
+            bail!("{what}: more than one token is marked current");
+        }
+        Ok(store)
+    }
+
+    /// Serialises the store (pretty JSON, trailing newline).
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut v = serde_json::to_vec_pretty(self)?;
+        v.push(b'\n');
+        Ok(v)
+    }
+
+    /// The current token, if it is still live.
+    pub fn current(&self, now: OffsetDateTime) -> Option<&Token> {
+        self.tokens
+            .iter()
+            .find(|t| t.state == State::Current && t.is_live(now))
+    }
+
+    /// Tokens the server accepts at `now`.
+    pub fn live(&self, now: OffsetDateTime) -> impl Iterator<Item = &Token> {
+        self.tokens.iter().filter(move |t| t.is_live(now))
+    }
+
+    /// Adds a new token. It becomes current when no live current token exists; returns its id
+    /// and whether it became current.
+    pub fn create(
+        &mut self,
+        now: OffsetDateTime,
+        ttl: Option<time::Duration>,
+        description: Option<String>,
+    ) -> Result<(String, bool)> {
+        let make_current = self.current(now).is_none();
+        if make_current {
+            for t in &mut self.tokens {
+                if t.state == State::Current {
+                    t.state = State::Active;
+                }
+            }
+        }
+        let token = self.generate(
+            now,
+            ttl,
+            description,
+            if make_current {
+                State::Current
+            } else {
+                State::Active
+            },
+        )?;
+        let id = token.id.clone();
+        self.tokens.push(token);
+        Ok((id, make_current))
+    }
+
+    /// Makes a new current token; the previous current one stays valid for `grace` (or until
+    /// its own expiry, whichever is sooner). Returns the new id and the previous one.
+    pub fn rotate(
+        &mut self,
+        now: OffsetDateTime,
+        grace: time::Duration,
+        ttl: Option<time::Duration>,
+        description: Option<String>,
+    ) -> Result<(String, Option<String>)> {
+        let mut previous = None;
+        for t in &mut self.tokens {
+            if t.state == State::Current {
+                t.state = State::Active;
+                let end = now + grace;
+                t.expires = Some(t.expires.map_or(end, |e| e.min(end)));
+                previous = Some(t.id.clone());
+            }
+        }
+        let token = self.generate(now, ttl, description, State::Current)?;
+        let id = token.id.clone();
+        self.tokens.push(token);
+        Ok((id, previous))
+    }
+
+    /// Revokes a token. The current token cannot be revoked: the pointer configs carry it, so
+    /// `token rotate --grace 0s` is the way to replace it everywhere at once.
+    pub fn revoke(&mut self, id: &str) -> Result<()> {
+        let t =
+            self.tokens.iter_mut().find(|t| t.id == id).ok_or_else(|| {
+                anyhow!("no token with id {id:?}; `mcsctl token list` shows the ids")
+            })?;
+        if t.state == State::Current {
+            bail!(
+                "token {id} is the current token written in the pointer configs; run `mcsctl token rotate --grace 0s` to replace and retire it"
+            );
+        }
+        t.state = State::Revoked;
+        Ok(())
+    }
+
+    /// Summaries for listing, oldest first.
+    pub fn summaries(&self, now: OffsetDateTime) -> Vec<TokenSummary> {
+        self.tokens
+            .iter()
+            .map(|t| TokenSummary {
+                id: t.id.clone(),
+                description: t.description.clone(),
+                created: crate::pki::cert::rfc3339(t.created.unix_timestamp()),
+                expires: t
+                    .expires
+                    .map(|e| crate::pki::cert::rfc3339(e.unix_timestamp())),
+                state: t.effective_state(now).to_string(),
+            })
+            .collect()
+    }
+
+    fn generate(
+        &self,
+        now: OffsetDateTime,
+        ttl: Option<time::Duration>,
+        description: Option<String>,
+        state: State,
+    ) -> Result<Token> {
+        let id = loop {
+            let id = random_id()?;
+            if !self.tokens.iter().any(|t| t.id == id) {
+                break id;
+            }
+        };
+        let mut secret = [0u8; 32];
+        aws_lc_rs::rand::fill(&mut secret).map_err(|_| anyhow!("the OS random source failed"))?;
+        let now = now.replace_nanosecond(0).unwrap_or(now);
+        Ok(Token {
+            id,
+            secret: base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret),
+            description,
+            created: now,
+            expires: ttl.map(|d| now + d),
+            state,
+        })
+    }
+}
+
+/// The kind of JSON error, without serde's message (which can quote input).
+fn classify(e: &serde_json::Error) -> &'static str {
+    use serde_json::error::Category;
+    match e.classify() {
+        Category::Io => "read error",
+        Category::Syntax => "not JSON",
+        Category::Data => "unexpected structure",
+        Category::Eof => "truncated",
+    }
+}
+
+fn random_id() -> Result<String> {
+    const ALPHABET: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
+    let mut id = String::with_capacity(6);
+    while id.len() < 6 {
+        let mut b = [0u8; 16];
+        aws_lc_rs::rand::fill(&mut b).map_err(|_| anyhow!("the OS random source failed"))?;
+        // Rejection sampling: 252 = 7 * 36, so accepted bytes map uniformly.
+        for x in b.into_iter().filter(|x| *x < 252) {
+            if id.len() < 6 {
+                id.push(ALPHABET[(x % 36) as usize] as char);
+            }
+        }
+    }
+    Ok(id)
+}
+
+/// Whether `s` has the form of a token id.
+pub fn is_token_id(s: &str) -> bool {
+    s.len() == 6
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+fn is_token_secret(s: &str) -> bool {
+    s.len() == 43
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn rotation_keeps_previous_for_grace() {
+        let now = datetime!(2026-01-01 00:00 UTC);
+        let mut s = TokenStore::new();
+        let (first, became_current) = s.create(now, None, None).unwrap();
+        assert!(became_current);
+        let (second, prev) = s.rotate(now, time::Duration::hours(1), None, None).unwrap();
+        assert_eq!(prev.as_deref(), Some(first.as_str()));
+        assert_eq!(s.current(now).unwrap().id, second);
+        assert_eq!(s.live(now).count(), 2);
+        assert_eq!(s.live(now + time::Duration::hours(2)).count(), 1);
+        assert!(s.revoke(&second).is_err());
+        s.revoke(&first).unwrap();
+        assert_eq!(s.live(now).count(), 1);
+        let bytes = s.to_bytes().unwrap();
+        assert_eq!(TokenStore::parse(&bytes, "t").unwrap(), s);
+    }
+
+    #[test]
+    fn ids_and_secrets_have_their_form() {
+        let mut s = TokenStore::new();
+        s.create(OffsetDateTime::now_utc(), None, None).unwrap();
+        let t = &s.tokens[0];
+        assert!(is_token_id(&t.id));
+        assert!(is_token_secret(&t.secret));
+        assert!(!format!("{t:?}").contains(&t.secret));
+    }
+
+    #[test]
+    fn garbage_store_error_names_file_not_content() {
+        let err = TokenStore::parse(
+            b"{\"formatVersion\":1,\"tokens\":[{\"id\":\"SECRETX\"",
+            "auth/tokens.json",
+        )
+        .unwrap_err();
+        let msg = err.to_string();
+        assert!(
+            msg.contains("auth/tokens.json") && !msg.contains("SECRETX"),
+            "{msg}"
+        );
+    }
+}

@@ -1,0 +1,160 @@
+//! How commands talk to the user: data to stdout (text or JSON), progress, warnings and next
+//! steps to stderr; colour only on a terminal and never with `NO_COLOR`.
+
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::Serialize;
+
+/// Output format of stdout data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Human-readable, stable text.
+    Text,
+    /// One JSON document.
+    Json,
+}
+
+/// The user interface of one run.
+#[derive(Debug, Clone)]
+pub struct Ui {
+    /// stdout format.
+    pub format: Format,
+    /// Only data and errors.
+    pub quiet: bool,
+    /// Extra detail on stderr.
+    pub verbose: bool,
+    /// Prompts allowed (stdin is a terminal and --non-interactive was not given).
+    pub interactive: bool,
+    color_out: bool,
+    color_err: bool,
+}
+
+impl Ui {
+    /// Builds the interface from the global options and the terminal state.
+    pub fn new(format: Format, quiet: bool, verbose: bool, non_interactive: bool) -> Ui {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        Ui {
+            format,
+            quiet,
+            verbose,
+            interactive: !non_interactive
+                && std::io::stdin().is_terminal()
+                && std::io::stderr().is_terminal(),
+            color_out: !no_color && std::io::stdout().is_terminal(),
+            color_err: !no_color && std::io::stderr().is_terminal(),
+        }
+    }
+
+    /// Whether stdout wants JSON.
+    pub fn json(&self) -> bool {
+        self.format == Format::Json
+    }
+
+    /// A progress or informational line on stderr (suppressed by --quiet).
+    pub fn info(&self, msg: impl AsRef<str>) {
+        if !self.quiet {
+            eprintln!("{}", msg.as_ref());
+        }
+    }
+
+    /// A detail line on stderr, only with --verbose.
+    pub fn detail(&self, msg: impl AsRef<str>) {
+        if self.verbose {
+            eprintln!("{}", msg.as_ref());
+        }
+    }
+
+    /// A warning on stderr (shown even with --quiet: it needs attention).
+    pub fn warn(&self, msg: impl AsRef<str>) {
+        let prefix = if self.color_err {
+            console::style("warning:").yellow().bold().to_string()
+        } else {
+            "warning:".into()
+        };
+        eprintln!("{prefix} {}", msg.as_ref());
+    }
+
+    /// Writes text data to stdout.
+    pub fn out(&self, text: impl AsRef<str>) -> Result<()> {
+        let mut o = std::io::stdout().lock();
+        o.write_all(text.as_ref().as_bytes())?;
+        o.flush()?;
+        Ok(())
+    }
+
+    /// Writes one pretty JSON document to stdout.
+    pub fn out_json<T: Serialize>(&self, value: &T) -> Result<()> {
+        let mut s = serde_json::to_string_pretty(value)?;
+        s.push('\n');
+        self.out(s)
+    }
+
+    /// Colours a status word for a stdout table, when stdout is a terminal.
+    pub fn status_word(&self, word: &str) -> String {
+        if !self.color_out {
+            return word.to_string();
+        }
+        let style = match word {
+            "ok" => console::Style::new().green(),
+            "warn" | "expiring" => console::Style::new().yellow(),
+            _ => console::Style::new().red().bold(),
+        };
+        style.apply_to(word).to_string()
+    }
+
+    /// Runs `f` with a spinner on stderr when stderr is a terminal and not --quiet.
+    pub fn with_spinner<T>(&self, msg: &str, f: impl FnOnce() -> T) -> T {
+        if self.quiet || !std::io::stderr().is_terminal() {
+            return f();
+        }
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_message(msg.to_string());
+        pb.enable_steady_tick(Duration::from_millis(100));
+        let r = f();
+        pb.finish_and_clear();
+        r
+    }
+}
+
+/// Renders rows as left-aligned columns separated by two spaces (no trailing spaces).
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            if i < widths.len() {
+                widths[i] = widths[i].max(visible_len(c));
+            }
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut s = String::new();
+        let last = cells.len().saturating_sub(1);
+        for (i, c) in cells.iter().enumerate() {
+            s.push_str(c);
+            if i < last {
+                s.push_str(&" ".repeat(widths[i] - visible_len(c) + 2));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    let mut out = line(header.to_vec());
+    for r in rows {
+        out.push_str(&line(r.iter().map(String::as_str).collect()));
+    }
+    out
+}
+
+fn visible_len(s: &str) -> usize {
+    console::measure_text_width(s)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn table_aligns() {
+        let t = super::table(&["A", "BB"], &[vec!["xxx".into(), "y".into()]]);
+        assert_eq!(t, "A    BB\nxxx  y\n");
+    }
+}
