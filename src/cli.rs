@@ -100,16 +100,21 @@ pub enum Command {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum KeyAlgorithm {
     /// ECDSA on NIST P-256 with SHA-256.
+    #[value(name = "ecdsa-p256")]
     EcdsaP256,
     /// ECDSA on NIST P-384 with SHA-384.
+    #[value(name = "ecdsa-p384")]
     EcdsaP384,
     /// Ed25519.
     Ed25519,
     /// RSA 2048-bit (what openshift-install uses).
+    #[value(name = "rsa-2048")]
     Rsa2048,
     /// RSA 3072-bit.
+    #[value(name = "rsa-3072")]
     Rsa3072,
     /// RSA 4096-bit.
+    #[value(name = "rsa-4096")]
     Rsa4096,
 }
 

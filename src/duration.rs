@@ -70,19 +70,26 @@ impl fmt::Display for Duration {
     }
 }
 
-/// A human description of a signed span such as a certificate's residual time: `3649d`,
-/// `23h`, `-2d` (expired two days ago). Coarse on purpose, as kubeadm's RESIDUAL TIME column.
+/// A human description of a signed span such as a certificate's residual time: `10y`,
+/// `9y364d`, `10d`, `23h`, `-2d` (expired two days ago). Coarse on purpose, as kubeadm's
+/// RESIDUAL TIME column, and rounded to the nearest unit shown, so a certificate made for ten
+/// days reads `10d` for its first half day rather than `9d`.
 pub fn residual(seconds: i64) -> String {
+    const DAY: u64 = 86_400;
     let sign = if seconds < 0 { "-" } else { "" };
     let s = seconds.unsigned_abs();
-    let body = if s >= 365 * 86_400 {
-        format!("{}y{}d", s / (365 * 86_400), (s % (365 * 86_400)) / 86_400)
-    } else if s >= 86_400 {
-        format!("{}d", s / 86_400)
+    let round = |unit: u64| (s + unit / 2) / unit;
+    let body = if s >= DAY {
+        let days = round(DAY);
+        match (days / 365, days % 365) {
+            (0, d) => format!("{d}d"),
+            (y, 0) => format!("{y}y"),
+            (y, d) => format!("{y}y{d}d"),
+        }
     } else if s >= 3600 {
-        format!("{}h", s / 3600)
+        format!("{}h", round(3600))
     } else if s >= 60 {
-        format!("{}m", s / 60)
+        format!("{}m", round(60))
     } else {
         format!("{s}s")
     };
@@ -130,7 +137,10 @@ mod tests {
     #[test]
     fn residual_is_coarse() {
         assert_eq!(residual(3649 * 86_400 + 5), "9y364d");
+        assert_eq!(residual(3650 * 86_400 - 3), "10y");
+        assert_eq!(residual(10 * 86_400 - 1), "10d");
         assert_eq!(residual(10 * 86_400), "10d");
+        assert_eq!(residual(3600 * 5 - 20), "5h");
         assert_eq!(residual(-2 * 86_400), "-2d");
         assert_eq!(residual(59), "59s");
     }

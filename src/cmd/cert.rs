@@ -66,12 +66,7 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
         None => algorithm_of(&old.key)?,
     };
     let ca = load_ca(dir)?;
-    let sans: Vec<San> = old
-        .dns_names
-        .iter()
-        .map(|d| San::Dns(d.clone()))
-        .chain(old.ip_addresses.iter().map(|ip| San::Ip(*ip)))
-        .collect();
+    let sans: Vec<San> = old.san_entries.clone();
     let key = generate_key(ui, alg, "serving")?;
     let issued = issue_serving(&ca, &key, &sans, validity, now())?;
     write(ui, dir, &issued, "Renewed the serving certificate:")

@@ -665,7 +665,7 @@ fn inspect_file(r: &mut Report, path: &Path) -> Result<()> {
         return Ok(());
     }
     let docs: Vec<Value> = serde_yaml_ng::Deserializer::from_str(&text)
-        .map(|d| serde::Deserialize::deserialize(d))
+        .map(serde::Deserialize::deserialize)
         .collect::<Result<Vec<Value>, _>>()
         .map_err(|e| {
             anyhow::anyhow!("{name}: not a PEM file, pointer config or Kubernetes object ({e})")
@@ -828,15 +828,24 @@ fn inspect_remote(
             ),
         ),
         Err(e) => {
-            let needed = presented
+            let last = presented
                 .chain
                 .last()
-                .map(|c| c.issuer.clone())
-                .unwrap_or_default();
+                .expect("fetch_chain returns at least one");
+            let reason = if e == "BadSignature" || e == "UnknownIssuer" {
+                format!(
+                    "it is not signed by any CA of {source} (a client would need the CA {}) and will fail with \"x509: certificate signed by unknown authority\"",
+                    last.issuer_with_key_id()
+                )
+            } else {
+                e
+            };
             r.check(
                 Level::Fail,
                 "remote",
-                format!("{remote} presents a chain that does not verify against {source} for {server_name}: {e}; a client would need the CA {needed}"),
+                format!(
+                    "{remote} presents a chain that does not verify for {server_name}: {reason}"
+                ),
             )
         }
     }

@@ -10,6 +10,7 @@ use x509_parser::public_key::PublicKey;
 use x509_parser::x509::SubjectPublicKeyInfo;
 
 use super::{pem_blocks, sha256_fingerprint};
+use crate::names::San;
 
 /// The facts of one certificate, owned so they outlive the parse.
 #[derive(Debug, Clone)]
@@ -36,6 +37,8 @@ pub struct CertInfo {
     pub dns_names: Vec<String>,
     /// IP subject alternative names.
     pub ip_addresses: Vec<IpAddr>,
+    /// DNS and IP subject alternative names in certificate order.
+    pub san_entries: Vec<San>,
     /// Extended key usage serverAuth (true when no EKU extension restricts it).
     pub server_auth: bool,
     /// Key type and size, e.g. `ECDSA P-256`, `RSA 2048`, `Ed25519`.
@@ -60,6 +63,7 @@ impl CertInfo {
         }
         let mut dns_names = Vec::new();
         let mut ip_addresses = Vec::new();
+        let mut san_entries = Vec::new();
         let mut server_auth = true;
         let mut can_sign_certs = false;
         let mut is_ca = false;
@@ -70,10 +74,14 @@ impl CertInfo {
                 ParsedExtension::SubjectAlternativeName(san) => {
                     for name in &san.general_names {
                         match name {
-                            GeneralName::DNSName(d) => dns_names.push(d.to_string()),
+                            GeneralName::DNSName(d) => {
+                                dns_names.push(d.to_string());
+                                san_entries.push(San::Dns(d.to_string()));
+                            }
                             GeneralName::IPAddress(b) => {
                                 if let Some(ip) = ip_from_bytes(b) {
                                     ip_addresses.push(ip);
+                                    san_entries.push(San::Ip(ip));
                                 }
                             }
                             _ => {}
@@ -103,6 +111,7 @@ impl CertInfo {
             can_sign_certs,
             dns_names,
             ip_addresses,
+            san_entries,
             server_auth,
             key: describe_key(x.public_key()),
             spki: x.public_key().raw.to_vec(),
@@ -178,11 +187,7 @@ impl CertInfo {
 
     /// Subject alternative names as `DNS:x` / `IP:y`, as openssl prints them.
     pub fn sans(&self) -> Vec<String> {
-        self.dns_names
-            .iter()
-            .map(|d| format!("DNS:{d}"))
-            .chain(self.ip_addresses.iter().map(|ip| format!("IP:{ip}")))
-            .collect()
+        self.san_entries.iter().map(San::to_string).collect()
     }
 }
 

@@ -97,7 +97,7 @@ pub fn create_ca(
     let info = CertInfo::from_der(cert.der()).context("reading back the new CA certificate")?;
     let issued = Issued {
         cert_pem: info.to_pem(),
-        key_pem: key.serialize_pem(),
+        key_pem: super::keys::private_key_pem(&key),
         info: info.clone(),
     };
     Ok((Ca { cert: info, key }, issued))
@@ -157,7 +157,7 @@ pub fn issue_serving(
         CertInfo::from_der(cert.der()).context("reading back the new serving certificate")?;
     Ok(Issued {
         cert_pem: info.to_pem(),
-        key_pem: key.serialize_pem(),
+        key_pem: super::keys::private_key_pem(key),
         info,
     })
 }

@@ -94,6 +94,32 @@ impl FromStr for KeyAlgorithm {
     }
 }
 
+/// PEM of a private key as PKCS#8. Ed25519 keys are written as PKCS#8 v1 (the seed alone):
+/// aws-lc produces v2 with the public key attached, which OpenSSL 3.0 cannot read.
+pub fn private_key_pem(key: &KeyPair) -> String {
+    const V2_PREFIX: [u8; 16] = [
+        0x30, 0x51, 0x02, 0x01, 0x01, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20,
+    ];
+    const V1_PREFIX: [u8; 16] = [
+        0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04,
+        0x20,
+    ];
+    let der = key.serialized_der();
+    let der = match der.strip_prefix(&V2_PREFIX[..]) {
+        Some(rest) if key.algorithm() == &rcgen::PKCS_ED25519 && rest.len() >= 32 => {
+            let mut v1 = V1_PREFIX.to_vec();
+            v1.extend_from_slice(&rest[..32]);
+            v1
+        }
+        _ => der.to_vec(),
+    };
+    pem::encode_config(
+        &pem::Pem::new("PRIVATE KEY", der),
+        pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+    )
+}
+
 /// Loads a private key from PEM text. `what` names the file in errors.
 pub fn load_key_pem(pem_text: &[u8], what: &str) -> Result<KeyPair> {
     let blocks = pem_blocks(pem_text, what)?;

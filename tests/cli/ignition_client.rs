@@ -48,7 +48,11 @@ pub fn ignition_fetch_within(pointer: &Path, limit: Duration) -> Option<(bool, S
         std::thread::sleep(Duration::from_millis(100));
     };
     let log = std::fs::read_to_string(&log_path).unwrap_or_default();
-    Some((success, std::fs::read_to_string(&cache).unwrap_or_default(), log))
+    Some((
+        success,
+        std::fs::read_to_string(&cache).unwrap_or_default(),
+        log,
+    ))
 }
 
 /// [`ignition_fetch_within`] with a limit long enough for a fetch that works.
@@ -57,9 +61,14 @@ pub fn ignition_fetch(pointer: &Path) -> Option<(bool, String, String)> {
 }
 
 fn token_of(assets: &Path) -> String {
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
     let t = &v["tokens"][0];
-    format!("{}.{}", t["id"].as_str().unwrap(), t["secret"].as_str().unwrap())
+    format!(
+        "{}.{}",
+        t["id"].as_str().unwrap(),
+        t["secret"].as_str().unwrap()
+    )
 }
 
 #[test]
@@ -67,31 +76,84 @@ fn ignition_fetches_through_our_ca_with_our_token() {
     let d = demo(&["--san", "127.0.0.1"]);
     let assets = d.path().join("mcs-assets");
     let token = token_of(&assets);
-    let server = TlsServer::start(&assets.join("tls/mcs.crt"), &assets.join("tls/mcs.key"), RENDERED.into(), Some(token.clone()));
+    let server = TlsServer::start(
+        &assets.join("tls/mcs.crt"),
+        &assets.join("tls/mcs.key"),
+        RENDERED.into(),
+        Some(token.clone()),
+    );
     let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(d.path(), &["pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign"]);
-    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else { return };
+    ok(
+        d.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
+        ],
+    );
+    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else {
+        return;
+    };
     assert!(success, "ignition failed:\n{log}");
-    assert!(fetched.contains("fetched%20through%20mcsctl"), "fetched config lacks the rendered file:\n{fetched}\n{log}");
+    assert!(
+        fetched.contains("fetched%20through%20mcsctl"),
+        "fetched config lacks the rendered file:\n{fetched}\n{log}"
+    );
     let reqs = server.requests();
-    let req = reqs.iter().find(|r| r.target == "/config/worker").expect("ignition asked for /config/worker");
-    assert_eq!(req.header("authorization"), Some(format!("Bearer {token}").as_str()));
-    assert!(req.header("accept").unwrap_or("").contains("application/vnd.coreos.ignition+json"), "{req:?}");
-    assert!(req.header("user-agent").unwrap_or("").contains("Ignition"), "{req:?}");
+    let req = reqs
+        .iter()
+        .find(|r| r.target == "/config/worker")
+        .expect("ignition asked for /config/worker");
+    assert_eq!(
+        req.header("authorization"),
+        Some(format!("Bearer {token}").as_str())
+    );
+    assert!(
+        req.header("accept")
+            .unwrap_or("")
+            .contains("application/vnd.coreos.ignition+json"),
+        "{req:?}"
+    );
+    assert!(
+        req.header("user-agent").unwrap_or("").contains("Ignition"),
+        "{req:?}"
+    );
 }
 
 #[test]
 fn ignition_with_query_token_on_spec_30() {
-    let d = demo(&["--san", "127.0.0.1", "--spec-version", "3.0.0", "--token-transport", "query"]);
+    let d = demo(&[
+        "--san",
+        "127.0.0.1",
+        "--spec-version",
+        "3.0.0",
+        "--token-transport",
+        "query",
+    ]);
     let assets = d.path().join("mcs-assets");
     let token = token_of(&assets);
-    let server = TlsServer::start(&assets.join("tls/mcs.crt"), &assets.join("tls/mcs.key"), RENDERED.into(), Some(token.clone()));
+    let server = TlsServer::start(
+        &assets.join("tls/mcs.crt"),
+        &assets.join("tls/mcs.key"),
+        RENDERED.into(),
+        Some(token.clone()),
+    );
     let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(d.path(), &["pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign"]);
-    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else { return };
+    ok(
+        d.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
+        ],
+    );
+    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else {
+        return;
+    };
     assert!(success, "ignition failed:\n{log}");
     assert!(fetched.contains("fetched%20through%20mcsctl"));
-    assert!(server.requests().iter().any(|r| r.target == format!("/config/worker?token={token}")));
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.target == format!("/config/worker?token={token}"))
+    );
 }
 
 #[test]
@@ -101,29 +163,71 @@ fn ignition_refuses_a_server_from_another_ca() {
     let ours = demo(&["--san", "127.0.0.1"]);
     let theirs = demo(&["--san", "127.0.0.1"]);
     let t = theirs.path().join("mcs-assets");
-    let server = TlsServer::start(&t.join("tls/mcs.crt"), &t.join("tls/mcs.key"), RENDERED.into(), None);
+    let server = TlsServer::start(
+        &t.join("tls/mcs.crt"),
+        &t.join("tls/mcs.key"),
+        RENDERED.into(),
+        None,
+    );
     let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(ours.path(), &["pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign"]);
-    let Some((success, fetched, log)) = ignition_fetch_within(&ours.path().join("lab.ign"), Duration::from_secs(8)) else {
+    ok(
+        ours.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
+        ],
+    );
+    let Some((success, fetched, log)) =
+        ignition_fetch_within(&ours.path().join("lab.ign"), Duration::from_secs(8))
+    else {
         return;
     };
-    assert!(!success, "ignition trusted a certificate from another CA:\n{log}");
+    assert!(
+        !success,
+        "ignition trusted a certificate from another CA:\n{log}"
+    );
     assert!(!fetched.contains("fetched"));
-    assert!(log.contains("x509: certificate signed by unknown authority"), "unexpected failure:\n{log}");
-    assert!(!server.requests().iter().any(|r| r.target.starts_with("/config/")), "a request got through the failed handshake");
+    assert!(
+        log.contains("x509: certificate signed by unknown authority"),
+        "unexpected failure:\n{log}"
+    );
+    assert!(
+        !server
+            .requests()
+            .iter()
+            .any(|r| r.target.starts_with("/config/")),
+        "a request got through the failed handshake"
+    );
 }
 
 #[test]
 fn ignition_fails_when_the_server_refuses_the_token() {
     let d = demo(&["--san", "127.0.0.1"]);
     let assets = d.path().join("mcs-assets");
-    let server = TlsServer::start(&assets.join("tls/mcs.crt"), &assets.join("tls/mcs.key"), RENDERED.into(), Some("aaaaaa.wrong".into()));
+    let server = TlsServer::start(
+        &assets.join("tls/mcs.crt"),
+        &assets.join("tls/mcs.key"),
+        RENDERED.into(),
+        Some("aaaaaa.wrong".into()),
+    );
     let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(d.path(), &["pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign"]);
-    let Some((success, fetched, log)) = ignition_fetch_within(&d.path().join("lab.ign"), Duration::from_secs(8)) else {
+    ok(
+        d.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
+        ],
+    );
+    let Some((success, fetched, log)) =
+        ignition_fetch_within(&d.path().join("lab.ign"), Duration::from_secs(8))
+    else {
         return;
     };
-    assert!(!success, "ignition succeeded with a token the server does not accept:\n{log}");
+    assert!(
+        !success,
+        "ignition succeeded with a token the server does not accept:\n{log}"
+    );
     assert!(!fetched.contains("fetched"));
-    assert!(log.contains("GET result: Unauthorized"), "expected a 401 in the log:\n{log}");
+    assert!(
+        log.contains("GET result: Unauthorized"),
+        "expected a 401 in the log:\n{log}"
+    );
 }

@@ -1,4 +1,11 @@
 //! The one integration test binary of mcsctl.
 
+mod bad_input;
+mod docs;
+mod golden;
 mod ignition_client;
+mod inspect;
+mod pki;
+mod pointer;
 mod support;
+mod token;

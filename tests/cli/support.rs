@@ -18,7 +18,10 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 /// The mcsctl binary with a clean environment (no MCSCTL_DIR, no colour).
 pub fn mcsctl(cwd: &Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("mcsctl").expect("binary");
-    c.current_dir(cwd).env_remove("MCSCTL_DIR").env("NO_COLOR", "1").env("COLUMNS", "100");
+    c.current_dir(cwd)
+        .env_remove("MCSCTL_DIR")
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100");
     c
 }
 
@@ -42,7 +45,14 @@ pub fn ok(cwd: &Path, args: &[&str]) -> String {
 /// A fresh asset directory `mcs-assets` (cluster demo.example.com) in a temp dir.
 pub fn demo(extra: &[&str]) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
-    let mut args = vec!["init", "--cluster-name", "demo", "--base-domain", "example.com", "-q"];
+    let mut args = vec![
+        "init",
+        "--cluster-name",
+        "demo",
+        "--base-domain",
+        "example.com",
+        "-q",
+    ];
     args.extend_from_slice(extra);
     ok(d.path(), &args);
     d
@@ -57,13 +67,17 @@ pub fn tool(name: &str, env: &str, cache_rel: &str) -> Option<PathBuf> {
         .filter(|p| p.is_file())
         .or_else(|| {
             std::env::var_os("PATH").and_then(|paths| {
-                std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file())
+                std::env::split_paths(&paths)
+                    .map(|p| p.join(name))
+                    .find(|p| p.is_file())
             })
         })
         .or_else(|| {
             let cache = std::env::var_os("MCSCTL_CI_CACHE")
                 .map(PathBuf::from)
-                .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/mcsctl-ci")))?;
+                .or_else(|| {
+                    std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/mcsctl-ci"))
+                })?;
             let p = cache.join(cache_rel);
             p.is_file().then_some(p)
         });
@@ -71,19 +85,29 @@ pub fn tool(name: &str, env: &str, cache_rel: &str) -> Option<PathBuf> {
         if std::env::var_os("CI").is_some() {
             panic!("{name} is required in CI: set {env} or run .ci/run to install it");
         }
-        eprintln!("NOTICE: {name} not found (set {env} or run .ci/run); skipping the part of this test that needs it");
+        eprintln!(
+            "NOTICE: {name} not found (set {env} or run .ci/run); skipping the part of this test that needs it"
+        );
     }
     found
 }
 
 /// `ignition-validate` from Debian's ignition package.
 pub fn ignition_validate() -> Option<PathBuf> {
-    tool("ignition-validate", "IGNITION_VALIDATE", "ignition/usr/bin/ignition-validate")
+    tool(
+        "ignition-validate",
+        "IGNITION_VALIDATE",
+        "ignition/usr/bin/ignition-validate",
+    )
 }
 
 /// The Ignition client itself.
 pub fn ignition() -> Option<PathBuf> {
-    tool("ignition", "IGNITION_BIN", "ignition/usr/lib/dracut/modules.d/30ignition/ignition")
+    tool(
+        "ignition",
+        "IGNITION_BIN",
+        "ignition/usr/lib/dracut/modules.d/30ignition/ignition",
+    )
 }
 
 /// openssl.
@@ -95,10 +119,19 @@ pub fn openssl() -> Option<PathBuf> {
 /// `3.4.0-experimental` (the same schema for what pointer configs use), so a 3.4.0 config is
 /// validated under that name.
 pub fn assert_ignition_valid(path: &Path) {
-    let Some(iv) = ignition_validate() else { return };
+    let Some(iv) = ignition_validate() else {
+        return;
+    };
     let text = std::fs::read_to_string(path).unwrap();
     let tmp = tempfile::NamedTempFile::new().unwrap();
-    std::fs::write(tmp.path(), text.replace("\"version\":\"3.4.0\"", "\"version\":\"3.4.0-experimental\"")).unwrap();
+    std::fs::write(
+        tmp.path(),
+        text.replace(
+            "\"version\":\"3.4.0\"",
+            "\"version\":\"3.4.0-experimental\"",
+        ),
+    )
+    .unwrap();
     let out = Command::new(iv).arg(tmp.path()).output().unwrap();
     assert!(
         out.status.success(),
@@ -112,10 +145,18 @@ pub fn assert_ignition_valid(path: &Path) {
 /// Runs openssl with arguments; returns (success, stdout+stderr).
 pub fn openssl_run(args: &[&str], cwd: &Path) -> Option<(bool, String)> {
     let bin = openssl()?;
-    let out = Command::new(bin).args(args).current_dir(cwd).output().unwrap();
+    let out = Command::new(bin)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
     Some((
         out.status.success(),
-        format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr)),
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        ),
     ))
 }
 
@@ -133,8 +174,14 @@ impl Redactor {
         {
             let v: serde_json::Value = serde_json::from_str(&text).unwrap();
             for (i, t) in v["tokens"].as_array().unwrap().iter().enumerate() {
-                literal.push((t["secret"].as_str().unwrap().to_string(), format!("[SECRET-{}]", i + 1)));
-                literal.push((t["id"].as_str().unwrap().to_string(), format!("[TOKEN-{}]", i + 1)));
+                literal.push((
+                    t["secret"].as_str().unwrap().to_string(),
+                    format!("[SECRET-{}]", i + 1),
+                ));
+                literal.push((
+                    t["id"].as_str().unwrap().to_string(),
+                    format!("[TOKEN-{}]", i + 1),
+                ));
             }
         }
         Redactor { literal }
@@ -157,25 +204,43 @@ fn patterns() -> &'static [(Regex, &'static str)] {
     static P: std::sync::OnceLock<Vec<(Regex, &'static str)>> = std::sync::OnceLock::new();
     P.get_or_init(|| {
         vec![
-            (Regex::new(r"(?:[0-9A-F]{2}:){31}[0-9A-F]{2}").unwrap(), "[SHA256]"),
-            (Regex::new(r"(?:[0-9A-F]{2}:){19}[0-9A-F]{2}").unwrap(), "[KEYID]"),
+            (
+                Regex::new(r"(?:[0-9A-F]{2}:){31}[0-9A-F]{2}").unwrap(),
+                "[SHA256]",
+            ),
+            (
+                Regex::new(r"(?:[0-9A-F]{2}:){19}[0-9A-F]{2}").unwrap(),
+                "[KEYID]",
+            ),
             (Regex::new(r"\b[0-9a-f]{32}\b").unwrap(), "[SERIAL]"),
-            (Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").unwrap(), "[DATE]"),
-            (Regex::new(r"base64,[A-Za-z0-9+/=]+").unwrap(), "base64,[DATA]"),
+            (
+                Regex::new(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z").unwrap(),
+                "[DATE]",
+            ),
+            (
+                Regex::new(r"base64,[A-Za-z0-9+/=]+").unwrap(),
+                "base64,[DATA]",
+            ),
         ]
     })
 }
 
 /// Compares `actual` with `tests/golden/<name>`; `UPDATE_GOLDEN=1` rewrites the file instead.
 pub fn golden(name: &str, actual: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden")
+        .join(name);
     if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, actual).unwrap();
         return;
     }
-    let expected = std::fs::read_to_string(&path)
-        .unwrap_or_else(|_| panic!("missing golden file {}; run with UPDATE_GOLDEN=1 to create it", path.display()));
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|_| {
+        panic!(
+            "missing golden file {}; run with UPDATE_GOLDEN=1 to create it",
+            path.display()
+        )
+    });
     if expected != actual {
         let diff: Vec<String> = expected
             .lines()
@@ -205,7 +270,13 @@ pub fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, u32)> {
             if meta.is_dir() {
                 walk(&p, m);
             } else if p.file_name().unwrap() != ".mcsctl.lock" {
-                m.insert(p.clone(), (std::fs::read(&p).unwrap_or_default(), meta.permissions().mode() & 0o777));
+                m.insert(
+                    p.clone(),
+                    (
+                        std::fs::read(&p).unwrap_or_default(),
+                        meta.permissions().mode() & 0o777,
+                    ),
+                );
             }
         }
     }
@@ -228,7 +299,10 @@ pub struct SeenRequest {
 
 impl SeenRequest {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 }
 
@@ -244,8 +318,10 @@ pub struct TlsServer {
 
 impl TlsServer {
     pub fn start(cert: &Path, key: &Path, body: Vec<u8>, bearer: Option<String>) -> TlsServer {
-        let certs: Vec<CertificateDer<'static>> =
-            CertificateDer::pem_file_iter(cert).unwrap().collect::<Result<_, _>>().unwrap();
+        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
         let key = PrivateKeyDer::from_pem_file(key).unwrap();
         let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
         let config = Arc::new(
@@ -267,13 +343,19 @@ impl TlsServer {
                     break;
                 }
                 let Ok(stream) = stream else { continue };
-                let (config, body, bearer, seen) = (config.clone(), body.clone(), bearer.clone(), seen2.clone());
+                let (config, body, bearer, seen) =
+                    (config.clone(), body.clone(), bearer.clone(), seen2.clone());
                 std::thread::spawn(move || {
                     let _ = serve_one(stream, config, &body, bearer.as_deref(), &seen);
                 });
             }
         });
-        TlsServer { addr, seen, stop, handle: Some(handle) }
+        TlsServer {
+            addr,
+            seen,
+            stop,
+            handle: Some(handle),
+        }
     }
 
     pub fn requests(&self) -> Vec<SeenRequest> {
@@ -317,7 +399,11 @@ fn serve_one(
             headers.push((k.trim().to_string(), v.trim().to_string()));
         }
     }
-    let req = SeenRequest { method, target: target.clone(), headers };
+    let req = SeenRequest {
+        method,
+        target: target.clone(),
+        headers,
+    };
     let authorized = match bearer {
         None => true,
         Some(t) => {

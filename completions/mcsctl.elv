@@ -1,0 +1,397 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[mcsctl] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'mcsctl'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'mcsctl'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand init 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+            cand ca 'Create or import the MCS CA'
+            cand cert 'Issue or renew the MCS serving certificate'
+            cand pointer 'Write an Ignition pointer config for a pool'
+            cand token 'Manage bearer provisioning tokens'
+            cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand completions 'Print a shell completion script to stdout'
+            cand man 'Write one man page per command into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;init'= {
+            cand --cluster-name 'Cluster name (a DNS label), as in the install-config'
+            cand --base-domain 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>'
+            cand --san 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable'
+            cand --pool 'Machine pool to write a pointer config for; repeatable (default: worker and master)'
+            cand --key-algorithm 'Key algorithm of the CA and serving keys'
+            cand --ca-validity 'Validity of the CA (e.g. 10y, 365d)'
+            cand --cert-validity 'Validity of the serving certificate; never beyond the CA''s'
+            cand --token-transport 'How pointer configs carry the token'
+            cand --spec-version 'Ignition spec version of the pointer configs (3.0.0 to 3.4.0)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --no-token 'Do not create a provisioning token; pointer configs carry no credential'
+            cand --force 'Replace an existing, non-empty asset directory'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;ca;create'= {
+            cand --key-algorithm 'Key algorithm of the CA key'
+            cand --validity 'Validity of the CA'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --force 'Replace an existing CA'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca;import'= {
+            cand --cert 'CA certificate, PEM'
+            cand --key 'CA private key, PEM (PKCS#1, PKCS#8 or SEC1)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --force 'Replace an existing CA'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca;help'= {
+            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;ca;help;create'= {
+        }
+        &'mcsctl;ca;help;import'= {
+        }
+        &'mcsctl;ca;help;help'= {
+        }
+        &'mcsctl;cert'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand issue 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+            cand renew 'Renew the serving certificate: same CA, same SANs, new key'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;cert;issue'= {
+            cand --san 'Extra subject alternative name (DNS name or IP); repeatable'
+            cand --key-algorithm 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)'
+            cand --validity 'Validity; never beyond the CA''s notAfter'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --force 'Replace an existing serving certificate'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;cert;renew'= {
+            cand --key-algorithm 'Key algorithm of the new key (default: the one of the current key)'
+            cand --validity 'Validity; never beyond the CA''s notAfter'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;cert;help'= {
+            cand issue 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+            cand renew 'Renew the serving certificate: same CA, same SANs, new key'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;cert;help;issue'= {
+        }
+        &'mcsctl;cert;help;renew'= {
+        }
+        &'mcsctl;cert;help;help'= {
+        }
+        &'mcsctl;pointer'= {
+            cand --pool 'Machine pool (a DNS label, e.g. worker or master)'
+            cand --url 'Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>)'
+            cand --spec-version 'Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json)'
+            cand --token-transport 'How the token is carried (default from mcsctl.json; none for no token)'
+            cand -o 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)'
+            cand --output 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --base64 'Write the config base64-encoded, as cloud user-data fields expect'
+            cand --force 'Replace an existing file'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;token'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+            cand list 'List tokens (ids, states, expiry; never secrets)'
+            cand revoke 'Revoke a token by id'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;token;create'= {
+            cand --ttl 'Lifetime of the token (e.g. 24h, 30d); default: no expiry'
+            cand --description 'Free-text description shown by `token list`'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;token;rotate'= {
+            cand --grace 'How long the previous current token stays valid'
+            cand --ttl 'Lifetime of the new token; default: no expiry'
+            cand --description 'Free-text description of the new token'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;token;list'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;token;revoke'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;token;help'= {
+            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+            cand list 'List tokens (ids, states, expiry; never secrets)'
+            cand revoke 'Revoke a token by id'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;token;help;create'= {
+        }
+        &'mcsctl;token;help;rotate'= {
+        }
+        &'mcsctl;token;help;list'= {
+        }
+        &'mcsctl;token;help;revoke'= {
+        }
+        &'mcsctl;token;help;help'= {
+        }
+        &'mcsctl;inspect'= {
+            cand --remote 'Connect to a live TLS endpoint and show the chain it presents'
+            cand --server-name 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)'
+            cand --ca 'CA bundle to verify --remote against (default: the asset CA bundle when present)'
+            cand --warn-within 'Warn (exit 3) about certificates expiring within this duration'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;completions'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;man'= {
+            cand -o 'Directory to write the pages into (created when missing)'
+            cand --output 'Directory to write the pages into (created when missing)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;help'= {
+            cand init 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+            cand ca 'Create or import the MCS CA'
+            cand cert 'Issue or renew the MCS serving certificate'
+            cand pointer 'Write an Ignition pointer config for a pool'
+            cand token 'Manage bearer provisioning tokens'
+            cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand completions 'Print a shell completion script to stdout'
+            cand man 'Write one man page per command into a directory'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;help;init'= {
+        }
+        &'mcsctl;help;ca'= {
+            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+        }
+        &'mcsctl;help;ca;create'= {
+        }
+        &'mcsctl;help;ca;import'= {
+        }
+        &'mcsctl;help;cert'= {
+            cand issue 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+            cand renew 'Renew the serving certificate: same CA, same SANs, new key'
+        }
+        &'mcsctl;help;cert;issue'= {
+        }
+        &'mcsctl;help;cert;renew'= {
+        }
+        &'mcsctl;help;pointer'= {
+        }
+        &'mcsctl;help;token'= {
+            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+            cand list 'List tokens (ids, states, expiry; never secrets)'
+            cand revoke 'Revoke a token by id'
+        }
+        &'mcsctl;help;token;create'= {
+        }
+        &'mcsctl;help;token;rotate'= {
+        }
+        &'mcsctl;help;token;list'= {
+        }
+        &'mcsctl;help;token;revoke'= {
+        }
+        &'mcsctl;help;inspect'= {
+        }
+        &'mcsctl;help;completions'= {
+        }
+        &'mcsctl;help;man'= {
+        }
+        &'mcsctl;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

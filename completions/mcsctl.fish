@@ -1,0 +1,273 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_mcsctl_global_optspecs
+    string join \n dir= format= q/quiet v/verbose non-interactive h/help V/version
+end
+
+function __fish_mcsctl_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_mcsctl_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_mcsctl_using_subcommand
+    set -l cmd (__fish_mcsctl_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "token" -d 'Manage bearer provisioning tokens'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cluster-name -d 'Cluster name (a DNS label), as in the install-config' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l base-domain -d 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l san -d 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l pool -d 'Machine pool to write a pointer config for; repeatable (default: worker and master)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l key-algorithm -d 'Key algorithm of the CA and serving keys' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
+ed25519\t'Ed25519'
+rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
+rsa-3072\t'RSA 3072-bit'
+rsa-4096\t'RSA 4096-bit'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-validity -d 'Validity of the CA (e.g. 10y, 365d)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cert-validity -d 'Validity of the serving certificate; never beyond the CA\'s' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l token-transport -d 'How pointer configs carry the token' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
+query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l spec-version -d 'Ignition spec version of the pointer configs (3.0.0 to 3.4.0)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l key-algorithm -d 'Key algorithm of the CA key' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
+ed25519\t'Ed25519'
+rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
+rsa-3072\t'RSA 3072-bit'
+rsa-4096\t'RSA 4096-bit'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l validity -d 'Validity of the CA' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l cert -d 'CA certificate, PEM' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l key -d 'CA private key, PEM (PKCS#1, PKCS#8 or SEC1)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l san -d 'Extra subject alternative name (DNS name or IP); repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l key-algorithm -d 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
+ed25519\t'Ed25519'
+rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
+rsa-3072\t'RSA 3072-bit'
+rsa-4096\t'RSA 4096-bit'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l force -d 'Replace an existing serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l key-algorithm -d 'Key algorithm of the new key (default: the one of the current key)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
+ed25519\t'Ed25519'
+rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
+rsa-3072\t'RSA 3072-bit'
+rsa-4096\t'RSA 4096-bit'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l pool -d 'Machine pool (a DNS label, e.g. worker or master)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l url -d 'Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l spec-version -d 'Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l token-transport -d 'How the token is carried (default from mcsctl.json; none for no token)' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
+query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'
+none\t'No token in the pointer config'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s o -l output -d 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l force -d 'Replace an existing file'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l ttl -d 'Lifetime of the token (e.g. 24h, 30d); default: no expiry' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l description -d 'Free-text description shown by `token list`' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l grace -d 'How long the previous current token stays valid' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l ttl -d 'Lifetime of the new token; default: no expiry' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l description -d 'Free-text description of the new token' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l remote -d 'Connect to a live TLS endpoint and show the chain it presents' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l server-name -d 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ca -d 'CA bundle to verify --remote against (default: the asset CA bundle when present)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l warn-within -d 'Warn (exit 3) about certificates expiring within this duration' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s o -l output -d 'Directory to write the pages into (created when missing)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token by id'

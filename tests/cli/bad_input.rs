@@ -1,0 +1,323 @@
+//! Bad input: each gives a non-zero exit (never a panic), one line naming the file and the
+//! problem, and leaves the disk as it was.
+
+use std::path::Path;
+
+use crate::support::{demo, run, snapshot};
+
+/// Runs `args` in `cwd`, expecting failure with `code`, one error line containing `needle`,
+/// and no change below `cwd`.
+fn fails(cwd: &Path, args: &[&str], code: i32, needle: &str) {
+    let before = snapshot(cwd);
+    let (got, out, err) = run(cwd, args);
+    assert_ne!(got, 101, "mcsctl panicked on {args:?}:\n{err}");
+    assert_eq!(got, code, "mcsctl {args:?}: stdout {out:?} stderr {err:?}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "expected one error line, got:\n{err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    assert!(
+        err.contains(needle),
+        "error for {args:?} lacks {needle:?}:\n{err}"
+    );
+    assert_eq!(before, snapshot(cwd), "{args:?} changed files on disk");
+}
+
+#[test]
+fn truncated_pem() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    let pem = std::fs::read_to_string(a.join("tls/mcs.crt")).unwrap();
+    std::fs::write(d.path().join("cut.crt"), &pem[..pem.len() / 2]).unwrap();
+    fails(
+        d.path(),
+        &["inspect", "cut.crt"],
+        1,
+        "cut.crt: truncated or malformed PEM",
+    );
+    let key = std::fs::read_to_string(a.join("tls/mcs-ca.key")).unwrap();
+    std::fs::write(d.path().join("cut.key"), &key[..key.len() - 30]).unwrap();
+    fails(
+        d.path(),
+        &[
+            "ca",
+            "import",
+            "--cert",
+            "mcs-assets/tls/mcs-ca.crt",
+            "--key",
+            "cut.key",
+            "--force",
+        ],
+        1,
+        "cut.key",
+    );
+}
+
+#[test]
+fn ca_import_with_a_key_that_does_not_match() {
+    let d = demo(&[]);
+    fails(
+        d.path(),
+        &[
+            "ca",
+            "import",
+            "--cert",
+            "mcs-assets/tls/mcs-ca.crt",
+            "--key",
+            "mcs-assets/tls/mcs.key",
+            "--force",
+        ],
+        1,
+        "mcs-assets/tls/mcs.key does not match the certificate in mcs-assets/tls/mcs-ca.crt",
+    );
+}
+
+#[test]
+fn ca_import_of_a_certificate_that_is_not_a_ca() {
+    let d = demo(&[]);
+    fails(
+        d.path(),
+        &[
+            "ca",
+            "import",
+            "--cert",
+            "mcs-assets/tls/mcs.crt",
+            "--key",
+            "mcs-assets/tls/mcs.key",
+            "--force",
+        ],
+        1,
+        "mcs-assets/tls/mcs.crt: CN=system:machine-config-server is not a CA certificate",
+    );
+}
+
+#[test]
+fn spec_version_2() {
+    let d = demo(&[]);
+    fails(
+        d.path(),
+        &[
+            "pointer",
+            "--pool",
+            "worker",
+            "--spec-version",
+            "2.2.0",
+            "--force",
+        ],
+        2,
+        "spec 2 configs",
+    );
+    let e = tempfile::tempdir().unwrap();
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--spec-version",
+            "2.2.0",
+        ],
+        2,
+        "--spec-version",
+    );
+}
+
+#[test]
+fn bad_cluster_name() {
+    let e = tempfile::tempdir().unwrap();
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "Bad_Name",
+            "--base-domain",
+            "example.com",
+        ],
+        2,
+        "--cluster-name: \"Bad_Name\" is not a DNS label",
+    );
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "exa mple.com",
+        ],
+        2,
+        "--base-domain",
+    );
+}
+
+#[test]
+fn missing_values_without_a_terminal_name_every_flag() {
+    let e = tempfile::tempdir().unwrap();
+    fails(
+        e.path(),
+        &["init"],
+        2,
+        "missing --cluster-name and --base-domain",
+    );
+    fails(
+        e.path(),
+        &["init", "--cluster-name", "demo", "--non-interactive"],
+        2,
+        "missing --base-domain",
+    );
+}
+
+#[test]
+fn init_into_a_non_empty_directory() {
+    let d = demo(&[]);
+    fails(
+        d.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+        ],
+        1,
+        "mcs-assets is not empty; use --force",
+    );
+}
+
+#[test]
+fn dir_that_is_a_file() {
+    let e = tempfile::tempdir().unwrap();
+    std::fs::write(e.path().join("afile"), "x").unwrap();
+    fails(
+        e.path(),
+        &[
+            "--dir",
+            "afile",
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+        ],
+        1,
+        "afile exists and is not a directory",
+    );
+    fails(
+        e.path(),
+        &["--dir", "afile", "token", "rotate"],
+        1,
+        "afile is not a directory",
+    );
+    fails(
+        e.path(),
+        &["--dir", "afile", "inspect"],
+        1,
+        "afile is not a directory",
+    );
+}
+
+#[test]
+fn garbage_in_tokens_json() {
+    let d = demo(&[]);
+    std::fs::write(
+        d.path().join("mcs-assets/auth/tokens.json"),
+        "{\"formatVersion\": 1, \"tokens\": [garbage",
+    )
+    .unwrap();
+    fails(
+        d.path(),
+        &["token", "rotate"],
+        1,
+        "mcs-assets/auth/tokens.json is not a valid token store",
+    );
+    fails(
+        d.path(),
+        &["token", "list"],
+        1,
+        "tokens.json is not a valid token store",
+    );
+    fails(
+        d.path(),
+        &["pointer", "--pool", "worker", "--force"],
+        1,
+        "tokens.json is not a valid token store",
+    );
+}
+
+#[test]
+fn pointer_config_that_is_not_json() {
+    let d = demo(&[]);
+    std::fs::write(d.path().join("broken.ign"), "this is not json").unwrap();
+    fails(
+        d.path(),
+        &["inspect", "broken.ign"],
+        1,
+        "broken.ign is not JSON",
+    );
+    std::fs::write(d.path().join("mcs-assets/extra.ign"), "{\"ignition\": ").unwrap();
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("extra.ign is not JSON"), "{out}");
+    fails(d.path(), &["token", "rotate"], 1, "extra.ign is not JSON");
+}
+
+#[test]
+fn bad_durations_and_sans_are_usage_errors() {
+    let e = tempfile::tempdir().unwrap();
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--ca-validity",
+            "ten years",
+        ],
+        2,
+        "--ca-validity",
+    );
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--san",
+            "bad san!",
+        ],
+        2,
+        "--san",
+    );
+    fails(
+        e.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--pool",
+            "../etc",
+        ],
+        2,
+        "--pool",
+    );
+}
+
+#[test]
+fn commands_without_an_asset_directory_say_how_to_make_one() {
+    let e = tempfile::tempdir().unwrap();
+    fails(
+        e.path(),
+        &["pointer", "--pool", "worker"],
+        1,
+        "run `mcsctl init` first",
+    );
+    fails(e.path(), &["cert", "renew"], 1, "run `mcsctl init` first");
+}

@@ -1,0 +1,219 @@
+//! Golden output of every command, text and JSON, through the one redaction table; and the
+//! `--help` of every subcommand. Refresh with `UPDATE_GOLDEN=1 cargo nextest run`.
+
+use clap::CommandFactory;
+
+use crate::support::{Redactor, golden, mcsctl, run};
+
+/// Runs one step of the scenario and records stdout (and stderr when asked) under `name`.
+fn step(cwd: &std::path::Path, name: &str, args: &[&str], want: i32, with_stderr: bool) {
+    let (code, out, err) = run(cwd, args);
+    assert_eq!(code, want, "{args:?}:\n{out}\n{err}");
+    let r = Redactor::new(cwd, Some(&cwd.join("mcs-assets")));
+    let mut text = r.apply(&format!("$ mcsctl {}\n{}", args.join(" "), out));
+    if with_stderr {
+        text.push_str(&format!("--- stderr ---\n{}", r.apply(&err)));
+    }
+    golden(&format!("{name}.txt"), &text);
+}
+
+#[test]
+fn scenario_text_and_json() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    step(
+        p,
+        "init",
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--san",
+            "10.0.0.5",
+        ],
+        0,
+        true,
+    );
+    step(p, "inspect", &["inspect"], 0, false);
+    step(
+        p,
+        "inspect-json",
+        &["inspect", "--format", "json"],
+        0,
+        false,
+    );
+    step(
+        p,
+        "inspect-files",
+        &[
+            "inspect",
+            "mcs-assets/tls/mcs-ca-bundle.crt",
+            "mcs-assets/worker.ign",
+        ],
+        0,
+        false,
+    );
+    step(p, "pointer", &["pointer", "--pool", "infra"], 0, false);
+    step(
+        p,
+        "pointer-stdout",
+        &[
+            "pointer",
+            "--pool",
+            "infra",
+            "--spec-version",
+            "3.0.0",
+            "--token-transport",
+            "query",
+            "--output",
+            "-",
+        ],
+        0,
+        false,
+    );
+    step(
+        p,
+        "pointer-json",
+        &[
+            "pointer",
+            "--pool",
+            "edge",
+            "--token-transport",
+            "none",
+            "--format",
+            "json",
+        ],
+        0,
+        false,
+    );
+    step(
+        p,
+        "token-rotate",
+        &["token", "rotate", "--grace", "1h"],
+        0,
+        false,
+    );
+    step(
+        p,
+        "token-rotate-json",
+        &["token", "rotate", "--grace", "2h", "--format", "json"],
+        0,
+        false,
+    );
+    step(
+        p,
+        "token-create",
+        &["token", "create", "--ttl", "7d", "--description", "ci lab"],
+        0,
+        true,
+    );
+    step(
+        p,
+        "token-create-json",
+        &["token", "create", "--format", "json"],
+        0,
+        false,
+    );
+    step(p, "token-list", &["token", "list"], 0, false);
+    step(
+        p,
+        "token-list-json",
+        &["token", "list", "--format", "json"],
+        0,
+        false,
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(p.join("mcs-assets/auth/tokens.json")).unwrap())
+            .unwrap();
+    let extra = v["tokens"][3]["id"].as_str().unwrap().to_string();
+    step(p, "token-revoke", &["token", "revoke", &extra], 0, false);
+    step(p, "cert-renew", &["cert", "renew"], 0, false);
+    step(
+        p,
+        "cert-issue-json",
+        &[
+            "cert",
+            "issue",
+            "--force",
+            "--validity",
+            "10d",
+            "--format",
+            "json",
+        ],
+        0,
+        false,
+    );
+    step(
+        p,
+        "inspect-expiring",
+        &["inspect", "--warn-within", "30d"],
+        3,
+        false,
+    );
+    step(
+        p,
+        "ca-create",
+        &[
+            "--dir",
+            "fresh",
+            "ca",
+            "create",
+            "--key-algorithm",
+            "ed25519",
+        ],
+        0,
+        true,
+    );
+    step(
+        p,
+        "init-json",
+        &[
+            "--dir",
+            "second",
+            "init",
+            "--cluster-name",
+            "lab",
+            "--base-domain",
+            "corp.example",
+            "--no-token",
+            "--format",
+            "json",
+        ],
+        0,
+        false,
+    );
+}
+
+/// Every subcommand path, e.g. ["token", "rotate"].
+fn paths(cmd: &clap::Command, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+    out.push(prefix.clone());
+    for s in cmd.get_subcommands() {
+        let mut p = prefix.clone();
+        p.push(s.get_name().to_string());
+        paths(s, p, out);
+    }
+}
+
+#[test]
+fn help_of_every_subcommand() {
+    let mut all = Vec::new();
+    paths(&mcsctl::cli::Cli::command(), Vec::new(), &mut all);
+    let d = tempfile::tempdir().unwrap();
+    for p in all {
+        let mut args = p.clone();
+        args.push("--help".into());
+        let out = mcsctl(d.path()).args(&args).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let name = if p.is_empty() {
+            "mcsctl".to_string()
+        } else {
+            format!("mcsctl-{}", p.join("-"))
+        };
+        golden(
+            &format!("help/{name}.txt"),
+            &String::from_utf8(out.stdout).unwrap(),
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! Pointer configs: every spec version and transport, validated by ignition-validate;
+//! byte-identical output; base64 and stdout output.
+
+use base64::Engine;
+
+use crate::support::{assert_ignition_valid, demo, mode, ok, run};
+
+#[test]
+fn every_spec_version_and_transport_validates() {
+    let d = demo(&[]);
+    for minor in 0..=4 {
+        let v = format!("3.{minor}.0");
+        for transport in ["header", "query", "none"] {
+            let out = format!("p-{minor}-{transport}.ign");
+            let (code, _, err) = run(
+                d.path(),
+                &[
+                    "pointer",
+                    "--pool",
+                    "worker",
+                    "--spec-version",
+                    &v,
+                    "--token-transport",
+                    transport,
+                    "--output",
+                    &out,
+                ],
+            );
+            if minor == 0 && transport == "header" {
+                assert_eq!(code, 2, "spec 3.0.0 cannot carry headers");
+                assert!(err.contains("httpHeaders"), "{err}");
+                continue;
+            }
+            assert_eq!(code, 0, "{v} {transport}: {err}");
+            let p = d.path().join(&out);
+            assert_ignition_valid(&p);
+            let text = std::fs::read_to_string(&p).unwrap();
+            let j: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(j["ignition"]["version"], v.as_str());
+            let src = j["ignition"]["config"]["merge"][0]["source"]
+                .as_str()
+                .unwrap();
+            assert!(src.starts_with("https://api-int.demo.example.com:22623/config/worker"));
+            let ca = j["ignition"]["security"]["tls"]["certificateAuthorities"][0]["source"]
+                .as_str()
+                .unwrap();
+            let pem = base64::engine::general_purpose::STANDARD
+                .decode(
+                    ca.strip_prefix("data:text/plain;charset=utf-8;base64,")
+                        .unwrap(),
+                )
+                .unwrap();
+            assert_eq!(
+                pem,
+                std::fs::read(d.path().join("mcs-assets/tls/mcs-ca-bundle.crt")).unwrap()
+            );
+            match transport {
+                "header" => {
+                    let h = &j["ignition"]["config"]["merge"][0]["httpHeaders"][0];
+                    assert_eq!(h["name"], "Authorization");
+                    assert!(h["value"].as_str().unwrap().starts_with("Bearer "));
+                    assert_eq!(mode(&p), 0o600);
+                }
+                "query" => {
+                    assert!(src.contains("?token="));
+                    assert_eq!(mode(&p), 0o600);
+                }
+                _ => {
+                    assert!(!text.contains("token") && !text.contains("Bearer"));
+                    assert_eq!(mode(&p), 0o644);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn init_pointer_matches_design() {
+    let d = demo(&[]);
+    let p = d.path().join("mcs-assets/worker.ign");
+    assert_ignition_valid(&p);
+    let j: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+    assert_eq!(j["ignition"]["version"], "3.2.0");
+    let m = &j["ignition"]["config"]["merge"][0];
+    assert_eq!(
+        m["source"],
+        "https://api-int.demo.example.com:22623/config/worker"
+    );
+    let v = m["httpHeaders"][0]["value"].as_str().unwrap();
+    let tok = v.strip_prefix("Bearer ").unwrap();
+    let (id, secret) = tok.split_once('.').unwrap();
+    assert_eq!(id.len(), 6);
+    assert!(
+        id.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    );
+    assert_eq!(
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(secret)
+            .unwrap()
+            .len(),
+        32
+    );
+    assert_ignition_valid(&d.path().join("mcs-assets/master.ign"));
+}
+
+#[test]
+fn same_inputs_give_identical_bytes_and_base64_round_trips() {
+    let d = demo(&[]);
+    let a = ok(d.path(), &["pointer", "--pool", "infra", "--output", "-"]);
+    let b = ok(d.path(), &["pointer", "--pool", "infra", "--output", "-"]);
+    assert_eq!(a, b);
+    let b64 = ok(
+        d.path(),
+        &["pointer", "--pool", "infra", "--output", "-", "--base64"],
+    );
+    let decoded = base64::engine::general_purpose::STANDARD
+        .decode(b64.trim())
+        .unwrap();
+    assert_eq!(String::from_utf8(decoded).unwrap(), a);
+    // The default output lands in the asset directory and the pool is remembered.
+    ok(d.path(), &["pointer", "--pool", "infra", "-q"]);
+    assert_ignition_valid(&d.path().join("mcs-assets/infra.ign"));
+    let cfg = std::fs::read_to_string(d.path().join("mcs-assets/mcsctl.json")).unwrap();
+    assert!(cfg.contains("\"infra\""));
+    let (code, _, err) = run(d.path(), &["pointer", "--pool", "infra"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("infra.ign exists; use --force"), "{err}");
+}
+
+#[test]
+fn no_token_init_writes_public_pointers() {
+    let d = demo(&["--no-token"]);
+    let p = d.path().join("mcs-assets/worker.ign");
+    assert_eq!(mode(&p), 0o644);
+    assert!(!std::fs::read_to_string(&p).unwrap().contains("Bearer"));
+    assert!(!d.path().join("mcs-assets/auth/tokens.json").exists());
+    assert_ignition_valid(&p);
+}

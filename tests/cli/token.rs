@@ -1,0 +1,150 @@
+//! Tokens: create, rotate (with grace, rewriting pointer configs), list, revoke; no secret in
+//! lists or JSON; concurrent rotations.
+
+use std::process::Command;
+
+use crate::support::{demo, ok, run};
+
+fn store(d: &std::path::Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(d.join("mcs-assets/auth/tokens.json")).unwrap()).unwrap()
+}
+
+fn bearer_of(d: &std::path::Path, pool: &str) -> String {
+    let j: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(d.join(format!("mcs-assets/{pool}.ign"))).unwrap())
+            .unwrap();
+    j["ignition"]["config"]["merge"][0]["httpHeaders"][0]["value"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("Bearer ")
+        .to_string()
+}
+
+fn secrets(d: &std::path::Path) -> Vec<String> {
+    store(d)["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["secret"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn rotate_rewrites_every_pointer_and_keeps_the_old_token_for_grace() {
+    let d = demo(&[]);
+    let old = bearer_of(d.path(), "worker");
+    let out = ok(d.path(), &["token", "rotate", "--grace", "1h"]);
+    let new = bearer_of(d.path(), "worker");
+    assert_ne!(old, new);
+    assert_eq!(bearer_of(d.path(), "master"), new);
+    assert!(
+        out.contains("rewrote: master.ign") && out.contains("rewrote: worker.ign"),
+        "{out}"
+    );
+    let s = store(d.path());
+    let toks = s["tokens"].as_array().unwrap();
+    assert_eq!(toks.len(), 2);
+    assert_eq!(toks[0]["state"], "active");
+    assert!(toks[0]["expires"].is_string());
+    assert_eq!(toks[1]["state"], "current");
+    let list = ok(d.path(), &["token", "list"]);
+    assert!(
+        list.contains("active") && list.contains("current"),
+        "{list}"
+    );
+    let json = ok(d.path(), &["token", "list", "--format", "json"]);
+    for secret in secrets(d.path()) {
+        assert!(!list.contains(&secret) && !json.contains(&secret) && !out.contains(&secret));
+    }
+    // Rotation with no grace: the old token is expired at once.
+    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    let list = ok(d.path(), &["token", "list", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&list).unwrap();
+    let states: Vec<&str> = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["state"].as_str().unwrap())
+        .collect();
+    assert_eq!(states, vec!["active", "expired", "current"]);
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
+}
+
+#[test]
+fn create_revoke_and_their_errors() {
+    let d = demo(&[]);
+    let out = ok(
+        d.path(),
+        &["token", "create", "--ttl", "24h", "--description", "lab"],
+    );
+    let created = out.trim().to_string();
+    let (id, _) = created.split_once('.').unwrap();
+    assert!(
+        secrets(d.path())
+            .iter()
+            .any(|s| created.ends_with(s.as_str()))
+    );
+    // An extra token does not replace the one in the pointer configs.
+    assert_ne!(bearer_of(d.path(), "worker"), created);
+    let json = ok(d.path(), &["token", "create", "--format", "json"]);
+    for s in secrets(d.path()) {
+        assert!(
+            !json.contains(&s),
+            "token create --format json printed a secret"
+        );
+    }
+    ok(d.path(), &["token", "revoke", id, "-q"]);
+    let list = ok(d.path(), &["token", "list"]);
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with(id) && l.contains("revoked")),
+        "{list}"
+    );
+    let current = bearer_of(d.path(), "worker");
+    let (cid, _) = current.split_once('.').unwrap();
+    let (code, _, err) = run(d.path(), &["token", "revoke", cid]);
+    assert_eq!(code, 1);
+    assert!(err.contains("token rotate --grace 0s"), "{err}");
+    let (code, _, err) = run(d.path(), &["token", "revoke", &current]);
+    assert_eq!(code, 1);
+    assert!(
+        !err.contains(&current[7..]),
+        "the error echoed a secret: {err}"
+    );
+    let (code, _, err) = run(d.path(), &["token", "revoke", "zzzzzz"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no token with id"), "{err}");
+    let (code, _, err) = run(d.path(), &["token", "rotate", "--grace", "soon"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn eight_concurrent_rotations_lose_nothing() {
+    let d = demo(&[]);
+    let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            Command::new(&bin)
+                .current_dir(d.path())
+                .args(["token", "rotate", "--grace", "1h", "-q"])
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let s = store(d.path());
+    let toks = s["tokens"].as_array().unwrap();
+    assert_eq!(toks.len(), 9, "every rotation must add its token");
+    let current: Vec<_> = toks.iter().filter(|t| t["state"] == "current").collect();
+    assert_eq!(current.len(), 1);
+    let want = format!(
+        "{}.{}",
+        current[0]["id"].as_str().unwrap(),
+        current[0]["secret"].as_str().unwrap()
+    );
+    assert_eq!(bearer_of(d.path(), "worker"), want);
+    assert_eq!(bearer_of(d.path(), "master"), want);
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
+}
