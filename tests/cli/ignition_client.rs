@@ -102,6 +102,7 @@ fn ignition_fetches_through_our_ca_with_our_token() {
         .iter()
         .find(|r| r.target == "/config/worker")
         .expect("ignition asked for /config/worker");
+    assert_eq!(req.method, "GET");
     assert_eq!(
         req.header("authorization"),
         Some(format!("Bearer {token}").as_str())
