@@ -118,7 +118,7 @@ fn install(
             layout::CA_BUNDLE,
             false,
             "ca-bundle",
-            Some(format!("{} CA(s)", bundle.len())),
+            Some(cas(bundle.len())),
         ),
     ];
     if had_pointers {
@@ -130,7 +130,7 @@ fn install(
                 &p.rel,
                 p.has_token,
                 "pointer",
-                Some(format!("now trusts {} CA(s)", bundle.len())),
+                Some(format!("now trusts {}", cas(bundle.len()))),
             ));
         }
     }
@@ -145,10 +145,23 @@ fn install(
             dir.root().display()
         ));
     } else {
+        let san = if dir.exists(layout::CONFIG) {
+            ""
+        } else {
+            " --san <host of the merge URL>"
+        };
         ui.info(format!(
-            "\nNext: `mcsctl cert issue --dir {}`.",
+            "\nNext: `mcsctl cert issue --dir {}{san}`.",
             dir.root().display()
         ));
     }
     Ok(exit::OK)
+}
+
+fn cas(n: usize) -> String {
+    if n == 1 {
+        "1 CA".into()
+    } else {
+        format!("{n} CAs")
+    }
 }

@@ -25,10 +25,23 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
     for s in &args.sans {
         extra.push(San::parse(s).map_err(|e| usage(format!("--san: {e}")))?);
     }
-    let cfg = dir.config()?;
-    let alg = match args.key_algorithm {
-        Some(a) => key_algorithm(a),
-        None => cfg.key_algorithm.parse()?,
+    // Without mcsctl.json (a directory made step by step with `ca create`) there is no cluster
+    // name to derive api-int.<cluster>.<domain> from: the SANs must be given.
+    let cfg = if dir.exists(layout::CONFIG) {
+        Some(dir.config()?)
+    } else {
+        None
+    };
+    if cfg.is_none() && extra.is_empty() {
+        return Err(usage(format!(
+            "{} has no mcsctl.json to take the cluster's api-int name from; pass --san HOST (or run `mcsctl init`)",
+            dir.root().display()
+        )));
+    }
+    let alg = match (args.key_algorithm, &cfg) {
+        (Some(a), _) => key_algorithm(a),
+        (None, Some(c)) => c.key_algorithm.parse()?,
+        (None, None) => KeyAlgorithm::EcdsaP256,
     };
     let _lock = dir.lock()?;
     if !args.force && (dir.exists(layout::SERVING_CERT) || dir.exists(layout::SERVING_KEY)) {
@@ -38,7 +51,7 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         );
     }
     let ca = load_ca(dir)?;
-    let mut sans = vec![San::Dns(cfg.api_int_host())];
+    let mut sans: Vec<San> = cfg.iter().map(|c| San::Dns(c.api_int_host())).collect();
     for s in extra {
         if !sans.contains(&s) {
             sans.push(s);

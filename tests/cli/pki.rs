@@ -469,3 +469,48 @@ fn ca_import_reads_sec1_and_pkcs8_keys() {
         ],
     );
 }
+
+#[test]
+fn step_by_step_without_init() {
+    let d = tempfile::tempdir().unwrap();
+    ok(
+        d.path(),
+        &["ca", "create", "--key-algorithm", "rsa-2048", "-q"],
+    );
+    let (code, _, err) = run(d.path(), &["cert", "issue"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("pass --san HOST"), "{err}");
+    ok(
+        d.path(),
+        &[
+            "cert",
+            "issue",
+            "--san",
+            "mcs.lab.example.com",
+            "--san",
+            "192.0.2.7",
+            "-q",
+        ],
+    );
+    let leaf_der = parse(&d.path().join("mcs-assets/tls/mcs.crt"));
+    let (_, leaf) = X509Certificate::from_der(&leaf_der).unwrap();
+    let names = &leaf
+        .subject_alternative_name()
+        .unwrap()
+        .unwrap()
+        .value
+        .general_names;
+    assert_eq!(names[0], GeneralName::DNSName("mcs.lab.example.com"));
+    assert_eq!(names.len(), 2);
+    if let Some((ok_, out)) = openssl_run(
+        &[
+            "verify",
+            "-CAfile",
+            "mcs-assets/tls/mcs-ca.crt",
+            "mcs-assets/tls/mcs.crt",
+        ],
+        d.path(),
+    ) {
+        assert!(ok_, "{out}");
+    }
+}
