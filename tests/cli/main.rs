@@ -9,3 +9,4 @@ mod pki;
 mod pointer;
 mod support;
 mod token;
+mod tty;
