@@ -167,13 +167,23 @@ pub struct PointerInfo {
     /// Unknown keys Ignition would warn about.
     pub warnings: Vec<String>,
     /// The secret-bearing credential, kept only in memory for cross-checks; never printed.
-    token: Option<String>,
+    token: Option<Redacted>,
 }
 
 impl PointerInfo {
     /// The full bearer token, for comparing with the store. Never print it.
     pub fn token_secret(&self) -> Option<&str> {
-        self.token.as_deref()
+        self.token.as_ref().map(|t| t.0.as_str())
+    }
+}
+
+/// A credential that `Debug` never prints.
+#[derive(Clone)]
+struct Redacted(String);
+
+impl std::fmt::Debug for Redacted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
     }
 }
 
@@ -266,19 +276,22 @@ pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
         token_transport,
         token_id,
         warnings: warnings.into_iter().map(|w| w.to_string()).collect(),
-        token,
+        token: token.map(Redacted),
     })
 }
 
 fn data_error_kind(e: &serde_json::Error) -> String {
-    // serde's data errors name fields and types, not values; syntax errors can quote input.
+    // serde names fields and types, but "invalid type: string \"...\"" quotes the value, which
+    // may be a token: keep the message, drop every quoted value.
     match e.classify() {
         serde_json::error::Category::Data => {
             let msg = e.to_string();
-            msg.split(" at line")
-                .next()
-                .unwrap_or("invalid structure")
-                .to_string()
+            let msg = msg.split(" at line").next().unwrap_or("invalid structure");
+            let mut out = String::new();
+            for (i, part) in msg.split('"').enumerate() {
+                out.push_str(if i % 2 == 1 { "\"…\"" } else { part });
+            }
+            out
         }
         _ => "invalid JSON".to_string(),
     }
@@ -362,6 +375,19 @@ mod tests {
         assert_eq!(info.token_transport, Some("query"));
         assert_eq!(info.token_secret(), Some("abc123.secret"));
         assert!(!info.sources[0].contains("token"));
+    }
+
+    #[test]
+    fn errors_and_debug_never_show_the_token() {
+        let bad =
+            br#"{"ignition":{"version":"3.2.0","timeouts":{"httpTotal":"abc123.topsecret"}}}"#;
+        let e = parse(bad, "p.ign").unwrap_err().to_string();
+        assert!(
+            e.contains("p.ign") && e.contains("invalid type") && !e.contains("topsecret"),
+            "{e}"
+        );
+        let info = parse(&build(&spec(2, Transport::Header)).unwrap(), "p").unwrap();
+        assert!(!format!("{info:?}").contains("secret"));
     }
 
     #[test]

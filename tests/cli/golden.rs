@@ -129,6 +129,38 @@ fn scenario_text_and_json() {
             .unwrap();
     let extra = v["tokens"][3]["id"].as_str().unwrap().to_string();
     step(p, "token-revoke", &["token", "revoke", &extra], 0, false);
+    step(
+        p,
+        "ca-import",
+        &[
+            "--dir",
+            "imported",
+            "ca",
+            "import",
+            "--cert",
+            "mcs-assets/tls/mcs-ca.crt",
+            "--key",
+            "mcs-assets/tls/mcs-ca.key",
+        ],
+        0,
+        true,
+    );
+    step(
+        p,
+        "cert-issue",
+        &[
+            "--dir",
+            "imported",
+            "cert",
+            "issue",
+            "--san",
+            "mcs.lab.example.com",
+            "--san",
+            "192.0.2.7",
+        ],
+        0,
+        false,
+    );
     step(p, "cert-renew", &["cert", "renew"], 0, false);
     step(
         p,
