@@ -38,6 +38,8 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -343,6 +345,48 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;serve' {
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'HTTPS listen address')
+            [CompletionResult]::new('--insecure-listen', '--insecure-listen', [CompletionResultType]::ParameterName, 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Auth mode (default: token when auth/tokens.json has live tokens, else none)')
+            [CompletionResult]::new('--header-timeout', '--header-timeout', [CompletionResultType]::ParameterName, 'Time allowed to send a request''s headers; also the idle keep-alive timeout')
+            [CompletionResult]::new('--handshake-timeout', '--handshake-timeout', [CompletionResultType]::ParameterName, 'Time allowed for a TLS handshake')
+            [CompletionResult]::new('--max-connections', '--max-connections', [CompletionResultType]::ParameterName, 'Most connections open at once; further connections are closed at once')
+            [CompletionResult]::new('--max-header-bytes', '--max-header-bytes', [CompletionResultType]::ParameterName, 'Largest request head in bytes; larger requests get 431')
+            [CompletionResult]::new('--reload-interval', '--reload-interval', [CompletionResultType]::ParameterName, 'How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once)')
+            [CompletionResult]::new('--drain-timeout', '--drain-timeout', [CompletionResultType]::ParameterName, 'How long SIGTERM waits for in-flight requests before exiting')
+            [CompletionResult]::new('--max-failures', '--max-failures', [CompletionResultType]::ParameterName, 'Failed token attempts per address per minute before it gets 429')
+            [CompletionResult]::new('--block-for', '--block-for', [CompletionResultType]::ParameterName, 'How long an address that exceeded --max-failures gets 429')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;doctor' {
+            [CompletionResult]::new('--resolve', '--resolve', [CompletionResultType]::ParameterName, 'Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable')
+            [CompletionResult]::new('--ignition-spec', '--ignition-spec', [CompletionResultType]::ParameterName, 'The Ignition spec version the simulated client accepts (Ignition 2.14 sends 3.3.0)')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Time allowed for each network step')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'mcsctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
@@ -380,6 +424,8 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
+            [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
+            [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -433,6 +479,12 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;inspect' {
+            break
+        }
+        'mcsctl;help;serve' {
+            break
+        }
+        'mcsctl;help;doctor' {
             break
         }
         'mcsctl;help;completions' {

@@ -25,6 +25,9 @@ _mcsctl() {
             mcsctl,completions)
                 cmd="mcsctl__subcmd__completions"
                 ;;
+            mcsctl,doctor)
+                cmd="mcsctl__subcmd__doctor"
+                ;;
             mcsctl,help)
                 cmd="mcsctl__subcmd__help"
                 ;;
@@ -39,6 +42,9 @@ _mcsctl() {
                 ;;
             mcsctl,pointer)
                 cmd="mcsctl__subcmd__pointer"
+                ;;
+            mcsctl,serve)
+                cmd="mcsctl__subcmd__serve"
                 ;;
             mcsctl,token)
                 cmd="mcsctl__subcmd__token"
@@ -88,6 +94,9 @@ _mcsctl() {
             mcsctl__subcmd__help,completions)
                 cmd="mcsctl__subcmd__help__subcmd__completions"
                 ;;
+            mcsctl__subcmd__help,doctor)
+                cmd="mcsctl__subcmd__help__subcmd__doctor"
+                ;;
             mcsctl__subcmd__help,help)
                 cmd="mcsctl__subcmd__help__subcmd__help"
                 ;;
@@ -102,6 +111,9 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__help,pointer)
                 cmd="mcsctl__subcmd__help__subcmd__pointer"
+                ;;
+            mcsctl__subcmd__help,serve)
+                cmd="mcsctl__subcmd__help__subcmd__serve"
                 ;;
             mcsctl__subcmd__help,token)
                 cmd="mcsctl__subcmd__help__subcmd__token"
@@ -167,7 +179,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect serve doctor completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -490,8 +502,42 @@ _mcsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcsctl__subcmd__doctor)
+            opts="-q -v -h -V --resolve --ignition-spec --timeout --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --resolve)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignition-spec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token inspect completions man help"
+            opts="init ca cert pointer token inspect serve doctor completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -602,6 +648,20 @@ _mcsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcsctl__subcmd__help__subcmd__doctor)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcsctl__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -659,6 +719,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__pointer)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__serve)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -896,6 +970,72 @@ _mcsctl() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__serve)
+            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --insecure-listen)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "token split none" -- "${cur}"))
+                    return 0
+                    ;;
+                --header-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --handshake-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-header-bytes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --reload-interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --drain-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-failures)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --block-for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -35,6 +35,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+            cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -311,6 +313,46 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;serve'= {
+            cand --listen 'HTTPS listen address'
+            cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'
+            cand --auth 'Auth mode (default: token when auth/tokens.json has live tokens, else none)'
+            cand --header-timeout 'Time allowed to send a request''s headers; also the idle keep-alive timeout'
+            cand --handshake-timeout 'Time allowed for a TLS handshake'
+            cand --max-connections 'Most connections open at once; further connections are closed at once'
+            cand --max-header-bytes 'Largest request head in bytes; larger requests get 431'
+            cand --reload-interval 'How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once)'
+            cand --drain-timeout 'How long SIGTERM waits for in-flight requests before exiting'
+            cand --max-failures 'Failed token attempts per address per minute before it gets 429'
+            cand --block-for 'How long an address that exceeded --max-failures gets 429'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;doctor'= {
+            cand --resolve 'Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable'
+            cand --ignition-spec 'The Ignition spec version the simulated client accepts (Ignition 2.14 sends 3.3.0)'
+            cand --timeout 'Time allowed for each network step'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'mcsctl;completions'= {
             cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
             cand --format 'Output format of the data written to stdout'
@@ -346,6 +388,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+            cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -385,6 +429,10 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;token;revoke'= {
         }
         &'mcsctl;help;inspect'= {
+        }
+        &'mcsctl;help;serve'= {
+        }
+        &'mcsctl;help;doctor'= {
         }
         &'mcsctl;help;completions'= {
         }

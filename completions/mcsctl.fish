@@ -38,6 +38,8 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "cert" -d 'Issue or re
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "token" -d 'Manage bearer provisioning tokens'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "man" -d 'Write one man page per command into a directory'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -237,6 +239,38 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l insecure-listen -d 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l auth -d 'Auth mode (default: token when auth/tokens.json has live tokens, else none)' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
+split\t'Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config'
+none\t'Full configs to anyone (a loud warning at start)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l header-timeout -d 'Time allowed to send a request\'s headers; also the idle keep-alive timeout' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l handshake-timeout -d 'Time allowed for a TLS handshake' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-connections -d 'Most connections open at once; further connections are closed at once' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-header-bytes -d 'Largest request head in bytes; larger requests get 431' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload-interval -d 'How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l drain-timeout -d 'How long SIGTERM waits for in-flight requests before exiting' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-failures -d 'Failed token attempts per address per minute before it gets 429' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'How long an address that exceeded --max-failures gets 429' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l resolve -d 'Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l ignition-spec -d 'The Ignition spec version the simulated client accepts (Ignition 2.14 sends 3.3.0)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l timeout -d 'Time allowed for each network step' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
@@ -254,15 +288,17 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'P
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "ca" -d 'Create or import the MCS CA'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "man" -d 'Write one man page per command into a directory'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'

@@ -90,6 +90,10 @@ pub enum Command {
     Token(TokenCommand),
     /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
     Inspect(InspectArgs),
+    /// Serve rendered configs over TLS to booting machines (the Machine Config Server).
+    Serve(ServeArgs),
+    /// Do what Ignition does with a pointer config, step by step, and say which step fails.
+    Doctor(DoctorArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Write one man page per command into a directory.
@@ -388,4 +392,83 @@ pub struct ManArgs {
     /// Directory to write the pages into (created when missing).
     #[arg(long, short, value_name = "DIR")]
     pub output: PathBuf,
+}
+
+/// Who may fetch configs from `serve`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeAuth {
+    /// A valid provisioning token is required (401 otherwise).
+    Token,
+    /// Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config.
+    Split,
+    /// Full configs to anyone (a loud warning at start).
+    None,
+}
+
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// HTTPS listen address.
+    #[arg(long, default_value = "0.0.0.0:22623", value_name = "ADDR")]
+    pub listen: String,
+
+    /// Also listen for plain HTTP (the MCS historically used port 22624). Off by default.
+    #[arg(long, value_name = "ADDR")]
+    pub insecure_listen: Option<String>,
+
+    /// Auth mode (default: token when auth/tokens.json has live tokens, else none).
+    #[arg(long, value_enum)]
+    pub auth: Option<ServeAuth>,
+
+    /// Time allowed to send a request's headers; also the idle keep-alive timeout.
+    #[arg(long, default_value = "10s", value_name = "DUR")]
+    pub header_timeout: String,
+
+    /// Time allowed for a TLS handshake.
+    #[arg(long, default_value = "10s", value_name = "DUR")]
+    pub handshake_timeout: String,
+
+    /// Most connections open at once; further connections are closed at once.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub max_connections: usize,
+
+    /// Largest request head in bytes; larger requests get 431.
+    #[arg(long, default_value_t = 16384, value_name = "BYTES")]
+    pub max_header_bytes: usize,
+
+    /// How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once).
+    #[arg(long, default_value = "2s", value_name = "DUR")]
+    pub reload_interval: String,
+
+    /// How long SIGTERM waits for in-flight requests before exiting.
+    #[arg(long, default_value = "30s", value_name = "DUR")]
+    pub drain_timeout: String,
+
+    /// Failed token attempts per address per minute before it gets 429.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub max_failures: u32,
+
+    /// How long an address that exceeded --max-failures gets 429.
+    #[arg(long, default_value = "5m", value_name = "DUR")]
+    pub block_for: String,
+}
+
+/// Arguments of `doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The pointer config to check (default: <dir>/worker.ign).
+    #[arg(value_name = "POINTER")]
+    pub pointer: Option<PathBuf>,
+
+    /// Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable.
+    #[arg(long, value_name = "HOST:ADDR")]
+    pub resolve: Vec<String>,
+
+    /// The Ignition spec version the simulated client accepts (Ignition 2.14 sends 3.3.0).
+    #[arg(long, default_value = "3.3.0", value_name = "V")]
+    pub ignition_spec: String,
+
+    /// Time allowed for each network step.
+    #[arg(long, default_value = "10s", value_name = "DUR")]
+    pub timeout: String,
 }

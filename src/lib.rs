@@ -6,10 +6,12 @@
 pub mod assets;
 pub mod cli;
 pub mod cmd;
+pub mod doctor;
 pub mod duration;
 pub mod exit;
 pub mod ignition;
 pub mod names;
 pub mod pki;
+pub mod serve;
 pub mod token;
 pub mod ui;

@@ -5,9 +5,11 @@
 pub mod ca;
 pub mod cert;
 pub mod docs;
+pub mod doctor;
 pub mod init;
 pub mod inspect;
 pub mod pointer;
+pub mod serve;
 pub mod token;
 
 use std::path::PathBuf;
@@ -46,6 +48,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Pointer(a) => pointer::run(&ui, &dir, a),
         Command::Token(t) => token::run(&ui, &dir, t),
         Command::Inspect(a) => inspect::run(&ui, &dir, a),
+        Command::Serve(a) => serve::run(&dir, a),
+        Command::Doctor(a) => doctor::run(&ui, &dir, a),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(&ui, a),
     }

@@ -1,7 +1,9 @@
 //! Ignition: spec versions, data URLs and pointer configs.
 
+pub mod accept;
 pub mod dataurl;
 pub mod pointer;
+pub mod translate;
 
 use std::fmt;
 

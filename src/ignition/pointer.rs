@@ -193,22 +193,11 @@ pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
     let value: Value = serde_json::from_slice(bytes).map_err(|e| {
         anyhow!("{what} is not JSON (line {}, column {}); a pointer config is an Ignition JSON document", e.line(), e.column())
     })?;
-    let (_, warnings) = ignition_config::Config::parse_slice(bytes).map_err(|e| match e {
-        ignition_config::Error::UnknownVersion(v) => {
-            anyhow!("{what}: unsupported Ignition spec version {v}")
-        }
-        ignition_config::Error::InvalidVersion(_) => {
-            anyhow!("{what}: ignition.version is not a valid version")
-        }
-        ignition_config::Error::Serialization(e) => {
-            anyhow!(
-                "{what} is not a valid Ignition 3 config (line {}, column {}: {})",
-                e.line(),
-                e.column(),
-                data_error_kind(&e)
-            )
-        }
-        other => anyhow!("{what} is not a valid Ignition config: {other}"),
+    let (_, warnings) = ignition_config::Config::parse_slice(bytes).map_err(|e| {
+        anyhow!(
+            "{what} is not a valid Ignition 3 config: {}",
+            describe_error(&e)
+        )
     })?;
     let version = value["ignition"]["version"]
         .as_str()
@@ -278,6 +267,25 @@ pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
         warnings: warnings.into_iter().map(|w| w.to_string()).collect(),
         token: token.map(Redacted),
     })
+}
+
+/// One line about why `ignition-config` refused a config; never quotes a value from it.
+pub fn describe_error(e: &ignition_config::Error) -> String {
+    match e {
+        ignition_config::Error::UnknownVersion(v) => format!("unsupported spec version {v}"),
+        ignition_config::Error::InvalidVersion(_) => {
+            "ignition.version is not a valid version".into()
+        }
+        ignition_config::Error::Serialization(e) => {
+            format!(
+                "line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                data_error_kind(e)
+            )
+        }
+        other => other.to_string(),
+    }
 }
 
 fn data_error_kind(e: &serde_json::Error) -> String {
