@@ -251,7 +251,7 @@ fn next_steps(
         "they hold a bearer token: keep them as private as a password".to_string()
     };
     ui.info(format!(
-        "\nNext steps:\n  1. Give each machine its pointer config ({}) as its Ignition config;\n     {secret_note}.\n  2. Make https://{}:22623 present {d}/tls/mcs.crt and key (in a cluster: Secret\n     openshift-machine-config-operator/machine-config-server-tls).\n  3. Check the chain before booting anything: `mcsctl inspect --dir {d}`.\n  4. {d}/tls/mcs-ca.key signs new serving certificates: after the install, move it\n     offline and bring it back for `mcsctl cert renew`.",
+        "\nNext steps:\n  1. Give each machine its pointer config ({}) as its Ignition config;\n     {secret_note}.\n  2. Put full configs in {d}/rendered/<pool>.ign and run `mcsctl serve --dir {d}` where\n     https://{}:22623 reaches it (in a cluster instead: Secret\n     openshift-machine-config-operator/machine-config-server-tls holds tls/mcs.crt and key).\n  3. Check the chain before booting anything: `mcsctl inspect --dir {d}`, then from the\n     machines' network `mcsctl doctor --dir {d}` does what Ignition will do.\n  4. {d}/tls/mcs-ca.key signs new serving certificates: after the install, move it\n     offline and bring it back for `mcsctl cert renew`.",
         ptrs.join(", "),
         cfg.api_int_host(),
     ));

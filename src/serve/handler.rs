@@ -150,7 +150,7 @@ impl RateLimiter {
             a.failures = 0;
         }
         a.failures += 1;
-        if a.failures > self.max_failures {
+        if a.failures >= self.max_failures {
             a.blocked_until = Some(now + self.block);
         }
     }

@@ -1,13 +1,12 @@
-//! The real Ignition client (Debian's ignition 2.14) fetching through a TLS server with a
-//! pointer config written by `mcsctl pointer`: the exact path a booting machine takes.
+//! The real Ignition client (Debian's ignition 2.14) fetching through `mcsctl serve` with
+//! pointer configs written by `mcsctl`: the exact path a booting machine takes.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::support::{TlsServer, demo, ignition, ok};
-
-const RENDERED: &str = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/mcsctl-test","contents":{"source":"data:,fetched%20through%20mcsctl"},"mode":420}]}}"#;
+use crate::serve::{FULL_34, PRE_32};
+use crate::support::{Https, Serve, demo, ignition, ok, render};
 
 /// Runs Ignition's fetch stage on `pointer`; returns (success, fetched config, log).
 /// Ignition retries a failed fetch for ever (a booting machine has nothing better to do), so
@@ -60,175 +59,178 @@ pub fn ignition_fetch(pointer: &Path) -> Option<(bool, String, String)> {
     ignition_fetch_within(pointer, Duration::from_secs(60))
 }
 
-fn token_of(assets: &Path) -> String {
-    let v: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
-    let t = &v["tokens"][0];
-    format!(
-        "{}.{}",
-        t["id"].as_str().unwrap(),
-        t["secret"].as_str().unwrap()
-    )
+/// A demo asset directory with a 3.4.0 rendered worker config (Ignition 2.14 accepts at most
+/// 3.3.0, so every fetch below also exercises down-translation), served by `mcsctl serve`.
+fn served(extra_init: &[&str], serve_args: &[&str]) -> (tempfile::TempDir, Serve) {
+    let mut args = vec!["--san", "127.0.0.1"];
+    args.extend_from_slice(extra_init);
+    let d = demo(&args);
+    render(
+        &d.path().join("mcs-assets"),
+        "worker",
+        FULL_34,
+        Some(PRE_32),
+    );
+    let s = Serve::start(d.path(), serve_args);
+    (d, s)
 }
 
-#[test]
-fn ignition_fetches_through_our_ca_with_our_token() {
-    let d = demo(&["--san", "127.0.0.1"]);
-    let assets = d.path().join("mcs-assets");
-    let token = token_of(&assets);
-    let server = TlsServer::start(
-        &assets.join("tls/mcs.crt"),
-        &assets.join("tls/mcs.key"),
-        RENDERED.into(),
-        Some(token.clone()),
+fn pointer_for(d: &Path, s: &Serve, out: &str, extra: &[&str]) {
+    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
+    let mut args = vec![
+        "pointer",
+        "--pool",
+        "worker",
+        "--url",
+        url.as_str(),
+        "--output",
+        out,
+        "--force",
+        "-q",
+    ];
+    args.extend_from_slice(extra);
+    ok(d, &args);
+}
+
+fn fetches_full(d: &Path, file: &str) -> bool {
+    let Some((success, fetched, log)) = ignition_fetch(&d.join(file)) else {
+        return true;
+    };
+    assert!(success, "ignition failed with {file}:\n{log}");
+    assert!(
+        fetched.contains("full%20config"),
+        "fetched config lacks the rendered file:\n{fetched}"
     );
-    let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(
-        d.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
-        ],
-    );
-    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else {
+    true
+}
+
+fn refused(d: &Path, file: &str, expect_in_log: &str) {
+    let Some((success, fetched, log)) =
+        ignition_fetch_within(&d.join(file), Duration::from_secs(8))
+    else {
         return;
     };
-    assert!(success, "ignition failed:\n{log}");
+    assert!(!success, "ignition succeeded with {file}:\n{log}");
+    assert!(!fetched.contains("full%20config"));
     assert!(
-        fetched.contains("fetched%20through%20mcsctl"),
-        "fetched config lacks the rendered file:\n{fetched}\n{log}"
-    );
-    let reqs = server.requests();
-    let req = reqs
-        .iter()
-        .find(|r| r.target == "/config/worker")
-        .expect("ignition asked for /config/worker");
-    assert_eq!(req.method, "GET");
-    assert_eq!(
-        req.header("authorization"),
-        Some(format!("Bearer {token}").as_str())
-    );
-    assert!(
-        req.header("accept")
-            .unwrap_or("")
-            .contains("application/vnd.coreos.ignition+json"),
-        "{req:?}"
-    );
-    assert!(
-        req.header("user-agent").unwrap_or("").contains("Ignition"),
-        "{req:?}"
+        log.contains(expect_in_log),
+        "expected {expect_in_log:?} in the log:\n{log}"
     );
 }
 
 #[test]
-fn ignition_with_query_token_on_spec_30() {
-    let d = demo(&[
-        "--san",
-        "127.0.0.1",
-        "--spec-version",
-        "3.0.0",
-        "--token-transport",
-        "query",
-    ]);
-    let assets = d.path().join("mcs-assets");
-    let token = token_of(&assets);
-    let server = TlsServer::start(
-        &assets.join("tls/mcs.crt"),
-        &assets.join("tls/mcs.key"),
-        RENDERED.into(),
-        Some(token.clone()),
-    );
-    let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(
-        d.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
-        ],
-    );
-    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("lab.ign")) else {
-        return;
-    };
-    assert!(success, "ignition failed:\n{log}");
-    assert!(fetched.contains("fetched%20through%20mcsctl"));
+fn header_token_fetch_of_a_34_config_by_ignition_214() {
+    let (d, s) = served(&[], &[]);
+    pointer_for(d.path(), &s, "lab.ign", &[]);
+    fetches_full(d.path(), "lab.ign");
+    let log = s.access_log();
+    let line = log
+        .lines()
+        .find(|l| l.contains("/config/worker"))
+        .expect("request logged");
     assert!(
-        server
-            .requests()
-            .iter()
-            .any(|r| r.target == format!("/config/worker?token={token}"))
+        line.contains("\"status\":200")
+            && line.contains("\"auth\":\"token:")
+            && line.contains("Ignition"),
+        "{line}"
     );
 }
 
 #[test]
-fn ignition_refuses_a_server_from_another_ca() {
-    // The pointer config trusts the CA of one asset directory; the server presents a
-    // certificate from another: Ignition must refuse, as a real machine would.
+fn spec_30_pointer_with_query_token() {
+    let (d, s) = served(
+        &["--spec-version", "3.0.0", "--token-transport", "query"],
+        &[],
+    );
+    pointer_for(d.path(), &s, "lab30.ign", &[]);
+    fetches_full(d.path(), "lab30.ign");
+}
+
+#[test]
+fn wrong_token_fails() {
+    let (d, s) = served(&[], &[]);
+    pointer_for(d.path(), &s, "lab.ign", &[]);
+    let text = std::fs::read_to_string(d.path().join("lab.ign")).unwrap();
+    let re = regex::Regex::new(r"Bearer [a-z0-9]{6}\.[A-Za-z0-9_-]{43}").unwrap();
+    let forged = re
+        .replace(
+            &text,
+            "Bearer aaaaaa.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+        )
+        .into_owned();
+    std::fs::write(d.path().join("forged.ign"), forged).unwrap();
+    refused(d.path(), "forged.ign", "GET result: Unauthorized");
+}
+
+#[test]
+fn another_ca_is_refused_by_ignition() {
+    let (_d, s) = served(&[], &[]);
     let ours = demo(&["--san", "127.0.0.1"]);
-    let theirs = demo(&["--san", "127.0.0.1"]);
-    let t = theirs.path().join("mcs-assets");
-    let server = TlsServer::start(
-        &t.join("tls/mcs.crt"),
-        &t.join("tls/mcs.key"),
-        RENDERED.into(),
-        None,
-    );
-    let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(
+    pointer_for(ours.path(), &s, "lab.ign", &[]);
+    refused(
         ours.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
-        ],
-    );
-    let Some((success, fetched, log)) =
-        ignition_fetch_within(&ours.path().join("lab.ign"), Duration::from_secs(8))
-    else {
-        return;
-    };
-    assert!(
-        !success,
-        "ignition trusted a certificate from another CA:\n{log}"
-    );
-    assert!(!fetched.contains("fetched"));
-    assert!(
-        log.contains("x509: certificate signed by unknown authority"),
-        "unexpected failure:\n{log}"
-    );
-    assert!(
-        !server
-            .requests()
-            .iter()
-            .any(|r| r.target.starts_with("/config/")),
-        "a request got through the failed handshake"
+        "lab.ign",
+        "x509: certificate signed by unknown authority",
     );
 }
 
 #[test]
-fn ignition_fails_when_the_server_refuses_the_token() {
-    let d = demo(&["--san", "127.0.0.1"]);
-    let assets = d.path().join("mcs-assets");
-    let server = TlsServer::start(
-        &assets.join("tls/mcs.crt"),
-        &assets.join("tls/mcs.key"),
-        RENDERED.into(),
-        Some("aaaaaa.wrong".into()),
+fn rotation_keeps_old_pointers_working_for_the_grace_only() {
+    let (d, s) = served(&[], &[]);
+    pointer_for(d.path(), &s, "old.ign", &[]);
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    pointer_for(d.path(), &s, "new.ign", &[]);
+    assert!(
+        s.wait_stderr("2 live token(s)", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
     );
-    let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
-    ok(
-        d.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--output", "lab.ign",
-        ],
+    fetches_full(d.path(), "new.ign");
+    fetches_full(d.path(), "old.ign");
+    // A short grace: the previous token works until it ends, then not.
+    ok(d.path(), &["token", "rotate", "--grace", "3s", "-q"]);
+    pointer_for(d.path(), &s, "newest.ign", &[]);
+    let rotated_at = Instant::now();
+    assert!(
+        s.wait_stderr("3 live token(s)", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
     );
-    let Some((success, fetched, log)) =
-        ignition_fetch_within(&d.path().join("lab.ign"), Duration::from_secs(8))
-    else {
+    fetches_full(d.path(), "newest.ign");
+    std::thread::sleep(Duration::from_secs(4).saturating_sub(rotated_at.elapsed()));
+    refused(d.path(), "new.ign", "GET result: Unauthorized");
+    fetches_full(d.path(), "newest.ign");
+}
+
+#[test]
+fn cert_renew_while_serving_reaches_new_connections() {
+    let (d, s) = served(&[], &[]);
+    let ca = d.path().join("mcs-assets/tls/mcs-ca.crt");
+    let before = Https::connect(s.addr, &ca).peer_leaf();
+    pointer_for(d.path(), &s, "lab.ign", &[]);
+    ok(d.path(), &["cert", "renew", "-q"]);
+    let start = Instant::now();
+    let mut after = before.clone();
+    while after == before && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(200));
+        after = Https::connect(s.addr, &ca).peer_leaf();
+    }
+    assert_ne!(after, before, "still the old certificate:\n{}", s.stderr());
+    fetches_full(d.path(), "lab.ign");
+}
+
+#[test]
+fn split_mode_gives_ignition_the_pre_approval_config_without_a_token() {
+    let (d, s) = served(&[], &["--auth", "split"]);
+    pointer_for(d.path(), &s, "anon.ign", &["--token-transport", "none"]);
+    let Some((success, fetched, log)) = ignition_fetch(&d.path().join("anon.ign")) else {
         return;
     };
+    assert!(success, "{log}");
     assert!(
-        !success,
-        "ignition succeeded with a token the server does not accept:\n{log}"
+        fetched.contains("pre%20approval") && !fetched.contains("full%20config"),
+        "{fetched}"
     );
-    assert!(!fetched.contains("fetched"));
-    assert!(
-        log.contains("GET result: Unauthorized"),
-        "expected a 401 in the log:\n{log}"
-    );
+    pointer_for(d.path(), &s, "tok.ign", &[]);
+    fetches_full(d.path(), "tok.ign");
 }

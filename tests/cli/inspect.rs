@@ -2,7 +2,7 @@
 
 use base64::Engine;
 
-use crate::support::{TlsServer, demo, ok, run};
+use crate::support::{Serve, demo, ok, run};
 
 #[test]
 fn fresh_assets_exit_0() {
@@ -178,14 +178,8 @@ fn files_pointers_and_kubernetes_objects() {
 #[test]
 fn remote_shows_the_chain_and_verifies_it() {
     let d = demo(&["--san", "127.0.0.1"]);
-    let a = d.path().join("mcs-assets");
-    let server = TlsServer::start(
-        &a.join("tls/mcs.crt"),
-        &a.join("tls/mcs.key"),
-        b"{}".to_vec(),
-        None,
-    );
-    let addr = format!("127.0.0.1:{}", server.addr.port());
+    let s = Serve::start(d.path(), &[]);
+    let addr = format!("127.0.0.1:{}", s.addr.port());
     let (code, out, err) = run(d.path(), &["inspect", "--remote", &addr]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
@@ -207,14 +201,8 @@ fn remote_shows_the_chain_and_verifies_it() {
     assert!(out.contains("does not verify"), "{out}");
     // A server from another CA: shown even though untrusted, and exit 4.
     let other = demo(&["--san", "127.0.0.1"]);
-    let o = other.path().join("mcs-assets");
-    let server2 = TlsServer::start(
-        &o.join("tls/mcs.crt"),
-        &o.join("tls/mcs.key"),
-        b"{}".to_vec(),
-        None,
-    );
-    let addr2 = format!("127.0.0.1:{}", server2.addr.port());
+    let s2 = Serve::start(other.path(), &[]);
+    let addr2 = format!("127.0.0.1:{}", s2.addr.port());
     let (code, out, _) = run(d.path(), &["inspect", "--remote", &addr2]);
     assert_eq!(code, 4, "{out}");
     // Both CAs are named OU=openshift, CN=root-ca (as openshift-install names every CA), so
@@ -224,7 +212,7 @@ fn remote_shows_the_chain_and_verifies_it() {
         "{out}"
     );
     // With --ca naming the right CA it verifies.
-    let ca = o.join("tls/mcs-ca.crt");
+    let ca = other.path().join("mcs-assets/tls/mcs-ca.crt");
     let (code, out, _) = run(
         d.path(),
         &["inspect", "--remote", &addr2, "--ca", ca.to_str().unwrap()],

@@ -2,11 +2,13 @@
 
 mod bad_input;
 mod docs;
+mod doctor;
 mod golden;
 mod ignition_client;
 mod inspect;
 mod pki;
 mod pointer;
+mod serve;
 mod support;
 mod token;
 mod tty;

@@ -5,7 +5,7 @@ use std::path::Path;
 use x509_parser::prelude::*;
 
 use crate::ignition_client::ignition_fetch;
-use crate::support::{TlsServer, demo, mode, ok, openssl_run, run};
+use crate::support::{demo, mode, ok, openssl_run, run};
 
 fn parse(path: &Path) -> Vec<u8> {
     let pem = std::fs::read(path).unwrap();
@@ -362,22 +362,9 @@ fn ca_import_of_an_openshift_install_pair_works_end_to_end() {
     .unwrap();
     assert!(ok_, "{out}");
 
-    // And a machine trusts it: the real Ignition client through a TLS server.
-    let token = {
-        let v: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(a.join("auth/tokens.json")).unwrap()).unwrap();
-        format!(
-            "{}.{}",
-            v["tokens"][0]["id"].as_str().unwrap(),
-            v["tokens"][0]["secret"].as_str().unwrap()
-        )
-    };
-    let server = TlsServer::start(
-        &a.join("tls/mcs.crt"),
-        &a.join("tls/mcs.key"),
-        br#"{"ignition":{"version":"3.2.0"}}"#.to_vec(),
-        Some(token),
-    );
+    // And a machine trusts it: the real Ignition client through mcsctl serve.
+    crate::support::render(&a, "worker", crate::serve::FULL_34, None);
+    let server = crate::support::Serve::start(d.path(), &[]);
     let url = format!("https://127.0.0.1:{}/config/worker", server.addr.port());
     ok(
         d.path(),

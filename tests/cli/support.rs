@@ -3,17 +3,15 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpStream};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use regex::Regex;
+use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 
 /// The mcsctl binary with a clean environment (no MCSCTL_DIR, no colour).
 pub fn mcsctl(cwd: &Path) -> assert_cmd::Command {
@@ -196,7 +194,17 @@ impl Redactor {
         for (re, to) in patterns() {
             s = re.replace_all(&s, *to).into_owned();
         }
-        s
+        // Ephemeral ports of test servers, but not the MCS's own 22623.
+        static PORT: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+        let port = PORT.get_or_init(|| Regex::new(r":(\d{4,5})/config/").unwrap());
+        port.replace_all(&s, |c: &regex::Captures<'_>| {
+            if &c[1] == "22623" {
+                c[0].to_string()
+            } else {
+                ":[PORT]/config/".to_string()
+            }
+        })
+        .into_owned()
     }
 }
 
@@ -221,6 +229,8 @@ fn patterns() -> &'static [(Regex, &'static str)] {
                 Regex::new(r"base64,[A-Za-z0-9+/=]+").unwrap(),
                 "base64,[DATA]",
             ),
+            (Regex::new(r"127\.0\.0\.1:\d+").unwrap(), "127.0.0.1:[PORT]"),
+            (Regex::new(r"in \d+\.\d ms").unwrap(), "in [MS] ms"),
         ]
     })
 }
@@ -289,148 +299,329 @@ pub fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
 }
 
-/// One request the test server saw.
-#[derive(Debug, Clone)]
-pub struct SeenRequest {
-    pub method: String,
-    pub target: String,
-    pub headers: Vec<(String, String)>,
+/// A running `mcsctl serve` (killed on drop). Listens on an ephemeral loopback port.
+pub struct Serve {
+    child: Option<std::process::Child>,
+    pub addr: SocketAddr,
+    pub log: PathBuf,
+    stderr: Arc<Mutex<String>>,
+    _logdir: tempfile::TempDir,
 }
 
-impl SeenRequest {
+impl Serve {
+    /// Starts `mcsctl serve` in `cwd` (asset dir `mcs-assets`) with fast reloads.
+    pub fn start(cwd: &Path, extra: &[&str]) -> Serve {
+        let logdir = tempfile::tempdir().unwrap();
+        let log = logdir.path().join("access.log");
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
+            .current_dir(cwd)
+            .env_remove("MCSCTL_DIR")
+            .args([
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+                "--reload-interval",
+                "1s",
+            ])
+            .args(extra)
+            .stdout(std::fs::File::create(&log).unwrap())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let (tx, rx) = std::sync::mpsc::channel();
+        let mut pipe = BufReader::new(child.stderr.take().unwrap());
+        let buf = stderr.clone();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let mut sent = false;
+            while pipe.read_line(&mut line).unwrap_or(0) > 0 {
+                buf.lock().unwrap().push_str(&line);
+                if !sent && let Some(rest) = line.trim().strip_prefix("listening: https://") {
+                    let a: SocketAddr = rest.split_whitespace().next().unwrap().parse().unwrap();
+                    let _ = tx.send(a);
+                    sent = true;
+                }
+                line.clear();
+            }
+        });
+        let addr = match rx.recv_timeout(std::time::Duration::from_secs(30)) {
+            Ok(a) => a,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("mcsctl serve did not start:\n{}", stderr.lock().unwrap());
+            }
+        };
+        Serve {
+            child: Some(child),
+            addr,
+            log,
+            stderr,
+            _logdir: logdir,
+        }
+    }
+
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    pub fn access_log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits for `needle` to appear on stderr (bounded).
+    pub fn wait_stderr(&self, needle: &str, limit: std::time::Duration) -> bool {
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit {
+            if self.stderr().contains(needle) {
+                return true;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        false
+    }
+
+    /// Sends a signal (e.g. "TERM", "HUP").
+    pub fn signal(&self, sig: &str) {
+        let pid = self.child.as_ref().unwrap().id().to_string();
+        assert!(
+            Command::new("kill")
+                .args([&format!("-{sig}"), &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+    }
+
+    /// Waits for the process to exit (bounded); returns its exit code.
+    pub fn wait_exit(&mut self, limit: std::time::Duration) -> Option<i32> {
+        let start = std::time::Instant::now();
+        let child = self.child.as_mut().unwrap();
+        while start.elapsed() < limit {
+            if let Some(st) = child.try_wait().unwrap() {
+                self.child = None;
+                return st.code();
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        None
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+/// One HTTP response.
+#[derive(Debug)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Vec<u8>,
+}
+
+impl HttpResponse {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.as_str())
     }
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
 }
 
-/// A minimal HTTPS server for tests: serves `body` at `/config/<pool>` to requests that carry
-/// `Authorization: Bearer <token>` when a token is required, 401 otherwise. It stands in for
-/// `mcsctl serve` until that exists.
-pub struct TlsServer {
-    pub addr: SocketAddr,
-    pub seen: Arc<Mutex<Vec<SeenRequest>>>,
-    stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
-}
-
-impl TlsServer {
-    pub fn start(cert: &Path, key: &Path, body: Vec<u8>, bearer: Option<String>) -> TlsServer {
-        let certs: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(cert)
+/// TLS client config trusting `ca` (a PEM file).
+pub fn client_config(ca: &Path) -> Arc<rustls::ClientConfig> {
+    let mut roots = rustls::RootCertStore::empty();
+    for c in CertificateDer::pem_file_iter(ca).unwrap() {
+        roots.add(c.unwrap()).unwrap();
+    }
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    Arc::new(
+        rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
             .unwrap()
-            .collect::<Result<_, _>>()
+            .with_root_certificates(roots)
+            .with_no_client_auth(),
+    )
+}
+
+/// A TCP connection to `addr` from the loopback address `from` (e.g. 127.0.0.2).
+pub fn connect_from(from: &str, addr: SocketAddr) -> TcpStream {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let s = rt.block_on(async {
+        let sock = tokio::net::TcpSocket::new_v4().unwrap();
+        sock.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        sock.connect(addr).await.unwrap()
+    });
+    let s = s.into_std().unwrap();
+    s.set_nonblocking(false).unwrap();
+    s
+}
+
+/// An HTTPS connection speaking HTTP/1.1 with keep-alive.
+pub struct Https {
+    tls: rustls::StreamOwned<rustls::ClientConnection, TcpStream>,
+    buf: Vec<u8>,
+}
+
+impl Https {
+    pub fn connect(addr: SocketAddr, ca: &Path) -> Https {
+        Self::over(TcpStream::connect(addr).unwrap(), ca)
+    }
+
+    pub fn over(tcp: TcpStream, ca: &Path) -> Https {
+        tcp.set_read_timeout(Some(std::time::Duration::from_secs(15)))
             .unwrap();
-        let key = PrivateKeyDer::from_pem_file(key).unwrap();
-        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-        let config = Arc::new(
-            rustls::ServerConfig::builder_with_provider(provider)
-                .with_safe_default_protocol_versions()
-                .unwrap()
-                .with_no_client_auth()
-                .with_single_cert(certs, key)
-                .unwrap(),
-        );
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let addr = listener.local_addr().unwrap();
-        let seen = Arc::new(Mutex::new(Vec::new()));
-        let stop = Arc::new(AtomicBool::new(false));
-        let (seen2, stop2) = (seen.clone(), stop.clone());
-        let handle = std::thread::spawn(move || {
-            for stream in listener.incoming() {
-                if stop2.load(Ordering::SeqCst) {
-                    break;
+        let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
+        let conn = rustls::ClientConnection::new(client_config(ca), name).unwrap();
+        Https {
+            tls: rustls::StreamOwned::new(conn, tcp),
+            buf: Vec::new(),
+        }
+    }
+
+    /// The certificate the server presented (DER of the leaf).
+    pub fn peer_leaf(&mut self) -> Vec<u8> {
+        while self.tls.conn.is_handshaking() {
+            self.tls.conn.complete_io(&mut self.tls.sock).unwrap();
+        }
+        self.tls.conn.peer_certificates().unwrap()[0].to_vec()
+    }
+
+    /// Sends raw bytes.
+    pub fn send(&mut self, raw: &[u8]) -> std::io::Result<()> {
+        self.tls.write_all(raw)?;
+        self.tls.flush()
+    }
+
+    /// Sends a request and reads its response.
+    pub fn request(
+        &mut self,
+        method: &str,
+        target: &str,
+        headers: &[(&str, &str)],
+    ) -> std::io::Result<HttpResponse> {
+        let mut req = format!("{method} {target} HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+        for (k, v) in headers {
+            req.push_str(&format!("{k}: {v}\r\n"));
+        }
+        req.push_str("\r\n");
+        self.send(req.as_bytes())?;
+        self.read_response(method == "HEAD")
+    }
+
+    /// Reads one response (Content-Length bodies).
+    pub fn read_response(&mut self, head_only: bool) -> std::io::Result<HttpResponse> {
+        loop {
+            let mut hdrs = [httparse::EMPTY_HEADER; 32];
+            let mut resp = httparse::Response::new(&mut hdrs);
+            if let Ok(httparse::Status::Complete(n)) = resp.parse(&self.buf) {
+                let status = resp.code.unwrap();
+                let headers: Vec<(String, String)> = resp
+                    .headers
+                    .iter()
+                    .map(|h| {
+                        (
+                            h.name.to_string(),
+                            String::from_utf8_lossy(h.value).into_owned(),
+                        )
+                    })
+                    .collect();
+                let len: usize = if head_only {
+                    0
+                } else {
+                    headers
+                        .iter()
+                        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+                        .map(|(_, v)| v.parse().unwrap())
+                        .unwrap_or(0)
+                };
+                while self.buf.len() < n + len {
+                    self.fill()?;
                 }
-                let Ok(stream) = stream else { continue };
-                let (config, body, bearer, seen) =
-                    (config.clone(), body.clone(), bearer.clone(), seen2.clone());
-                std::thread::spawn(move || {
-                    let _ = serve_one(stream, config, &body, bearer.as_deref(), &seen);
+                let body = self.buf[n..n + len].to_vec();
+                self.buf.drain(..n + len);
+                return Ok(HttpResponse {
+                    status,
+                    headers,
+                    body,
                 });
             }
-        });
-        TlsServer {
-            addr,
-            seen,
-            stop,
-            handle: Some(handle),
+            self.fill()?;
         }
     }
 
-    pub fn requests(&self) -> Vec<SeenRequest> {
-        self.seen.lock().unwrap().clone()
+    fn fill(&mut self) -> std::io::Result<()> {
+        let mut chunk = [0u8; 16384];
+        let n = self.tls.read(&mut chunk)?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "closed",
+            ));
+        }
+        self.buf.extend_from_slice(&chunk[..n]);
+        Ok(())
     }
 }
 
-impl Drop for TlsServer {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = TcpStream::connect(self.addr);
-        if let Some(h) = self.handle.take() {
-            let _ = h.join();
-        }
+/// One request on a new connection.
+pub fn https_get(serve: &Serve, ca: &Path, target: &str, headers: &[(&str, &str)]) -> HttpResponse {
+    Https::connect(serve.addr, ca)
+        .request("GET", target, headers)
+        .unwrap()
+}
+
+/// The bearer tokens of an asset directory's store, oldest first.
+pub fn tokens(assets: &Path) -> Vec<String> {
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
+    v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            format!(
+                "{}.{}",
+                t["id"].as_str().unwrap(),
+                t["secret"].as_str().unwrap()
+            )
+        })
+        .collect()
+}
+
+/// Writes a rendered config for `pool` (and optionally its pre-approval subset).
+pub fn render(assets: &Path, pool: &str, full: &str, pre: Option<&str>) {
+    std::fs::create_dir_all(assets.join("rendered/pre-approval")).unwrap();
+    std::fs::write(assets.join(format!("rendered/{pool}.ign")), full).unwrap();
+    if let Some(p) = pre {
+        std::fs::write(assets.join(format!("rendered/pre-approval/{pool}.ign")), p).unwrap();
     }
 }
 
-fn serve_one(
-    stream: TcpStream,
-    config: Arc<rustls::ServerConfig>,
-    body: &[u8],
-    bearer: Option<&str>,
-    seen: &Mutex<Vec<SeenRequest>>,
-) -> std::io::Result<()> {
-    stream.set_read_timeout(Some(std::time::Duration::from_secs(10)))?;
-    let conn = rustls::ServerConnection::new(config).map_err(std::io::Error::other)?;
-    let mut tls = rustls::StreamOwned::new(conn, stream);
-    let mut reader = BufReader::new(&mut tls);
-    let mut line = String::new();
-    reader.read_line(&mut line)?;
-    let mut parts = line.split_whitespace();
-    let method = parts.next().unwrap_or("").to_string();
-    let target = parts.next().unwrap_or("").to_string();
-    let mut headers = Vec::new();
-    loop {
-        let mut h = String::new();
-        if reader.read_line(&mut h)? == 0 || h == "\r\n" {
-            break;
-        }
-        if let Some((k, v)) = h.trim_end().split_once(':') {
-            headers.push((k.trim().to_string(), v.trim().to_string()));
+/// Copies a directory tree (files and symlinks resolved to files).
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        let t = to.join(e.file_name());
+        if std::fs::metadata(&p).map(|m| m.is_dir()).unwrap_or(false) {
+            if !e.file_name().to_string_lossy().starts_with("..") {
+                copy_dir(&p, &t);
+            }
+        } else if std::fs::metadata(&p).is_ok() {
+            std::fs::copy(&p, &t).unwrap();
         }
     }
-    let req = SeenRequest {
-        method,
-        target: target.clone(),
-        headers,
-    };
-    let authorized = match bearer {
-        None => true,
-        Some(t) => {
-            req.header("authorization") == Some(&format!("Bearer {t}"))
-                || target.contains(&format!("token={t}"))
-        }
-    };
-    seen.lock().unwrap().push(req);
-    let path = target.split('?').next().unwrap_or("");
-    let (status, payload): (&str, &[u8]) = if !path.starts_with("/config/") {
-        ("404 Not Found", b"not found\n")
-    } else if !authorized {
-        ("401 Unauthorized", b"unauthorized\n")
-    } else {
-        ("200 OK", body)
-    };
-    let head = format!(
-        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        payload.len()
-    );
-    drop(reader);
-    tls.write_all(head.as_bytes())?;
-    tls.write_all(payload)?;
-    tls.flush()?;
-    tls.conn.send_close_notify();
-    let _ = tls.flush();
-    let mut sink = [0u8; 16];
-    let _ = tls.sock.read(&mut sink);
-    Ok(())
 }

@@ -1,0 +1,225 @@
+//! `mcsctl doctor` against a live `mcsctl serve`: healthy, another CA, a wrong token, an unknown
+//! pool, and nothing listening. Each failure names its step and exits 4.
+
+use crate::serve::FULL_34;
+use crate::support::{Redactor, Serve, demo, golden, ok, render, run};
+
+fn setup() -> (tempfile::TempDir, Serve) {
+    let d = demo(&["--san", "127.0.0.1"]);
+    render(&d.path().join("mcs-assets"), "worker", FULL_34, None);
+    let s = Serve::start(d.path(), &[]);
+    (d, s)
+}
+
+fn resolve(s: &Serve) -> String {
+    let _ = s;
+    "api-int.demo.example.com:127.0.0.1".to_string()
+}
+
+fn pointer_at(d: &std::path::Path, port: u16, pool: &str, out: &str) {
+    let url = format!("https://api-int.demo.example.com:{port}/config/{pool}");
+    ok(
+        d,
+        &[
+            "pointer", "--pool", pool, "--url", &url, "--output", out, "--force", "-q",
+        ],
+    );
+}
+
+fn failed_step(out: &str) -> String {
+    let v: serde_json::Value = serde_json::from_str(out).unwrap();
+    let steps = v["steps"].as_array().unwrap();
+    let last = steps.last().unwrap();
+    assert_eq!(last["status"], "fail", "{out}");
+    assert!(
+        last["fix"].as_str().is_some_and(|f| !f.is_empty()),
+        "a failure must say the fix: {out}"
+    );
+    assert_eq!(v["exitCode"], 4);
+    last["step"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn healthy_server_passes_every_step() {
+    let (d, s) = setup();
+    pointer_at(d.path(), s.addr.port(), "worker", "lab.ign");
+    let (code, out, err) = run(d.path(), &["doctor", "lab.ign", "--resolve", &resolve(&s)]);
+    assert_eq!(code, 0, "{out}{err}");
+    let r = Redactor::new(d.path(), Some(&d.path().join("mcs-assets")));
+    golden("doctor-ok.txt", &r.apply(&out));
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "doctor",
+            "lab.ign",
+            "--resolve",
+            &resolve(&s),
+            "--format",
+            "json",
+            "--ignition-spec",
+            "3.2.0",
+        ],
+    );
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let steps: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        steps,
+        [
+            "parse",
+            "resolve",
+            "connect",
+            "tls",
+            "request",
+            "status",
+            "config",
+            "references"
+        ]
+    );
+    assert!(
+        v["steps"][6]["detail"]
+            .as_str()
+            .unwrap()
+            .contains("Ignition 3.2.0 config"),
+        "{out}"
+    );
+    // The token never appears in the report.
+    for t in crate::support::tokens(&d.path().join("mcs-assets")) {
+        assert!(!out.contains(t.split('.').nth(1).unwrap()));
+    }
+}
+
+#[test]
+fn server_with_another_ca_fails_at_tls() {
+    let (_d, s) = setup();
+    let other = demo(&["--san", "127.0.0.1"]);
+    pointer_at(other.path(), s.addr.port(), "worker", "lab.ign");
+    let (code, out, _) = run(
+        other.path(),
+        &[
+            "doctor",
+            "lab.ign",
+            "--resolve",
+            &resolve(&s),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "tls");
+    assert!(
+        out.contains("x509: certificate signed by unknown authority") && out.contains("key id"),
+        "{out}"
+    );
+    let (_, text, _) = run(
+        other.path(),
+        &["doctor", "lab.ign", "--resolve", &resolve(&s)],
+    );
+    assert!(
+        text.contains("failed at step tls") && text.contains("fix: the pointer would need the CA"),
+        "{text}"
+    );
+}
+
+#[test]
+fn wrong_token_fails_at_status_401() {
+    let (d, s) = setup();
+    pointer_at(d.path(), s.addr.port(), "worker", "lab.ign");
+    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    assert!(s.wait_stderr("\"event\":\"reload\"", std::time::Duration::from_secs(10)));
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "doctor",
+            "lab.ign",
+            "--resolve",
+            &resolve(&s),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "status");
+    assert!(out.contains("401") && out.contains("stale"), "{out}");
+}
+
+#[test]
+fn unknown_pool_fails_at_status_404() {
+    let (d, s) = setup();
+    pointer_at(d.path(), s.addr.port(), "storage", "storage.ign");
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "doctor",
+            "storage.ign",
+            "--resolve",
+            &resolve(&s),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "status");
+    assert!(out.contains("404") && out.contains("storage"), "{out}");
+}
+
+#[test]
+fn nothing_listening_fails_at_connect() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    // A port that was just free.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    pointer_at(d.path(), port, "worker", "lab.ign");
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "doctor",
+            "lab.ign",
+            "--resolve",
+            "api-int.demo.example.com:127.0.0.1",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "connect");
+    assert!(out.contains("mcsctl serve"), "{out}");
+}
+
+#[test]
+fn unresolvable_host_and_bad_pointer() {
+    let d = demo(&[]);
+    ok(
+        d.path(),
+        &[
+            "pointer",
+            "--pool",
+            "worker",
+            "--url",
+            "https://no-such-host.invalid:22623/config/worker",
+            "--output",
+            "x.ign",
+            "-q",
+        ],
+    );
+    let (code, out, _) = run(
+        d.path(),
+        &["doctor", "x.ign", "--format", "json", "--timeout", "3s"],
+    );
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "resolve");
+    std::fs::write(d.path().join("bad.ign"), "not json").unwrap();
+    let (code, out, _) = run(d.path(), &["doctor", "bad.ign", "--format", "json"]);
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "parse");
+    let (code, _, err) = run(d.path(), &["doctor", "--resolve", "garbage"]);
+    assert_eq!(code, 2, "{err}");
+}

@@ -1,0 +1,503 @@
+//! `mcsctl serve` at the HTTP level: every status code, Accept variants, traversal, limits,
+//! rate limiting, split auth, reload and shutdown. Clients are rustls over std sockets.
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+use crate::support::{Https, Serve, connect_from, demo, https_get, ok, render, run, tokens};
+
+pub const FULL_34: &str = r#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/mcsctl-full","contents":{"source":"data:,full%20config"},"mode":420}]}}"#;
+pub const PRE_32: &str = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/mcsctl-pre","contents":{"source":"data:,pre%20approval"},"mode":420}]}}"#;
+const KARGS_33: &str =
+    r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
+const IGN: &str = "application/vnd.coreos.ignition+json";
+
+fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, Some(PRE_32));
+    render(&a, "infra", KARGS_33, None);
+    (d, a)
+}
+
+fn version_of(body: &[u8]) -> String {
+    let v: serde_json::Value = serde_json::from_slice(body).unwrap();
+    v["ignition"]["version"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn status_codes_and_methods() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let tok = tokens(&a)[0].clone();
+    let bearer = format!("Bearer {tok}");
+    let auth = [("Authorization", bearer.as_str())];
+
+    assert_eq!(https_get(&s, &ca, "/healthz", &[]).status, 200);
+    let r = https_get(&s, &ca, "/config/worker", &[]);
+    assert_eq!(r.status, 401);
+    assert_eq!(r.header("www-authenticate"), Some("Bearer"));
+    let r = https_get(&s, &ca, "/config/worker", &auth);
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_eq!(r.body, FULL_34.as_bytes());
+    let r = https_get(&s, &ca, &format!("/config/worker?token={tok}"), &[]);
+    assert_eq!(r.status, 200);
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", "Bearer aaaaaa.not-a-real-secret")],
+    );
+    assert_eq!(r.status, 401);
+    assert_eq!(https_get(&s, &ca, "/config/nosuchpool", &auth).status, 404);
+    assert_eq!(https_get(&s, &ca, "/nothing-here", &auth).status, 404);
+    assert_eq!(https_get(&s, &ca, "/", &[]).status, 404);
+    let mut c = Https::connect(s.addr, &ca);
+    for m in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
+        let r = c.request(m, "/config/worker", &auth).unwrap();
+        assert_eq!(r.status, 405, "{m}");
+        assert_eq!(r.header("allow"), Some("GET, HEAD"));
+    }
+    assert_eq!(c.request("POST", "/healthz", &[]).unwrap().status, 405);
+    // HEAD: the GET's headers, no body; on the same keep-alive connection.
+    let r = c.request("HEAD", "/config/worker", &auth).unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.header("content-length"),
+        Some(FULL_34.len().to_string().as_str())
+    );
+    assert!(r.body.is_empty());
+    let r = c.request("GET", "/config/worker", &auth).unwrap();
+    assert_eq!(
+        r.status, 200,
+        "keep-alive connection still serves after HEAD"
+    );
+    // Expired and revoked tokens are refused once the server reloads.
+    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    assert!(
+        s.wait_stderr("\"event\":\"reload\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert_eq!(https_get(&s, &ca, "/config/worker", &auth).status, 401);
+    let new = format!("Bearer {}", tokens(&a)[1]);
+    assert_eq!(
+        https_get(&s, &ca, "/config/worker", &[("Authorization", &new)]).status,
+        200
+    );
+}
+
+#[test]
+fn accept_header_negotiation() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let get = |pool: &str, accept: Option<&str>| {
+        let mut h = vec![("Authorization", bearer.as_str())];
+        if let Some(x) = accept {
+            h.push(("Accept", x));
+        }
+        https_get(&s, &ca, &format!("/config/{pool}"), &h)
+    };
+    assert_eq!(
+        version_of(&get("worker", None).body),
+        "3.4.0",
+        "no Accept: as stored"
+    );
+    let ign214 = format!("{IGN};version=3.3.0, */*;q=0.1");
+    assert_eq!(version_of(&get("worker", Some(&ign214)).body), "3.3.0");
+    assert_eq!(
+        version_of(&get("worker", Some(&format!("{IGN};version=3.0.0"))).body),
+        "3.0.0"
+    );
+    assert_eq!(
+        version_of(&get("worker", Some(&format!("{IGN};version=3.99.0"))).body),
+        "3.4.0"
+    );
+    let r = get("worker", Some(&format!("{IGN};version=2.2.0")));
+    assert_eq!(r.status, 406);
+    assert!(
+        r.text().contains("spec 2.2.0 clients are not supported"),
+        "{}",
+        r.text()
+    );
+    let r = get("worker", Some(&format!("{IGN};version=4.0.0")));
+    assert_eq!(r.status, 406);
+    let q = format!("{IGN};version=3.1.0;q=0.3, {IGN};version=3.2.0;q=0.8");
+    assert_eq!(version_of(&get("worker", Some(&q)).body), "3.2.0");
+    // Down-translation refused when the config uses something the older spec lacks.
+    let r = get("infra", Some(&format!("{IGN};version=3.2.0")));
+    assert_eq!(r.status, 406);
+    assert!(r.text().contains("kernelArguments"), "{}", r.text());
+    assert_eq!(
+        version_of(&get("infra", Some(&format!("{IGN};version=3.3.0"))).body),
+        "3.3.0"
+    );
+}
+
+#[test]
+fn path_traversal_is_404_and_leaks_nothing() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let key = std::fs::read_to_string(a.join("tls/mcs.key")).unwrap();
+    for target in [
+        "/config/../tls/mcs.key",
+        "/config/..%2Ftls%2Fmcs.key",
+        "/config/%2e%2e%2ftls%2fmcs.key",
+        "/config/worker/../../auth/tokens.json",
+        "/config/worker%2F..%2F..%2Fauth%2Ftokens.json",
+        "/config/..",
+        "/config/.worker",
+        "/config/WORKER",
+        "/config/",
+        "/config//etc/passwd",
+        "/../../etc/passwd",
+    ] {
+        let r = https_get(&s, &ca, target, &[("Authorization", &bearer)]);
+        assert_eq!(r.status, 404, "{target}");
+        let body = r.text();
+        assert!(
+            !body.contains("PRIVATE KEY") && !body.contains(&key) && !body.contains("secret"),
+            "{target}: {body}"
+        );
+    }
+}
+
+#[test]
+fn large_headers_get_431_and_the_server_lives_on() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let big = "a".repeat(64 * 1024);
+    let r = https_get(&s, &ca, "/config/worker", &[("X-Big", &big)]);
+    assert_eq!(r.status, 431);
+    assert_eq!(https_get(&s, &ca, "/healthz", &[]).status, 200);
+}
+
+#[test]
+fn bad_tokens_from_one_address_get_429_others_unaffected() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let good = format!("Bearer {}", tokens(&a)[0]);
+    let mut attacker = Https::over(connect_from("127.0.0.1", s.addr), &ca);
+    let mut statuses = std::collections::BTreeMap::new();
+    for i in 0..1000 {
+        let bad = format!("Bearer aaaaaa.bad-secret-{i}");
+        let r = attacker
+            .request("GET", "/config/worker", &[("Authorization", &bad)])
+            .unwrap();
+        *statuses.entry(r.status).or_insert(0) += 1;
+        if i == 999 {
+            assert_eq!(r.status, 429);
+            assert!(r.header("retry-after").is_some());
+        }
+    }
+    assert_eq!(statuses.get(&401), Some(&20), "{statuses:?}");
+    assert_eq!(statuses.get(&429), Some(&980), "{statuses:?}");
+    // Even the right token is refused from the blocked address for a while...
+    assert_eq!(
+        attacker
+            .request("GET", "/config/worker", &[("Authorization", &good)])
+            .unwrap()
+            .status,
+        429
+    );
+    // ...while another address fetches normally.
+    let mut other = Https::over(connect_from("127.0.0.2", s.addr), &ca);
+    assert_eq!(
+        other
+            .request("GET", "/config/worker", &[("Authorization", &good)])
+            .unwrap()
+            .status,
+        200
+    );
+    assert!(s.access_log().contains("\"remote\":\"127.0.0.2:"));
+}
+
+#[test]
+fn access_log_is_json_and_holds_no_secret() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let toks = tokens(&a);
+    https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[
+            ("Authorization", &format!("Bearer {}", toks[0])),
+            ("User-Agent", "Ignition/2.14.0"),
+        ],
+    );
+    https_get(&s, &ca, &format!("/config/worker?token={}", toks[0]), &[]);
+    https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", "Bearer zzzzzz.wrong-secret-value")],
+    );
+    std::thread::sleep(Duration::from_millis(200));
+    let log = s.access_log();
+    let lines: Vec<serde_json::Value> = log
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{log}");
+    let id = toks[0].split('.').next().unwrap();
+    assert_eq!(lines[0]["auth"], format!("token:{id}"));
+    assert_eq!(lines[0]["userAgent"], "Ignition/2.14.0");
+    assert_eq!(lines[0]["pool"], "worker");
+    assert_eq!(lines[0]["status"], 200);
+    assert_eq!(lines[0]["bytes"], FULL_34.len());
+    for k in ["time", "remote", "method", "path", "durationMs"] {
+        assert!(!lines[0][k].is_null(), "{k} missing");
+    }
+    assert_eq!(
+        lines[1]["path"], "/config/worker",
+        "the query (and its token) is not logged"
+    );
+    assert_eq!(lines[2]["auth"], "invalid");
+    for t in &toks {
+        let secret = t.split('.').nth(1).unwrap();
+        assert!(
+            !log.contains(secret) && !s.stderr().contains(secret),
+            "a token secret reached the log"
+        );
+    }
+    assert!(!log.contains("wrong-secret-value"));
+}
+
+#[test]
+fn split_auth_serves_pre_approval_without_a_token() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &["--auth", "split"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let r = https_get(&s, &ca, "/config/worker", &[]);
+    assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", &format!("Bearer {}", tokens(&a)[0]))],
+    );
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
+    // A pool without a pre-approval set gives nothing without a token.
+    assert_eq!(https_get(&s, &ca, "/config/infra", &[]).status, 404);
+    assert!(s.stderr().contains("auth: split"));
+}
+
+#[test]
+fn auth_none_warns_loudly() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &["--auth", "none"]);
+    assert!(
+        s.stderr().contains("WARNING: --auth none"),
+        "{}",
+        s.stderr()
+    );
+    let r = https_get(&s, &a.join("tls/mcs-ca.crt"), "/config/worker", &[]);
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
+}
+
+#[test]
+fn a_trickling_client_is_cut_off_while_others_are_served() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &["--header-timeout", "2s"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let mut slow = Https::connect(s.addr, &ca);
+    slow.send(b"GET /config/worker HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .unwrap();
+    let start = Instant::now();
+    let mut cut = false;
+    while start.elapsed() < Duration::from_secs(8) {
+        // One header line per 500 ms: never completes the head.
+        if slow.send(b"X-Slow: a\r\n").is_err() {
+            cut = true;
+            break;
+        }
+        assert_eq!(
+            https_get(&s, &ca, "/healthz", &[]).status,
+            200,
+            "others are served meanwhile"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    if !cut {
+        // The write may still succeed into the socket buffer: the read tells.
+        cut = slow.read_response(false).is_err();
+    }
+    assert!(cut, "the trickling client was not cut off");
+    assert!(start.elapsed() < Duration::from_secs(8));
+}
+
+#[test]
+fn connection_limit_closes_extra_connections() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &["--max-connections", "2"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let mut c1 = Https::connect(s.addr, &ca);
+    let mut c2 = Https::connect(s.addr, &ca);
+    assert_eq!(c1.request("GET", "/healthz", &[]).unwrap().status, 200);
+    assert_eq!(c2.request("GET", "/healthz", &[]).unwrap().status, 200);
+    let mut tcp = std::net::TcpStream::connect(s.addr).unwrap();
+    tcp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut b = [0u8; 1];
+    assert!(
+        matches!(tcp.read(&mut b), Ok(0) | Err(_)),
+        "a third connection must be closed"
+    );
+    drop(c1);
+    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(
+        https_get(&s, &ca, "/healthz", &[]).status,
+        200,
+        "a freed slot is usable again"
+    );
+}
+
+#[test]
+fn reload_on_change_keeps_last_good_state_and_follows_symlink_swaps() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, None);
+    // Kubernetes-style mount: tls/ files are symlinks into ..data, which is swapped.
+    let v1 = a.join("tls/..2026_v1");
+    std::fs::create_dir(&v1).unwrap();
+    for f in ["mcs.crt", "mcs.key"] {
+        std::fs::rename(a.join("tls").join(f), v1.join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink("..2026_v1", a.join("tls/..data")).unwrap();
+    for f in ["mcs.crt", "mcs.key"] {
+        std::os::unix::fs::symlink(format!("..data/{f}"), a.join("tls").join(f)).unwrap();
+    }
+    let mut s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let before = Https::connect(s.addr, &ca).peer_leaf();
+
+    // A bad tokens.json: logged, the last good tokens keep working.
+    let good = std::fs::read(a.join("auth/tokens.json")).unwrap();
+    std::fs::write(a.join("auth/tokens.json"), "{ not json").unwrap();
+    assert!(
+        s.wait_stderr("reload-failed", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert!(s.stderr().contains("keeping the last good state"));
+    let bearer = format!("Bearer {}", tokens_of(&good));
+    assert_eq!(
+        https_get(&s, &ca, "/config/worker", &[("Authorization", &bearer)]).status,
+        200
+    );
+    std::fs::write(a.join("auth/tokens.json"), &good).unwrap();
+
+    // New certificate into a new ..data target, swapped atomically.
+    let v2 = a.join("tls/..2026_v2");
+    std::fs::create_dir(&v2).unwrap();
+    let other = demo(&["--san", "127.0.0.1"]);
+    // Renew within this asset directory's CA: copy the CA in, renew, then move the results.
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("mcs-assets")).unwrap();
+    crate::support::copy_dir(&a, &tmp.path().join("mcs-assets"));
+    for f in ["mcs.crt", "mcs.key"] {
+        let target = tmp.path().join("mcs-assets/tls").join(f);
+        std::fs::remove_file(&target).unwrap();
+        std::fs::copy(v1.join(f), &target).unwrap();
+    }
+    ok(tmp.path(), &["cert", "renew", "-q"]);
+    for f in ["mcs.crt", "mcs.key"] {
+        std::fs::copy(tmp.path().join("mcs-assets/tls").join(f), v2.join(f)).unwrap();
+    }
+    std::os::unix::fs::symlink("..2026_v2", a.join("tls/..data_tmp")).unwrap();
+    std::fs::rename(a.join("tls/..data_tmp"), a.join("tls/..data")).unwrap();
+    drop(other);
+    let start = Instant::now();
+    let mut after = before.clone();
+    while start.elapsed() < Duration::from_secs(10) && after == before {
+        std::thread::sleep(Duration::from_millis(200));
+        after = Https::connect(s.addr, &ca).peer_leaf();
+    }
+    assert_ne!(
+        after,
+        before,
+        "new connections must get the new certificate:\n{}",
+        s.stderr()
+    );
+    assert_eq!(after, pem_der(&v2.join("mcs.crt")));
+
+    // SIGHUP reloads at once; SIGTERM exits 0.
+    s.signal("HUP");
+    assert!(
+        s.wait_stderr("reloaded on SIGHUP", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    s.signal("TERM");
+    assert_eq!(
+        s.wait_exit(Duration::from_secs(20)),
+        Some(0),
+        "{}",
+        s.stderr()
+    );
+}
+
+fn tokens_of(store: &[u8]) -> String {
+    let v: serde_json::Value = serde_json::from_slice(store).unwrap();
+    format!(
+        "{}.{}",
+        v["tokens"][0]["id"].as_str().unwrap(),
+        v["tokens"][0]["secret"].as_str().unwrap()
+    )
+}
+
+fn pem_der(p: &std::path::Path) -> Vec<u8> {
+    let (_, pem) = x509_parser::pem::parse_x509_pem(&std::fs::read(p).unwrap()).unwrap();
+    pem.contents
+}
+
+#[test]
+fn sigterm_finishes_the_request_in_flight() {
+    let (d, a) = setup();
+    let mut s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let mut c = Https::connect(s.addr, &ca);
+    // Half a request is on the wire when SIGTERM arrives.
+    c.send(b"GET /config/worker HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    s.signal("TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    c.send(format!("Authorization: {bearer}\r\n\r\n").as_bytes())
+        .unwrap();
+    let r = c.read_response(false).unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body, FULL_34.as_bytes());
+    assert_eq!(
+        s.wait_exit(Duration::from_secs(20)),
+        Some(0),
+        "{}",
+        s.stderr()
+    );
+    // And nothing listens any more.
+    assert!(std::net::TcpStream::connect(s.addr).is_err());
+}
+
+#[test]
+fn bad_startup_is_one_error_line() {
+    let d = demo(&[]);
+    std::fs::write(d.path().join("mcs-assets/tls/mcs.key"), "garbage").unwrap();
+    let (code, _, err) = run(d.path(), &["serve", "--listen", "127.0.0.1:0"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: ") && err.contains("mcs.key") && err.lines().count() == 1,
+        "{err}"
+    );
+    let (code, _, err) = run(d.path(), &["serve", "--listen", "not-an-address"]);
+    assert_eq!(code, 2, "{err}");
+}
