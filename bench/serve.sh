@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth), on
+# loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB and a 300 KB config,
+# keep-alive and `Connection: close` (a TLS handshake per request, as every booting machine
+# does). wrk: 2 threads, 64 connections, 10 s per case. Then peak RSS of each server with 1000
+# open TLS connections. Prints a markdown table with the ratios mcsctl/nginx.
+# Needs: nginx, wrk (Debian packages), python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for p in nginx wrk; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk; }; done
+cargo build --release --quiet
+mcsctl="$PWD/target/release/mcsctl"
+work=$(mktemp -d)
+cleanup() {
+  [ -n "${mpid:-}" ] && kill "$mpid" 2>/dev/null || true
+  [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+duration=${DURATION:-10s}
+mport=22623
+nport=22643
+
+"$mcsctl" --dir "$work/a" init --cluster-name demo --base-domain example.com --san 127.0.0.1 -q >/dev/null 2>&1
+mkdir -p "$work/a/rendered"
+python3 - "$work/a/rendered" <<'PY'
+import json, sys, base64, os
+d = sys.argv[1]
+def config(target):
+    files = []
+    i = 0
+    while len(json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}})) < target:
+        payload = base64.b64encode(os.urandom(600)).decode()
+        files.append({"path": f"/etc/mcsctl-bench/{i}", "mode": 420, "contents": {"source": "data:;base64," + payload}})
+        i += 1
+    return json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}})
+open(f"{d}/small.ign", "w").write(config(2600))
+open(f"{d}/large.ign", "w").write(config(300_000))
+PY
+token=$(python3 -c "import json,sys; t=json.load(open('$work/a/auth/tokens.json'))['tokens'][0]; print(t['id']+'.'+t['secret'])")
+
+cat > "$work/nginx.conf" <<NGINX
+worker_processes auto;
+pid $work/nginx.pid;
+error_log $work/nginx-error.log;
+events { worker_connections 4096; }
+http {
+  access_log $work/nginx-access.log;
+  sendfile on;
+  keepalive_requests 1000000;
+  keepalive_timeout 10s;
+  server {
+    listen 127.0.0.1:$nport ssl;
+    ssl_certificate $work/a/tls/mcs.crt;
+    ssl_certificate_key $work/a/tls/mcs.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    ssl_session_cache shared:SSL:10m;
+    location ~ ^/config/([a-z0-9-]+)\$ {
+      default_type application/json;
+      alias $work/a/rendered/\$1.ign;
+    }
+  }
+}
+NGINX
+# nginx workers run unprivileged: they must be able to read the configs (keys stay 0600 and
+# are read by the master).
+chmod 755 "$work" "$work/a" "$work/a/rendered"
+chmod 644 "$work/a/rendered/"*.ign
+nginx -c "$work/nginx.conf"
+"$mcsctl" --dir "$work/a" serve --listen 127.0.0.1:$mport --reload-interval 60s > "$work/mcsctl-access.log" 2> "$work/mcsctl.err" &
+mpid=$!
+sleep 1
+
+nginx_pids() { pgrep -f "nginx.*$work/nginx.conf" | tr '\n' ' '; ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' '; }
+hwm() { local t=0; for p in "$@"; do v=$(awk '/VmHWM/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0); t=$((t + v)); done; echo "$t"; }
+
+run_wrk() { # url extra-header...
+  local url=$1; shift
+  local args=()
+  for h in "$@"; do args+=(-H "$h"); done
+  wrk -t2 -c64 -d"$duration" --latency "${args[@]}" "$url" 2>&1
+}
+rps() { awk '/Requests\/sec/{print $2}'; }
+p99() { awk '$1=="99%"{print $2}' | python3 -c "
+import sys
+v=sys.stdin.read().strip()
+m={'us':0.001,'ms':1,'s':1000}
+for u in ('us','ms','s'):
+    if v.endswith(u): print(round(float(v[:-len(u)])*m[u],3)); break"; }
+
+# Both must serve the same bytes before anything is measured.
+for size in small large; do
+  want=$(stat -c %s "$work/a/rendered/$size.ign")
+  got_m=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$mport/config/$size")
+  got_n=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$nport/config/$size")
+  [ "$got_m" = "200 $want" ] && [ "$got_n" = "200 $want" ] || { echo "servers disagree on $size: mcsctl '$got_m', nginx '$got_n', want '200 $want'" >&2; exit 1; }
+done
+
+echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
+echo "| --- | --- | --- | --- | --- | --- | --- |"
+for size in small large; do
+  for mode in keep-alive close; do
+    extra=()
+    [ "$mode" = close ] && extra=("Connection: close")
+    m=$(run_wrk "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "${extra[@]}")
+    n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "${extra[@]}")
+    mr=$(echo "$m" | rps); nr=$(echo "$n" | rps)
+    mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
+    bytes=$(stat -c %s "$work/a/rendered/$size.ign")
+    echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") |"
+    for out in "$m" "$n"; do
+      if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses during $size $mode:" >&2; echo "$out" >&2; exit 1; fi
+    done
+  done
+done
+
+# Peak RSS with 1000 open TLS connections, each having made one keep-alive request.
+hold() { # port header
+  python3 - "$1" "$work/a/tls/mcs-ca.crt" "$2" <<'PY' &
+import socket, ssl, sys, time
+port, ca, header = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+ctx = ssl.create_default_context(cafile=ca)
+conns = []
+for i in range(1000):
+    s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", port)), server_hostname="127.0.0.1")
+    req = f"GET /config/small HTTP/1.1\r\nHost: 127.0.0.1\r\n{header}\r\n".encode()
+    s.sendall(req)
+    s.recv(65536)
+    conns.append(s)
+print("holding", len(conns), flush=True)
+time.sleep(6)
+PY
+}
+hold $mport "Authorization: Bearer $token
+" > "$work/hold-m.log"; hpid=$!
+sleep 5; mrss=$(hwm "$mpid"); wait $hpid || true
+hold $nport "" > "$work/hold-n.log"; hpid=$!
+sleep 5; nrss=$(hwm $(nginx_pids)); wait $hpid || true
+echo
+echo "Peak RSS (VmHWM) after 1000 open TLS connections and everything above: mcsctl $((mrss / 1024)) MiB ($(cat "$work/hold-m.log")), nginx (master + workers) $((nrss / 1024)) MiB ($(cat "$work/hold-n.log"))."
+echo "Access-log lines written: mcsctl $(wc -l < "$work/mcsctl-access.log"), nginx $(wc -l < "$work/nginx-access.log")."
