@@ -501,3 +501,58 @@ fn bad_startup_is_one_error_line() {
     let (code, _, err) = run(d.path(), &["serve", "--listen", "not-an-address"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn tls_12_and_13_both_resume_sessions() {
+    use std::io::Write;
+    use std::sync::Arc;
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let mut roots = rustls::RootCertStore::empty();
+    for c in
+        <rustls::pki_types::CertificateDer as rustls::pki_types::pem::PemObject>::pem_file_iter(
+            a.join("tls/mcs-ca.crt"),
+        )
+        .unwrap()
+    {
+        roots.add(c.unwrap()).unwrap();
+    }
+    for (name, version) in [
+        ("TLSv1_2", &rustls::version::TLS12),
+        ("TLSv1_3", &rustls::version::TLS13),
+    ] {
+        let config = Arc::new(
+            rustls::ClientConfig::builder_with_provider(Arc::new(
+                rustls::crypto::aws_lc_rs::default_provider(),
+            ))
+            .with_protocol_versions(&[version])
+            .unwrap()
+            .with_root_certificates(roots.clone())
+            .with_no_client_auth(),
+        );
+        let mut kinds = Vec::new();
+        for _ in 0..2 {
+            let tcp = std::net::TcpStream::connect(s.addr).unwrap();
+            tcp.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+            let conn =
+                rustls::ClientConnection::new(config.clone(), "127.0.0.1".try_into().unwrap())
+                    .unwrap();
+            let mut tls = rustls::StreamOwned::new(conn, tcp);
+            tls.write_all(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                .unwrap();
+            let mut resp = Vec::new();
+            let _ = tls.read_to_end(&mut resp);
+            assert!(
+                String::from_utf8_lossy(&resp).starts_with("HTTP/1.1 200"),
+                "{name}"
+            );
+            assert_eq!(format!("{:?}", tls.conn.protocol_version().unwrap()), name);
+            kinds.push(tls.conn.handshake_kind().unwrap());
+        }
+        assert_eq!(
+            kinds,
+            [rustls::HandshakeKind::Full, rustls::HandshakeKind::Resumed],
+            "{name}"
+        );
+    }
+}
