@@ -133,6 +133,19 @@ impl AssetDir {
         }
     }
 
+    /// Names of the pointer configs at the top of the directory (`*.ign`, sorted).
+    pub fn pointer_files(&self) -> Result<Vec<String>> {
+        let mut names: Vec<String> = fs::read_dir(&self.root)
+            .with_context(|| format!("reading {}", self.root.display()))?
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".ign") && !n.starts_with('.'))
+            .collect();
+        names.sort();
+        Ok(names)
+    }
+
     /// Takes the exclusive lock that every state-changing command holds until it returns, so two
     /// concurrent `token rotate` runs serialise instead of losing a token.
     pub fn lock(&self) -> Result<DirLock> {

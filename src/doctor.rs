@@ -160,17 +160,7 @@ fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
         );
         return None;
     };
-    let headers: Vec<(String, String)> = resource["httpHeaders"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|h| {
-            Some((
-                h["name"].as_str()?.to_string(),
-                h["value"].as_str().unwrap_or("").to_string(),
-            ))
-        })
-        .collect();
+    let headers: Vec<(String, String)> = http_headers(&resource);
     let mut cas = Vec::new();
     for (i, pem) in info.ca_pems.iter().enumerate() {
         match parse_pem_certs(pem, &format!("{name}: certificateAuthorities[{i}]")) {
@@ -676,17 +666,7 @@ fn references(
             }
             continue;
         }
-        let headers = res["httpHeaders"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|h| {
-                Some((
-                    h["name"].as_str()?.to_string(),
-                    h["value"].as_str().unwrap_or("").to_string(),
-                ))
-            })
-            .collect();
+        let headers = http_headers(res);
         let next = Fetch {
             url: src.to_string(),
             headers,
@@ -697,6 +677,22 @@ fn references(
         fetch_chain_of_steps(r, opts, &next, &label, depth + 1)?;
     }
     Some(())
+}
+
+/// The `httpHeaders` of an Ignition resource as (name, value) pairs. Values may be secrets:
+/// only names are ever printed.
+fn http_headers(resource: &Value) -> Vec<(String, String)> {
+    resource["httpHeaders"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|h| {
+            Some((
+                h["name"].as_str()?.to_string(),
+                h["value"].as_str().unwrap_or("").to_string(),
+            ))
+        })
+        .collect()
 }
 
 fn explain_tls_failure(

@@ -99,9 +99,7 @@ fn install(
     }
     let bundle_pem: String = bundle.iter().map(CertInfo::to_pem).collect();
     let store = load_tokens(dir)?;
-    let had_pointers = std::fs::read_dir(dir.root())?
-        .filter_map(|e| e.ok())
-        .any(|e| e.file_name().to_string_lossy().ends_with(".ign"));
+    let had_pointers = !dir.pointer_files()?.is_empty();
 
     dir.write(layout::CA_KEY, key_pem, SECRET_MODE, Overwrite::Allow)?;
     dir.write(layout::CA_CERT, cert_pem, PUBLIC_MODE, Overwrite::Allow)?;

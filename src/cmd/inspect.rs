@@ -431,13 +431,7 @@ fn inspect_dir(r: &mut Report, dir: &AssetDir) -> Result<()> {
     } else {
         None
     };
-    let mut names: Vec<String> = std::fs::read_dir(dir.root())?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".ign") && !n.starts_with('.'))
-        .collect();
-    names.sort();
+    let names = dir.pointer_files()?;
     if names.is_empty() {
         r.check(
             Level::Warn,

@@ -177,14 +177,7 @@ pub(crate) fn rebuild_pointers(
     dir: &AssetDir,
     token: Option<&Token>,
 ) -> Result<Vec<PendingPointer>> {
-    let mut names: Vec<String> = std::fs::read_dir(dir.root())
-        .with_context(|| format!("reading {}", dir.root().display()))?
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".ign") && !n.starts_with('.'))
-        .collect();
-    names.sort();
+    let names = dir.pointer_files()?;
     if names.is_empty() {
         return Ok(Vec::new());
     }
