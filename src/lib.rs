@@ -6,6 +6,7 @@
 pub mod assets;
 pub mod cli;
 pub mod cmd;
+pub mod csr;
 pub mod doctor;
 pub mod duration;
 pub mod exit;

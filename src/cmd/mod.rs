@@ -4,6 +4,7 @@
 
 pub mod ca;
 pub mod cert;
+pub mod csr;
 pub mod docs;
 pub mod doctor;
 pub mod init;
@@ -50,6 +51,8 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Inspect(a) => inspect::run(&ui, &dir, a),
         Command::Serve(a) => serve::run(&dir, a),
         Command::Doctor(a) => doctor::run(&ui, &dir, a),
+        Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, a),
+        Command::Csr(cli::CsrCommand::Sign(a)) => csr::sign(&ui, &dir, a),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(&ui, a),
     }

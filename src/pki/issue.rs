@@ -191,3 +191,73 @@ fn random_serial() -> Result<SerialNumber> {
     b[0] = (b[0] & 0x7f) | 0x40;
     Ok(SerialNumber::from_slice(&b))
 }
+
+/// A kubelet certificate's purpose, from the CSR's Kubernetes usages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KubeletUsage {
+    /// `client auth`: the kubelet's client certificate.
+    Client,
+    /// `server auth`: the kubelet's serving certificate.
+    Serving,
+}
+
+/// Issues a kubelet certificate for a PEM CSR: its signature is checked, the subject and SANs
+/// are taken from it, everything else (validity, serial, CA:false, key usages, EKU) is set here
+/// from `usages` (Kubernetes usage strings); never a CA, whatever the request asks.
+pub fn sign_csr(
+    ca: &Ca,
+    csr_pem: &str,
+    usages: &[String],
+    validity: time::Duration,
+    now: OffsetDateTime,
+) -> Result<(Issued, KubeletUsage)> {
+    let req = rcgen::CertificateSigningRequestParams::from_pem(csr_pem)
+        .map_err(|e| anyhow!("the certificate request is not usable: {e}"))?;
+    let ca_not_after = OffsetDateTime::from_unix_timestamp(ca.cert.not_after)
+        .map_err(|_| anyhow!("the CA's notAfter is out of range"))?;
+    let mut p = base_params(now, (now + validity).min(ca_not_after))?;
+    p.distinguished_name = req.params.distinguished_name.clone();
+    p.subject_alt_names = req.params.subject_alt_names.clone();
+    p.is_ca = IsCa::ExplicitNoCa;
+    p.use_authority_key_identifier_extension = true;
+    let mut kind = None;
+    for u in usages {
+        match u.as_str() {
+            "digital signature" => p.key_usages.push(KeyUsagePurpose::DigitalSignature),
+            "key encipherment" => p.key_usages.push(KeyUsagePurpose::KeyEncipherment),
+            "client auth" => {
+                p.extended_key_usages
+                    .push(ExtendedKeyUsagePurpose::ClientAuth);
+                kind = Some(KubeletUsage::Client);
+            }
+            "server auth" => {
+                p.extended_key_usages
+                    .push(ExtendedKeyUsagePurpose::ServerAuth);
+                kind = Some(KubeletUsage::Serving);
+            }
+            other => bail!(
+                "usage {other:?} is not one a kubelet certificate carries (digital signature, key encipherment, client auth, server auth)"
+            ),
+        }
+    }
+    let Some(kind) = kind else {
+        bail!("the usages name neither client auth nor server auth")
+    };
+    if p.extended_key_usages.len() > 1 {
+        bail!("a kubelet certificate is either for client auth or for server auth, not both");
+    }
+    let issuer = ca.issuer()?;
+    // Our own parameters are signed, not the request's (which may ask for CA:true or more).
+    let cert = p
+        .signed_by(&req.public_key, &issuer)
+        .map_err(|e| anyhow!("signing: {e}"))?;
+    let info = CertInfo::from_der(cert.der()).context("reading back the new certificate")?;
+    Ok((
+        Issued {
+            cert_pem: info.to_pem(),
+            key_pem: String::new(),
+            info,
+        },
+        kind,
+    ))
+}

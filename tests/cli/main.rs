@@ -1,6 +1,7 @@
 //! The one integration test binary of mcsctl.
 
 mod bad_input;
+mod conformance;
 mod docs;
 mod doctor;
 mod golden;

@@ -1,0 +1,358 @@
+//! `mcsctl csr review` and `mcsctl csr sign`.
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use base64::Engine;
+use serde::Serialize;
+
+use super::{duration_flag, load_ca, now};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, write_atomic};
+use crate::cli::{CsrReviewArgs, CsrSignArgs};
+use crate::csr::{self, Context, Csr, Verdict, kube};
+use crate::exit::{self, usage};
+use crate::pki::cert::parse_pem_certs;
+use crate::pki::issue::{Ca, sign_csr};
+use crate::ui::{Ui, table};
+
+fn read_input(p: &Path) -> Result<(String, String)> {
+    if p.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading stdin")?;
+        return Ok((s, "stdin".into()));
+    }
+    let name = p.display().to_string();
+    let s = std::fs::read_to_string(p).with_context(|| format!("reading {name}"))?;
+    Ok((s, name))
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Row {
+    name: String,
+    age: String,
+    requestor: String,
+    signer: String,
+    node: Option<String>,
+    decision: &'static str,
+    rule: &'static str,
+    reason: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReviewReport {
+    now: String,
+    recently_pending: usize,
+    max_pending: usize,
+    csrs: Vec<Row>,
+}
+
+/// Runs `csr review`.
+pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
+    let now = match &a.now {
+        Some(s) => Some(
+            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+                .map_err(|_| {
+                    usage(format!(
+                        "--now {s:?}: expected RFC 3339, e.g. 2026-11-21T08:00:00Z"
+                    ))
+                })?,
+        ),
+        None => Some(now()),
+    };
+    let (text, name) = read_input(&a.csrs)?;
+    let csrs = kube::csrs(&text, &name)?;
+    let mut ctx = Context {
+        now,
+        network_type: a.network_type.clone(),
+        ..Context::default()
+    };
+    if let Some(p) = &a.machines {
+        let (t, n) = read_input(p)?;
+        ctx.machines.extend(kube::machines(&t, &n)?);
+    }
+    if let Some(p) = &a.inventory {
+        let (t, n) = read_input(p)?;
+        ctx.machines.extend(kube::inventory(&t, &n)?);
+    }
+    if let Some(p) = &a.nodes {
+        let (t, n) = read_input(p)?;
+        ctx.nodes = kube::nodes(&t, &n)?;
+    }
+    if let Some(p) = &a.host_subnets {
+        let (t, n) = read_input(p)?;
+        ctx.host_subnets = kube::host_subnets(&t, &n)?;
+    }
+    if let Some(p) = &a.approver_config {
+        let (t, n) = read_input(p)?;
+        let v: serde_json::Value =
+            serde_yaml_ng::from_str(&t).map_err(|e| anyhow!("{n} is not valid YAML: {e}"))?;
+        ctx.client_approval_disabled = v["nodeClientCert"]["disabled"].as_bool().unwrap_or(false);
+    }
+    if let Some(p) = &a.kubelet_ca {
+        let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+        // An empty bundle gives no CA pool, as in the controller: renewal is skipped.
+        if !String::from_utf8_lossy(&bytes).trim().is_empty() {
+            let certs = parse_pem_certs(&bytes, &p.display().to_string())?;
+            ctx.kubelet_ca = Some(certs.into_iter().map(|c| c.der).collect());
+        }
+    }
+    if let Some(d) = &a.serving_certs {
+        ctx.serving_certs = serving_certs_dir(d)?;
+    }
+    if a.fetch_serving_certs {
+        let timeout = duration_flag("fetch-timeout", &a.fetch_timeout)?;
+        ctx.serving_certs = fetch_serving_certs(
+            ui,
+            &csrs,
+            &ctx,
+            std::time::Duration::from_secs(timeout.whole_seconds().max(1) as u64),
+        );
+    }
+    let (pending, limit, verdicts) = csr::review(&csrs, &ctx);
+    if a.approve_names {
+        let names: String = csrs
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| v.decision == csr::Decision::Approve)
+            .map(|(c, _)| format!("{}\n", c.name))
+            .collect();
+        ui.out(names)?;
+        return Ok(exit::OK);
+    }
+    let rows: Vec<Row> = csrs
+        .iter()
+        .zip(verdicts)
+        .map(|(c, v)| row(c, v, now))
+        .collect();
+    if ui.json() {
+        ui.out_json(&ReviewReport {
+            now: crate::pki::cert::rfc3339(now.map(|t| t.unix_timestamp()).unwrap_or(0)),
+            recently_pending: pending,
+            max_pending: limit,
+            csrs: rows,
+        })?;
+    } else {
+        let t: Vec<Vec<String>> = rows
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.clone(),
+                    r.age.clone(),
+                    r.requestor.clone(),
+                    r.signer.clone(),
+                    r.node.clone().unwrap_or_else(|| "-".into()),
+                    r.decision.to_string(),
+                    r.rule.to_string(),
+                    r.reason.clone(),
+                ]
+            })
+            .collect();
+        ui.out(table(
+            &[
+                "NAME",
+                "AGE",
+                "REQUESTOR",
+                "SIGNER",
+                "NODE",
+                "DECISION",
+                "RULE",
+                "REASON",
+            ],
+            &t,
+        ))?;
+        let approve = rows.iter().filter(|r| r.decision == "approve").count();
+        ui.info(format!(
+            "{approve} to approve, {} pending, {} ignored ({pending} recently pending of at most {limit})",
+            rows.iter().filter(|r| r.decision == "pending").count(),
+            rows.iter().filter(|r| r.decision == "ignore").count()
+        ));
+    }
+    Ok(exit::OK)
+}
+
+fn row(c: &Csr, v: Verdict, now: Option<time::OffsetDateTime>) -> Row {
+    let age = match (c.created, now) {
+        (Some(t), Some(n)) => crate::duration::residual((n - t).whole_seconds()),
+        _ => "-".into(),
+    };
+    let signer = c
+        .signer
+        .strip_prefix("kubernetes.io/")
+        .unwrap_or(&c.signer)
+        .to_string();
+    let requestor = if c.username == csr::BOOTSTRAPPER {
+        "node-bootstrapper".to_string()
+    } else {
+        c.username.clone()
+    };
+    Row {
+        name: c.name.clone(),
+        age,
+        requestor,
+        signer: if signer.is_empty() {
+            "-".into()
+        } else {
+            signer
+        },
+        node: v.node,
+        decision: v.decision.word(),
+        rule: v.rule,
+        reason: v.reason,
+    }
+}
+
+fn serving_certs_dir(d: &Path) -> Result<HashMap<String, Vec<u8>>> {
+    let mut out = HashMap::new();
+    for e in std::fs::read_dir(d).with_context(|| format!("reading {}", d.display()))? {
+        let p = e?.path();
+        let Some(name) = p.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        let Some(node) = name
+            .strip_suffix(".pem")
+            .or_else(|| name.strip_suffix(".crt"))
+        else {
+            continue;
+        };
+        let certs = parse_pem_certs(&std::fs::read(&p)?, &p.display().to_string())?;
+        out.insert(node.to_string(), certs[0].der.clone());
+    }
+    Ok(out)
+}
+
+/// Dials the kubelet of every node that asks for a serving certificate, as the approver does:
+/// its first InternalIP, the kubelet port, bounded by `timeout`. Failures only mean no renewal.
+fn fetch_serving_certs(
+    ui: &Ui,
+    csrs: &[Csr],
+    ctx: &Context,
+    timeout: std::time::Duration,
+) -> HashMap<String, Vec<u8>> {
+    let mut out = HashMap::new();
+    if ctx.kubelet_ca.is_none() {
+        ui.warn("--fetch-serving-certs without --kubelet-ca: renewals cannot be checked");
+        return out;
+    }
+    for c in csrs.iter().filter(|c| c.signer == csr::SERVING_SIGNER) {
+        let Some(node) = c.username.strip_prefix(csr::NODE_PREFIX) else {
+            continue;
+        };
+        if out.contains_key(node) {
+            continue;
+        }
+        let Some(n) = ctx.nodes.iter().find(|n| n.name == node) else {
+            continue;
+        };
+        let Ok(ip) = csr::node_internal_ip(n) else {
+            continue;
+        };
+        let addr = std::net::SocketAddr::new(
+            match ip.parse() {
+                Ok(i) => i,
+                Err(_) => continue,
+            },
+            n.kubelet_port,
+        );
+        match crate::pki::remote::fetch_chain(&addr.to_string(), &ip, timeout) {
+            Ok(p) => {
+                out.insert(node.to_string(), p.chain[0].der.clone());
+            }
+            Err(e) => ui.detail(format!(
+                "node {node}: no current serving certificate from {addr}: {e:#}"
+            )),
+        }
+    }
+    out
+}
+
+/// Runs `csr sign`.
+pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
+    let validity = duration_flag("validity", &a.validity)?;
+    let (text, name) = read_input(&a.csr)?;
+    let (pem, usages) = if text.contains("-----BEGIN CERTIFICATE REQUEST-----") {
+        let info = csr::request::parse(text.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
+        // No Kubernetes object to say what it is for: a kubelet client request has exactly
+        // O=system:nodes and no SANs; anything else is a serving request.
+        let usages = if info.organizations == [csr::NODE_GROUP]
+            && info.dns_names.is_empty()
+            && info.ips.is_empty()
+        {
+            vec!["digital signature", "client auth"]
+        } else {
+            vec!["digital signature", "server auth"]
+        };
+        (
+            text.clone(),
+            usages.into_iter().map(String::from).collect::<Vec<_>>(),
+        )
+    } else {
+        let objs = kube::objects(&text, &name)?;
+        let [o] = objs.as_slice() else {
+            bail!(
+                "{name}: expected one CertificateSigningRequest, found {}",
+                objs.len()
+            )
+        };
+        let b64 = o["spec"]["request"]
+            .as_str()
+            .ok_or_else(|| anyhow!("{name}: no spec.request"))?;
+        let pem = base64::engine::general_purpose::STANDARD
+            .decode(b64.trim())
+            .map_err(|_| anyhow!("{name}: spec.request is not base64"))?;
+        let usages = o["spec"]["usages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|u| u.as_str().map(String::from))
+            .collect();
+        (
+            String::from_utf8(pem).map_err(|_| anyhow!("{name}: spec.request is not PEM text"))?,
+            usages,
+        )
+    };
+    let info = csr::request::parse(pem.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
+    if !info.common_name.starts_with(csr::NODE_PREFIX)
+        || !info.organizations.iter().any(|o| o == csr::NODE_GROUP)
+    {
+        bail!(
+            "{name}: not a kubelet request (subject must be CN=system:node:<name>, O=system:nodes)"
+        );
+    }
+    let ca = match (&a.ca_cert, &a.ca_key) {
+        (Some(c), Some(k)) => Ca::load(
+            &std::fs::read(c).with_context(|| format!("reading {}", c.display()))?,
+            &c.display().to_string(),
+            &std::fs::read(k).with_context(|| format!("reading {}", k.display()))?,
+            &k.display().to_string(),
+        )?,
+        _ => load_ca(dir)?,
+    };
+    let (issued, kind) =
+        sign_csr(&ca, &pem, &usages, validity, now()).map_err(|e| anyhow!("{name}: {e:#}"))?;
+    match &a.output {
+        Some(p) => {
+            let ow = if a.force {
+                Overwrite::Allow
+            } else {
+                Overwrite::Never
+            };
+            write_atomic(p, issued.cert_pem.as_bytes(), PUBLIC_MODE, ow)?;
+            ui.info(format!(
+                "wrote {} ({:?} certificate for {}, expires {}, sha256 {})",
+                p.display(),
+                kind,
+                issued.info.subject,
+                crate::pki::cert::rfc3339(issued.info.not_after),
+                issued.info.fingerprint
+            ));
+        }
+        None => ui.out(&issued.cert_pem)?,
+    }
+    Ok(exit::OK)
+}

@@ -1,0 +1,275 @@
+//! Reading `oc get csr|machines|nodes -o json` (or YAML; a List, one object or several
+//! documents) and the UPI inventory file into the approval rules' types.
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use base64::Engine;
+use serde::Deserialize;
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use super::{Address, Approved, Csr, HostSubnet, Machine, Node};
+
+/// Every object of a JSON or YAML text: `kind: List` items are flattened, YAML documents
+/// concatenated. `what` names the input in errors.
+pub fn objects(text: &str, what: &str) -> Result<Vec<Value>> {
+    let docs: Vec<Value> =
+        if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
+            vec![serde_json::from_str(text).map_err(|e| anyhow!("{what} is not valid JSON: {e}"))?]
+        } else {
+            serde_yaml_ng::Deserializer::from_str(text)
+                .map(Value::deserialize)
+                .collect::<Result<Vec<Value>, _>>()
+                .map_err(|e| anyhow!("{what} is not valid YAML or JSON: {e}"))?
+        };
+    let mut out = Vec::new();
+    for d in docs {
+        match d {
+            Value::Null => {}
+            Value::Array(items) => out.extend(items),
+            d if d.get("items").is_some_and(Value::is_array) => {
+                out.extend(d["items"].as_array().cloned().unwrap_or_default())
+            }
+            d => out.push(d),
+        }
+    }
+    Ok(out)
+}
+
+/// Parses an RFC 3339 timestamp; Go's zero time (`0001-01-01T00:00:00Z`) and absence are `None`.
+pub fn timestamp(v: &Value) -> Result<Option<OffsetDateTime>> {
+    let Some(s) = v.as_str() else { return Ok(None) };
+    if s.is_empty() || s.starts_with("0001-01-01T00:00:00") {
+        return Ok(None);
+    }
+    OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+        .map(Some)
+        .map_err(|_| anyhow!("invalid timestamp {s:?} (RFC 3339 expected)"))
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|x| x.as_str().map(str::to_string))
+        .collect()
+}
+
+fn addresses(v: &Value) -> Vec<Address> {
+    v.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| {
+            Some(Address {
+                kind: a["type"].as_str()?.to_string(),
+                address: a["address"].as_str()?.to_string(),
+            })
+        })
+        .collect()
+}
+
+/// CertificateSigningRequest objects.
+pub fn csrs(text: &str, what: &str) -> Result<Vec<Csr>> {
+    objects(text, what)?
+        .into_iter()
+        .filter(|o| {
+            o["kind"]
+                .as_str()
+                .is_none_or(|k| k == "CertificateSigningRequest")
+        })
+        .map(|o| {
+            let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();
+            let req_b64 = o["spec"]["request"]
+                .as_str()
+                .ok_or_else(|| anyhow!("{what}: CSR {name:?} has no spec.request"))?;
+            let request = base64::engine::general_purpose::STANDARD
+                .decode(req_b64.trim())
+                .map_err(|_| anyhow!("{what}: CSR {name:?}: spec.request is not base64"))?;
+            let conds = o["status"]["conditions"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default();
+            let approved = conds
+                .iter()
+                .find(|c| {
+                    c["type"] == "Approved" && c["status"].as_str().is_none_or(|s| s == "True")
+                })
+                .map(|c| -> Result<Approved> {
+                    Ok(Approved {
+                        last_transition: timestamp(&c["lastTransitionTime"])?,
+                        message: c["message"].as_str().unwrap_or("").to_string(),
+                    })
+                })
+                .transpose()?;
+            let denied = conds
+                .iter()
+                .any(|c| c["type"] == "Denied" || c["type"] == "Failed");
+            Ok(Csr {
+                created: timestamp(&o["metadata"]["creationTimestamp"])
+                    .with_context(|| format!("{what}: CSR {name}"))?,
+                name,
+                request,
+                signer: o["spec"]["signerName"].as_str().unwrap_or("").to_string(),
+                username: o["spec"]["username"].as_str().unwrap_or("").to_string(),
+                groups: strings(&o["spec"]["groups"]),
+                usages: strings(&o["spec"]["usages"]),
+                approved,
+                denied,
+            })
+        })
+        .collect()
+}
+
+/// Machine API Machines.
+pub fn machines(text: &str, what: &str) -> Result<Vec<Machine>> {
+    objects(text, what)?
+        .into_iter()
+        .map(|o| {
+            let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();
+            Ok(Machine {
+                created: timestamp(&o["metadata"]["creationTimestamp"])
+                    .with_context(|| format!("{what}: machine {name}"))?,
+                window_end: None,
+                addresses: addresses(&o["status"]["addresses"]),
+                node_ref: o["status"]["nodeRef"]["name"].as_str().map(str::to_string),
+                inventory: false,
+                name,
+            })
+        })
+        .collect()
+}
+
+/// Nodes.
+pub fn nodes(text: &str, what: &str) -> Result<Vec<Node>> {
+    Ok(objects(text, what)?
+        .into_iter()
+        .map(|o| Node {
+            name: o["metadata"]["name"].as_str().unwrap_or("").to_string(),
+            addresses: addresses(&o["status"]["addresses"]),
+            kubelet_port: o["status"]["daemonEndpoints"]["kubeletEndpoint"]["Port"]
+                .as_u64()
+                .unwrap_or(10250) as u16,
+        })
+        .collect())
+}
+
+/// OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`).
+pub fn host_subnets(text: &str, what: &str) -> Result<Vec<HostSubnet>> {
+    Ok(objects(text, what)?
+        .into_iter()
+        .map(|o| HostSubnet {
+            name: o["metadata"]["name"]
+                .as_str()
+                .or(o["host"].as_str())
+                .unwrap_or("")
+                .to_string(),
+            egress_ips: strings(&o["egressIPs"]),
+            egress_cidrs: strings(&o["egressCIDRs"]),
+        })
+        .collect())
+}
+
+/// The UPI inventory: the hosts an admin expects to join.
+///
+/// ```yaml
+/// hosts:
+///   - name: worker-0.demo.example.com   # the node name (kubelet hostname)
+///     role: worker
+///     addresses: [192.0.2.20]            # IPs the kubelet may put in its serving certificate
+///     dnsNames: [worker-0.demo.example.com, worker-0]
+///     provisioningWindow:                # optional: when its client CSR may arrive
+///       start: 2026-11-21T08:00:00Z
+///       end: 2026-11-21T12:00:00Z        # default: start + 2h
+/// ```
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Inventory {
+    hosts: Vec<Host>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Host {
+    name: String,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    addresses: Vec<String>,
+    #[serde(default)]
+    dns_names: Vec<String>,
+    #[serde(default)]
+    provisioning_window: Option<Window>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Window {
+    start: String,
+    #[serde(default)]
+    end: Option<String>,
+}
+
+/// Reads an inventory file into machines the rules treat like Machine API objects: the name
+/// is an InternalDNS and Hostname address, `addresses` are InternalIPs, `dnsNames` InternalDNS.
+pub fn inventory(text: &str, what: &str) -> Result<Vec<Machine>> {
+    let inv: Inventory = serde_yaml_ng::from_str(text)
+        .map_err(|e| anyhow!("{what} is not a valid inventory: {e}"))?;
+    inv.hosts
+        .into_iter()
+        .map(|h| {
+            if !crate::names::is_dns_name(&h.name.to_ascii_lowercase()) {
+                bail!("{what}: host name {:?} is not a DNS name", h.name);
+            }
+            let mut addrs = vec![
+                Address {
+                    kind: "InternalDNS".into(),
+                    address: h.name.clone(),
+                },
+                Address {
+                    kind: "Hostname".into(),
+                    address: h.name.clone(),
+                },
+            ];
+            for ip in &h.addresses {
+                ip.parse::<std::net::IpAddr>()
+                    .map_err(|_| anyhow!("{what}: host {}: {ip:?} is not an IP address", h.name))?;
+                addrs.push(Address {
+                    kind: "InternalIP".into(),
+                    address: ip.clone(),
+                });
+            }
+            for d in &h.dns_names {
+                addrs.push(Address {
+                    kind: "InternalDNS".into(),
+                    address: d.clone(),
+                });
+            }
+            let parse = |s: &str| {
+                timestamp(&Value::String(s.to_string()))
+                    .with_context(|| format!("{what}: host {}", h.name))
+            };
+            let (created, window_end) = match &h.provisioning_window {
+                Some(w) => (
+                    parse(&w.start)?,
+                    w.end.as_deref().map(parse).transpose()?.flatten(),
+                ),
+                None => (None, None),
+            };
+            if let Some(r) = &h.role
+                && !crate::names::is_dns_label(r)
+            {
+                bail!(
+                    "{what}: host {}: role {r:?} is not a pool name (e.g. master, worker)",
+                    h.name
+                );
+            }
+            Ok(Machine {
+                name: h.name,
+                created,
+                window_end,
+                addresses: addrs,
+                node_ref: None,
+                inventory: true,
+            })
+        })
+        .collect()
+}

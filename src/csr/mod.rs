@@ -1,0 +1,767 @@
+//! Kubelet CSR approval by the rules of openshift/cluster-machine-approver (rule ids of
+//! `tests/fixtures/cluster-machine-approver/RULES.md`). Pure functions over data; the clock and
+//! the nodes' current serving certificates are inputs, so every decision is reproducible.
+
+pub mod kube;
+pub mod request;
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use request::CsrInfo;
+
+/// Username prefix of nodes.
+pub const NODE_PREFIX: &str = "system:node:";
+/// Group of nodes.
+pub const NODE_GROUP: &str = "system:nodes";
+/// The node-bootstrapper service account that requests client certificates.
+pub const BOOTSTRAPPER: &str =
+    "system:serviceaccount:openshift-machine-config-operator:node-bootstrapper";
+/// Its groups, exactly.
+pub const BOOTSTRAPPER_GROUPS: [&str; 3] = [
+    "system:serviceaccounts:openshift-machine-config-operator",
+    "system:serviceaccounts",
+    "system:authenticated",
+];
+/// Signer of kubelet client certificates.
+pub const CLIENT_SIGNER: &str = "kubernetes.io/kube-apiserver-client-kubelet";
+/// Signer of kubelet serving certificates.
+pub const SERVING_SIGNER: &str = "kubernetes.io/kubelet-serving";
+/// The message CMA writes on approval.
+pub const APPROVED_MESSAGE: &str =
+    "This CSR was approved by the Node CSR Approver (cluster-machine-approver)";
+
+/// One CSR object.
+#[derive(Debug, Clone)]
+pub struct Csr {
+    /// metadata.name.
+    pub name: String,
+    /// metadata.creationTimestamp; `None` = unset (Go's zero time).
+    pub created: Option<OffsetDateTime>,
+    /// spec.request (PEM text).
+    pub request: Vec<u8>,
+    /// spec.signerName.
+    pub signer: String,
+    /// spec.username.
+    pub username: String,
+    /// spec.groups.
+    pub groups: Vec<String>,
+    /// spec.usages.
+    pub usages: Vec<String>,
+    /// The Approved condition, if any.
+    pub approved: Option<Approved>,
+    /// A Denied or Failed condition: the CSR is final.
+    pub denied: bool,
+}
+
+/// An Approved condition.
+#[derive(Debug, Clone)]
+pub struct Approved {
+    /// lastTransitionTime.
+    pub last_transition: Option<OffsetDateTime>,
+    /// message.
+    pub message: String,
+}
+
+/// An address of a Machine or Node.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    /// InternalIP, ExternalIP, InternalDNS, ExternalDNS, Hostname.
+    pub kind: String,
+    /// The value.
+    pub address: String,
+}
+
+/// A Machine (Machine API) or an inventory host (UPI).
+#[derive(Debug, Clone)]
+pub struct Machine {
+    /// Name.
+    pub name: String,
+    /// creationTimestamp (`None` = zero time). For inventory hosts: the window start.
+    pub created: Option<OffsetDateTime>,
+    /// End of an inventory host's provisioning window (Machine API: created + 2h).
+    pub window_end: Option<OffsetDateTime>,
+    /// status.addresses.
+    pub addresses: Vec<Address>,
+    /// status.nodeRef.name.
+    pub node_ref: Option<String>,
+    /// From the inventory file rather than the Machine API.
+    pub inventory: bool,
+}
+
+/// A Node that exists.
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// Name.
+    pub name: String,
+    /// status.addresses.
+    pub addresses: Vec<Address>,
+    /// status.daemonEndpoints.kubeletEndpoint.Port.
+    pub kubelet_port: u16,
+}
+
+/// An OpenShiftSDN HostSubnet (egress fallback, S8).
+#[derive(Debug, Clone, Default)]
+pub struct HostSubnet {
+    /// Node name.
+    pub name: String,
+    /// Egress IPs.
+    pub egress_ips: Vec<String>,
+    /// Egress CIDRs.
+    pub egress_cidrs: Vec<String>,
+}
+
+/// Everything besides the CSR that a decision reads.
+#[derive(Debug, Clone, Default)]
+pub struct Context {
+    /// The clock.
+    pub now: Option<OffsetDateTime>,
+    /// Machines and inventory hosts.
+    pub machines: Vec<Machine>,
+    /// Nodes that exist.
+    pub nodes: Vec<Node>,
+    /// The kubelet CA bundle (DER certificates); `None` = no CA: renewal (S6) is skipped.
+    pub kubelet_ca: Option<Vec<Vec<u8>>>,
+    /// The serving certificate each node presents now (DER), by node name.
+    pub serving_certs: HashMap<String, Vec<u8>>,
+    /// networks.config.openshift.io/cluster status.networkType.
+    pub network_type: String,
+    /// HostSubnets by node name.
+    pub host_subnets: Vec<HostSubnet>,
+    /// nodeClientCert.disabled.
+    pub client_approval_disabled: bool,
+}
+
+/// What to do with a CSR.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    /// Approve it.
+    Approve,
+    /// Leave it pending.
+    Pending,
+    /// Not ours to decide (another signer, already approved or denied).
+    Ignore,
+}
+
+impl Decision {
+    /// The word used in tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Decision::Approve => "approve",
+            Decision::Pending => "pending",
+            Decision::Ignore => "ignore",
+        }
+    }
+}
+
+/// A decision, the rule that made it, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct Verdict {
+    /// The decision.
+    pub decision: Decision,
+    /// Rule id (F1, F2, L3, P1, C0..C6, S1..S9).
+    pub rule: &'static str,
+    /// One sentence.
+    pub reason: String,
+    /// The node the CSR is for, when known.
+    pub node: Option<String>,
+}
+
+fn v(
+    decision: Decision,
+    rule: &'static str,
+    reason: impl Into<String>,
+    node: Option<&str>,
+) -> Verdict {
+    Verdict {
+        decision,
+        rule,
+        reason: reason.into(),
+        node: node.map(str::to_string),
+    }
+}
+
+const MAX_SKEW: i64 = 10;
+const MAX_MACHINE_DELTA: i64 = 2 * 3600;
+const MAX_PENDING_DELTA: i64 = 3600;
+const MAX_APPROVED_DELTA: i64 = 30;
+const PENDING_HEADROOM: usize = 100;
+
+/// Seconds since the Unix epoch, with Go's zero time for `None`.
+fn secs(t: Option<OffsetDateTime>) -> i64 {
+    t.map(|t| t.unix_timestamp()).unwrap_or(-62_135_596_800)
+}
+
+/// F1: the controller looks at CSRs that are not approved, or were approved moments ago by
+/// someone other than the approver (those only count towards the pending limit).
+fn passes_f1(csr: &Csr, now: Option<OffsetDateTime>) -> bool {
+    if csr.denied {
+        return false;
+    }
+    match &csr.approved {
+        None => true,
+        Some(a) => {
+            let (now, t) = (secs(now), secs(a.last_transition));
+            now - MAX_APPROVED_DELTA < t && t < now + MAX_SKEW && a.message != APPROVED_MESSAGE
+        }
+    }
+}
+
+/// F1 + F2: whether the controller looks at this CSR at all.
+pub fn prefilter(csr: &Csr, now: Option<OffsetDateTime>) -> Result<(), Verdict> {
+    if !passes_f1(csr, now) {
+        let why = if csr.denied {
+            "already denied or failed"
+        } else {
+            "already approved"
+        };
+        return Err(v(Decision::Ignore, "F1", why, None));
+    }
+    match csr.signer.as_str() {
+        SERVING_SIGNER if !csr.groups.iter().any(|g| g == NODE_GROUP) => Err(v(
+            Decision::Ignore,
+            "F2",
+            "kubelet-serving CSR from a requestor outside system:nodes",
+            None,
+        )),
+        CLIENT_SIGNER if csr.username != BOOTSTRAPPER => Err(v(
+            Decision::Ignore,
+            "F2",
+            "kubelet client CSR not from the node-bootstrapper",
+            None,
+        )),
+        SERVING_SIGNER | CLIENT_SIGNER => Ok(()),
+        other => Err(v(
+            Decision::Ignore,
+            "F2",
+            format!("signer {other:?} is not a kubelet signer"),
+            None,
+        )),
+    }
+}
+
+/// L1: the most pending CSRs the approver tolerates.
+pub fn max_pending(machines: usize, nodes: usize) -> usize {
+    machines.max(nodes) + PENDING_HEADROOM
+}
+
+/// L2: CSRs that count as recently pending.
+pub fn recently_pending(csrs: &[Csr], now: Option<OffsetDateTime>) -> usize {
+    let n = secs(now);
+    csrs.iter()
+        .filter(|c| c.signer == SERVING_SIGNER || c.signer == CLIENT_SIGNER)
+        .filter(|c| {
+            let t = secs(c.created);
+            n - MAX_PENDING_DELTA < t && t < n + MAX_SKEW
+        })
+        .filter(|c| prefilter(c, now).is_ok())
+        .count()
+}
+
+/// The first InternalIP of a node (S6).
+pub fn node_internal_ip(node: &Node) -> Result<String, String> {
+    node.addresses
+        .iter()
+        .find(|a| a.kind == "InternalIP")
+        .map(|a| a.address.clone())
+        .ok_or_else(|| format!("node {} has no internal addresses", node.name))
+}
+
+/// Decides every CSR of a batch, applying the pending limit (L1-L3) first.
+pub fn review(csrs: &[Csr], ctx: &Context) -> (usize, usize, Vec<Verdict>) {
+    let limit = max_pending(ctx.machines.len(), ctx.nodes.len());
+    let pending = recently_pending(csrs, ctx.now);
+    let verdicts = csrs
+        .iter()
+        .map(|c| match prefilter(c, ctx.now) {
+            Err(v) => v,
+            Ok(()) if pending > limit => v(
+                Decision::Pending,
+                "L3",
+                format!("{pending} recently pending CSRs exceed the limit of {limit}: nothing is approved"),
+                None,
+            ),
+            Ok(()) if c.approved.is_some() => v(Decision::Ignore, "F1", "approved moments ago by someone else", None),
+            Ok(()) => decide(c, ctx),
+        })
+        .collect();
+    (pending, limit, verdicts)
+}
+
+/// Decides one CSR that passed the pre-filter.
+pub fn decide(csr: &Csr, ctx: &Context) -> Verdict {
+    let req = match request::parse(&csr.request) {
+        Ok(r) => r,
+        Err(e) => return v(Decision::Pending, "P1", e, None),
+    };
+    if is_client_cert(&req, &csr.usages) {
+        client(csr, &req, ctx)
+    } else {
+        serving(csr, &req, ctx)
+    }
+}
+
+fn usage_set_matches(usages: &[String], set: &[&str]) -> bool {
+    usages.len() == set.len() && usages.iter().all(|u| set.contains(&u.as_str()))
+}
+
+/// D1.
+fn is_client_cert(req: &CsrInfo, usages: &[String]) -> bool {
+    req.organizations == [NODE_GROUP]
+        && req.dns_names.is_empty()
+        && req.emails.is_empty()
+        && req.ips.is_empty()
+        && (usage_set_matches(
+            usages,
+            &["key encipherment", "digital signature", "client auth"],
+        ) || usage_set_matches(usages, &["digital signature", "client auth"]))
+        && req.common_name.starts_with(NODE_PREFIX)
+}
+
+fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
+    let node = req.common_name.strip_prefix(NODE_PREFIX).unwrap_or("");
+    let node_opt = (!node.is_empty()).then_some(node);
+    if ctx.client_approval_disabled {
+        return v(
+            Decision::Pending,
+            "C0",
+            format!(
+                "CSR {} for node client cert rejected as the flow is disabled",
+                csr.name
+            ),
+            node_opt,
+        );
+    }
+    let mut groups: Vec<&str> = csr.groups.iter().map(String::as_str).collect();
+    groups.sort_unstable();
+    groups.dedup();
+    let mut want = BOOTSTRAPPER_GROUPS.to_vec();
+    want.sort_unstable();
+    if csr.username != BOOTSTRAPPER || groups != want {
+        return v(
+            Decision::Pending,
+            "C1",
+            "client CSR not from the node-bootstrapper with exactly its groups",
+            node_opt,
+        );
+    }
+    let Some(node) = node_opt else {
+        return v(
+            Decision::Pending,
+            "C2",
+            "empty node name in the CSR's common name",
+            None,
+        );
+    };
+    if ctx.nodes.iter().any(|n| n.name == node) {
+        return v(
+            Decision::Pending,
+            "C3",
+            format!("node {node} already exists: a client CSR is only for a new node"),
+            Some(node),
+        );
+    }
+    let machine = ctx.machines.iter().find(|m| {
+        m.addresses.iter().any(|a| {
+            a.kind == "InternalDNS"
+                && a.address
+                    .strip_suffix('.')
+                    .unwrap_or(&a.address)
+                    .eq_ignore_ascii_case(node)
+        })
+    });
+    let Some(m) = machine else {
+        return v(
+            Decision::Pending,
+            "C4",
+            format!("failed to find machine for node {node}"),
+            Some(node),
+        );
+    };
+    if !m.inventory && m.node_ref.is_some() {
+        return v(
+            Decision::Pending,
+            "C5",
+            format!("machine {} already has a node", m.name),
+            Some(node),
+        );
+    }
+    let c = secs(csr.created);
+    if m.inventory {
+        if let (Some(start), end) = (m.created, m.window_end) {
+            let s = start.unix_timestamp();
+            let e = end.map_or(s + MAX_MACHINE_DELTA, |e| e.unix_timestamp());
+            if !(s - MAX_SKEW < c && c < e) {
+                return v(
+                    Decision::Pending,
+                    "C6",
+                    format!("CSR created outside host {}'s provisioning window", m.name),
+                    Some(node),
+                );
+            }
+        }
+    } else {
+        let mc = secs(m.created);
+        if !(mc - MAX_SKEW < c && c < mc + MAX_MACHINE_DELTA) {
+            return v(
+                Decision::Pending,
+                "C6",
+                format!(
+                    "CSR created more than 2h after (or before) machine {}",
+                    m.name
+                ),
+                Some(node),
+            );
+        }
+    }
+    let from = if m.inventory {
+        "inventory host"
+    } else {
+        "machine"
+    };
+    v(
+        Decision::Approve,
+        "C6",
+        format!("new node matches {from} {} by InternalDNS", display_name(m)),
+        Some(node),
+    )
+}
+
+fn display_name(m: &Machine) -> String {
+    if m.name.is_empty() {
+        "(unnamed)".into()
+    } else {
+        m.name.clone()
+    }
+}
+
+fn serving(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
+    let Some(node) = csr
+        .username
+        .strip_prefix(NODE_PREFIX)
+        .filter(|n| !n.is_empty())
+    else {
+        return v(
+            Decision::Pending,
+            "S1",
+            "serving CSR whose requestor is not a node (system:node:<name>)",
+            None,
+        );
+    };
+    let n = Some(node);
+    let has = |g: &str| csr.groups.iter().any(|x| x == g);
+    if csr.groups.len() < 2 || !has(NODE_GROUP) || !has("system:authenticated") {
+        return v(
+            Decision::Pending,
+            "S2",
+            "requestor lacks the system:nodes and system:authenticated groups",
+            n,
+        );
+    }
+    let uses = |u: &str| csr.usages.iter().any(|x| x == u);
+    if !(2..=3).contains(&csr.usages.len()) || !uses("digital signature") || !uses("server auth") {
+        return v(
+            Decision::Pending,
+            "S3",
+            "usages are not a kubelet serving set (digital signature, server auth[, key encipherment])",
+            n,
+        );
+    }
+    if req.common_name != csr.username {
+        return v(
+            Decision::Pending,
+            "S4",
+            format!(
+                "CSR common name {:?} is not the requestor {:?}",
+                req.common_name, csr.username
+            ),
+            n,
+        );
+    }
+    if !req.organizations.iter().any(|o| o == NODE_GROUP) {
+        return v(
+            Decision::Pending,
+            "S5",
+            "CSR subject lacks O=system:nodes",
+            n,
+        );
+    }
+    let mut errors = Vec::new();
+    // S6: renewal against the certificate the kubelet presents now.
+    let current = current_cert(node, ctx);
+    if let Some(cert) = &current {
+        match renewal(node, req, cert, ctx) {
+            Ok(()) => {
+                return v(
+                    Decision::Approve,
+                    "S6",
+                    "renewal: same names as the serving certificate the node presents now",
+                    n,
+                );
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    // S7: a machine (or inventory host) linked to the node.
+    match machine_fallback(node, req, ctx) {
+        Ok(m) => {
+            let from = if m.inventory {
+                "inventory host"
+            } else {
+                "machine"
+            };
+            return v(
+                Decision::Approve,
+                "S7",
+                format!("every SAN is an address of {from} {}", display_name(m)),
+                n,
+            );
+        }
+        Err(e) => errors.push(e),
+    }
+    // S8: OpenShiftSDN egress addresses.
+    if let Some(cert) = &current
+        && ctx.network_type == "OpenShiftSDN"
+    {
+        match egress(node, req, cert, ctx) {
+            Ok(()) => {
+                return v(
+                    Decision::Approve,
+                    "S8",
+                    "renewal with extra IPs that are the node's egress addresses",
+                    n,
+                );
+            }
+            Err(e) => errors.push(e),
+        }
+    }
+    v(
+        Decision::Pending,
+        "S9",
+        format!("exhausted all authorization methods: {}", errors.join("; ")),
+        n,
+    )
+}
+
+/// The node's current serving certificate, when the kubelet CA exists, the Node exists with an
+/// internal IP, and its certificate was obtained.
+fn current_cert(node: &str, ctx: &Context) -> Option<CertFacts> {
+    ctx.kubelet_ca.as_ref()?;
+    let n = ctx.nodes.iter().find(|x| x.name == node)?;
+    node_internal_ip(n).ok()?;
+    let der = ctx.serving_certs.get(node)?;
+    CertFacts::parse(der)
+}
+
+struct CertFacts {
+    der: Vec<u8>,
+    common_name: String,
+    dns: Vec<String>,
+    emails: Vec<String>,
+    ips: Vec<IpAddr>,
+    uris: Vec<String>,
+}
+
+impl CertFacts {
+    fn parse(der: &[u8]) -> Option<CertFacts> {
+        use x509_parser::extensions::GeneralName;
+        use x509_parser::prelude::{FromDer, X509Certificate};
+        let (_, c) = X509Certificate::from_der(der).ok()?;
+        let mut f = CertFacts {
+            der: der.to_vec(),
+            common_name: c
+                .subject()
+                .iter_common_name()
+                .filter_map(|a| a.as_str().ok())
+                .last()
+                .unwrap_or("")
+                .to_string(),
+            dns: Vec::new(),
+            emails: Vec::new(),
+            ips: Vec::new(),
+            uris: Vec::new(),
+        };
+        if let Ok(Some(san)) = c.subject_alternative_name() {
+            for n in &san.value.general_names {
+                match n {
+                    GeneralName::DNSName(d) => f.dns.push(d.to_string()),
+                    GeneralName::RFC822Name(m) => f.emails.push(m.to_string()),
+                    GeneralName::URI(u) => f.uris.push(u.to_string()),
+                    GeneralName::IPAddress(b) if b.len() == 4 => {
+                        f.ips.push(IpAddr::from(<[u8; 4]>::try_from(*b).ok()?))
+                    }
+                    GeneralName::IPAddress(b) if b.len() == 16 => {
+                        f.ips.push(IpAddr::from(<[u8; 16]>::try_from(*b).ok()?))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Some(f)
+    }
+}
+
+/// Chain to the kubelet CA at `now` with EKU serverAuth, then the CN checks.
+fn verify_and_cn(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+    verify_chain(&cert.der, ctx.kubelet_ca.as_deref().unwrap_or(&[]), ctx.now)?;
+    if cert.common_name != format!("{NODE_PREFIX}{node}") {
+        return Err("current serving cert has bad common name".into());
+    }
+    if cert.common_name != req.common_name {
+        return Err("current serving cert and CSR common name mismatch".into());
+    }
+    Ok(())
+}
+
+fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
+    let mut v = v.to_vec();
+    v.sort();
+    v
+}
+
+fn renewal(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+    verify_and_cn(node, req, cert, ctx)?;
+    let ips = |v: &[IpAddr]| sorted(&v.iter().map(IpAddr::to_string).collect::<Vec<_>>());
+    if sorted(&req.dns_names) != sorted(&cert.dns)
+        || sorted(&req.emails) != sorted(&cert.emails)
+        || ips(&req.ips) != ips(&cert.ips)
+        || sorted(&req.uris) != sorted(&cert.uris)
+    {
+        return Err("CSR Subject Alternate Name values do not match current certificate".into());
+    }
+    Ok(())
+}
+
+fn machine_fallback<'a>(
+    node: &str,
+    req: &CsrInfo,
+    ctx: &'a Context,
+) -> Result<&'a Machine, String> {
+    let m = ctx
+        .machines
+        .iter()
+        .find(|m| m.node_ref.as_deref() == Some(node) || (m.inventory && m.name == node))
+        .ok_or_else(|| "unable to find machine for node".to_string())?;
+    let addr_of = |kinds: &[&str]| -> Vec<String> {
+        m.addresses
+            .iter()
+            .filter(|a| kinds.contains(&a.kind.as_str()))
+            .map(|a| a.address.clone())
+            .collect()
+    };
+    let dns = addr_of(&["InternalDNS", "ExternalDNS", "Hostname"]);
+    for d in req.dns_names.iter().filter(|d| !d.is_empty()) {
+        if !dns
+            .iter()
+            .any(|a| a.strip_suffix('.').unwrap_or(a).eq_ignore_ascii_case(d))
+        {
+            return Err(format!("DNS name '{d}' not in machine names"));
+        }
+    }
+    let ips = addr_of(&["InternalIP", "ExternalIP"]);
+    for ip in &req.ips {
+        if !ips.contains(&ip.to_string()) {
+            return Err(format!("IP address '{ip}' not in machine addresses"));
+        }
+    }
+    Ok(m)
+}
+
+fn egress(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+    verify_and_cn(node, req, cert, ctx)?;
+    if sorted(&req.dns_names) != sorted(&cert.dns)
+        || sorted(&req.emails) != sorted(&cert.emails)
+        || sorted(&req.uris) != sorted(&cert.uris)
+    {
+        return Err("CSR Subject Alternate Name values do not match current certificate".into());
+    }
+    let hs = ctx
+        .host_subnets
+        .iter()
+        .find(|h| h.name == node)
+        .ok_or_else(|| format!("no HostSubnet for node {node}"))?;
+    for ip in &req.ips {
+        let s = ip.to_string();
+        let ok = cert.ips.contains(ip)
+            || hs.egress_ips.contains(&s)
+            || hs.egress_cidrs.iter().any(|c| cidr_contains(c, *ip));
+        if !ok {
+            return Err("CSR Subject Alternate Names includes unknown IP addresses".into());
+        }
+    }
+    Ok(())
+}
+
+fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
+    let Some((net, bits)) = cidr.split_once('/') else {
+        return false;
+    };
+    let (Ok(net), Ok(bits)) = (net.parse::<IpAddr>(), bits.parse::<u32>()) else {
+        return false;
+    };
+    match (net, ip) {
+        (IpAddr::V4(n), IpAddr::V4(i)) if bits <= 32 => {
+            let mask = if bits == 0 {
+                0
+            } else {
+                u32::MAX << (32 - bits)
+            };
+            u32::from(n) & mask == u32::from(i) & mask
+        }
+        (IpAddr::V6(n), IpAddr::V6(i)) if bits <= 128 => {
+            let mask = if bits == 0 {
+                0
+            } else {
+                u128::MAX << (128 - bits)
+            };
+            u128::from(n) & mask == u128::from(i) & mask
+        }
+        _ => false,
+    }
+}
+
+/// x509 path validation of `leaf` to one of `roots` at `now`, for serverAuth, as Go's
+/// `x509.Certificate.Verify` with default options does (no name check).
+pub fn verify_chain(
+    leaf: &[u8],
+    roots: &[Vec<u8>],
+    now: Option<OffsetDateTime>,
+) -> Result<(), String> {
+    use rustls::pki_types::{CertificateDer, UnixTime};
+    let ders: Vec<CertificateDer<'_>> = roots
+        .iter()
+        .map(|r| CertificateDer::from(r.as_slice()))
+        .collect();
+    let anchors: Vec<_> = ders
+        .iter()
+        .filter_map(|d| webpki::anchor_from_trusted_cert(d).ok())
+        .collect();
+    if anchors.is_empty() {
+        return Err("x509: certificate signed by unknown authority".into());
+    }
+    let leaf_der = CertificateDer::from(leaf);
+    let ee = webpki::EndEntityCert::try_from(&leaf_der)
+        .map_err(|e| format!("current serving cert: {e}"))?;
+    let t = now.map(|t| t.unix_timestamp()).unwrap_or(0).max(0) as u64;
+    ee.verify_for_usage(
+        webpki::ALL_VERIFICATION_ALGS,
+        &anchors,
+        &[],
+        UnixTime::since_unix_epoch(std::time::Duration::from_secs(t)),
+        webpki::KeyUsage::server_auth(),
+        None,
+        None,
+    )
+    .map(|_| ())
+    .map_err(|e| match e {
+        webpki::Error::CertExpired { .. } | webpki::Error::CertNotValidYet { .. } => {
+            "x509: certificate has expired or is not yet valid".to_string()
+        }
+        webpki::Error::UnknownIssuer => "x509: certificate signed by unknown authority".to_string(),
+        other => format!("x509: {other}"),
+    })
+}
