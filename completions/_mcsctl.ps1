@@ -40,6 +40,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
+            [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -387,6 +388,86 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;csr' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Issue a kubelet client or serving certificate for a CSR from a CA')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;csr;review' {
+            [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin')
+            [CompletionResult]::new('--machines', '--machines', [CompletionResultType]::ParameterName, 'Machines: `oc get machines -A -o json` (Machine API clusters)')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Nodes: `oc get nodes -o json`')
+            [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'UPI inventory of expected hosts (format in the README), instead of or besides --machines')
+            [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible')
+            [CompletionResult]::new('--kubelet-ca', '--kubelet-ca', [CompletionResultType]::ParameterName, 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals')
+            [CompletionResult]::new('--serving-certs', '--serving-certs', [CompletionResultType]::ParameterName, 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt')
+            [CompletionResult]::new('--fetch-timeout', '--fetch-timeout', [CompletionResultType]::ParameterName, 'Time allowed for each kubelet connection with --fetch-serving-certs')
+            [CompletionResult]::new('--network-type', '--network-type', [CompletionResultType]::ParameterName, 'The cluster''s network type (networks.config.openshift.io/cluster status.networkType)')
+            [CompletionResult]::new('--host-subnets', '--host-subnets', [CompletionResultType]::ParameterName, 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback')
+            [CompletionResult]::new('--approver-config', '--approver-config', [CompletionResultType]::ParameterName, 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('--fetch-serving-certs', '--fetch-serving-certs', [CompletionResultType]::ParameterName, 'Fetch each node''s current serving certificate from its kubelet (first InternalIP, kubelet port)')
+            [CompletionResult]::new('--approve-names', '--approve-names', [CompletionResultType]::ParameterName, 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;csr;sign' {
+            [CompletionResult]::new('--csr', '--csr', [CompletionResultType]::ParameterName, 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'CA certificate (default: the asset directory''s tls/mcs-ca.crt)')
+            [CompletionResult]::new('--ca-key', '--ca-key', [CompletionResultType]::ParameterName, 'CA key (default: the asset directory''s tls/mcs-ca.key)')
+            [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity of the certificate; never beyond the CA''s')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write the certificate PEM (default: stdout)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Where to write the certificate PEM (default: stdout)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing output file')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;csr;help' {
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Issue a kubelet client or serving certificate for a CSR from a CA')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;csr;help;review' {
+            break
+        }
+        'mcsctl;csr;help;sign' {
+            break
+        }
+        'mcsctl;csr;help;help' {
+            break
+        }
         'mcsctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
@@ -426,6 +507,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
+            [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -485,6 +567,17 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;doctor' {
+            break
+        }
+        'mcsctl;help;csr' {
+            [CompletionResult]::new('review', 'review', [CompletionResultType]::ParameterValue, 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why')
+            [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Issue a kubelet client or serving certificate for a CSR from a CA')
+            break
+        }
+        'mcsctl;help;csr;review' {
+            break
+        }
+        'mcsctl;help;csr;sign' {
             break
         }
         'mcsctl;help;completions' {

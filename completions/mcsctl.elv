@@ -37,6 +37,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+            cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -353,6 +354,79 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;csr'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand review 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+            cand sign 'Issue a kubelet client or serving certificate for a CSR from a CA'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;csr;review'= {
+            cand --csrs 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin'
+            cand --machines 'Machines: `oc get machines -A -o json` (Machine API clusters)'
+            cand --nodes 'Nodes: `oc get nodes -o json`'
+            cand --inventory 'UPI inventory of expected hosts (format in the README), instead of or besides --machines'
+            cand --now 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible'
+            cand --kubelet-ca 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals'
+            cand --serving-certs 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt'
+            cand --fetch-timeout 'Time allowed for each kubelet connection with --fetch-serving-certs'
+            cand --network-type 'The cluster''s network type (networks.config.openshift.io/cluster status.networkType)'
+            cand --host-subnets 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback'
+            cand --approver-config 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --fetch-serving-certs 'Fetch each node''s current serving certificate from its kubelet (first InternalIP, kubelet port)'
+            cand --approve-names 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;csr;sign'= {
+            cand --csr 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)'
+            cand --ca-cert 'CA certificate (default: the asset directory''s tls/mcs-ca.crt)'
+            cand --ca-key 'CA key (default: the asset directory''s tls/mcs-ca.key)'
+            cand --validity 'Validity of the certificate; never beyond the CA''s'
+            cand -o 'Where to write the certificate PEM (default: stdout)'
+            cand --output 'Where to write the certificate PEM (default: stdout)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --force 'Replace an existing output file'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;csr;help'= {
+            cand review 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+            cand sign 'Issue a kubelet client or serving certificate for a CSR from a CA'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;csr;help;review'= {
+        }
+        &'mcsctl;csr;help;sign'= {
+        }
+        &'mcsctl;csr;help;help'= {
+        }
         &'mcsctl;completions'= {
             cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
             cand --format 'Output format of the data written to stdout'
@@ -390,6 +464,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+            cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -433,6 +508,14 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;serve'= {
         }
         &'mcsctl;help;doctor'= {
+        }
+        &'mcsctl;help;csr'= {
+            cand review 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+            cand sign 'Issue a kubelet client or serving certificate for a CSR from a CA'
+        }
+        &'mcsctl;help;csr;review'= {
+        }
+        &'mcsctl;help;csr;sign'= {
         }
         &'mcsctl;help;completions'= {
         }

@@ -40,6 +40,7 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "token" -d 'Manage bea
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "csr" -d 'Review kubelet CSRs by the cluster-machine-approver\'s rules, or sign one'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "man" -d 'Write one man page per command into a directory'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -271,6 +272,55 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l csrs -d 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l machines -d 'Machines: `oc get machines -A -o json` (Machine API clusters)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l nodes -d 'Nodes: `oc get nodes -o json`' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l inventory -d 'UPI inventory of expected hosts (format in the README), instead of or besides --machines' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l now -d 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l kubelet-ca -d 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l serving-certs -d 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-timeout -d 'Time allowed for each kubelet connection with --fetch-serving-certs' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l network-type -d 'The cluster\'s network type (networks.config.openshift.io/cluster status.networkType)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l host-subnets -d 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approver-config -d 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-serving-certs -d 'Fetch each node\'s current serving certificate from its kubelet (first InternalIP, kubelet port)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approve-names -d 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l csr -d 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l ca-cert -d 'CA certificate (default: the asset directory\'s tls/mcs-ca.crt)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l ca-key -d 'CA key (default: the asset directory\'s tls/mcs-ca.key)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l validity -d 'Validity of the certificate; never beyond the CA\'s' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s o -l output -d 'Where to write the certificate PEM (default: stdout)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l force -d 'Replace an existing output file'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
@@ -288,17 +338,18 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'P
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "ca" -d 'Create or import the MCS CA'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "man" -d 'Write one man page per command into a directory'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "csr" -d 'Review kubelet CSRs by the cluster-machine-approver\'s rules, or sign one'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect serve doctor csr completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
@@ -307,3 +358,5 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subc
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from csr" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from csr" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'

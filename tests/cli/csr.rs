@@ -1,0 +1,457 @@
+//! csr review end to end with CSRs made by openssl, wrapped as Kubernetes objects: a realistic
+//! UPI batch (3 masters, 2 workers, client and serving CSRs, a rogue host), reviewed against an
+//! inventory, Machine API machines and nodes; csr sign checked with openssl.
+
+use std::path::Path;
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+use crate::support::{demo, golden, ok, openssl_run, run};
+
+const NOW: &str = "2026-11-21T09:00:00Z";
+const BOOT: &str = "system:serviceaccount:openshift-machine-config-operator:node-bootstrapper";
+
+/// An ECDSA CSR made by openssl; `san` like "DNS:a,IP:1.2.3.4".
+fn openssl_csr(dir: &Path, name: &str, cn: &str, san: Option<&str>) -> Option<String> {
+    let mut args = vec![
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+    ];
+    let key = format!("{name}.key");
+    let out = format!("{name}.csr");
+    let subj = format!("/O=system:nodes/CN={cn}");
+    let ext = san.map(|s| format!("subjectAltName={s}"));
+    args.extend([key.as_str(), "-out", out.as_str(), "-subj", subj.as_str()]);
+    if let Some(e) = &ext {
+        args.extend(["-addext", e.as_str()]);
+    }
+    let (okay, log) = openssl_run(&args, dir)?;
+    assert!(okay, "{log}");
+    Some(std::fs::read_to_string(dir.join(out)).unwrap())
+}
+
+fn client_csr(name: &str, node: &str, pem: &str, created: &str) -> Value {
+    json!({
+        "apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name, "creationTimestamp": created},
+        "spec": {"request": base64::engine::general_purpose::STANDARD.encode(pem), "signerName": "kubernetes.io/kube-apiserver-client-kubelet",
+                 "username": BOOT, "groups": ["system:serviceaccounts:openshift-machine-config-operator", "system:serviceaccounts", "system:authenticated"],
+                 "usages": ["digital signature", "client auth"]},
+        "status": {},
+        "_node": node,
+    })
+}
+
+fn serving_csr(name: &str, node: &str, pem: &str, created: &str) -> Value {
+    json!({
+        "apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest",
+        "metadata": {"name": name, "creationTimestamp": created},
+        "spec": {"request": base64::engine::general_purpose::STANDARD.encode(pem), "signerName": "kubernetes.io/kubelet-serving",
+                 "username": format!("system:node:{node}"), "groups": ["system:nodes", "system:authenticated"],
+                 "usages": ["digital signature", "server auth"]},
+        "status": {},
+    })
+}
+
+fn node(name: &str, ip: &str) -> Value {
+    json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": name},
+           "status": {"addresses": [{"type": "InternalIP", "address": ip}, {"type": "Hostname", "address": name}],
+                      "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}}}})
+}
+
+const INVENTORY: &str = "\
+hosts:
+  - name: master-0.demo.example.com
+    role: master
+    addresses: [192.0.2.10]
+  - name: master-1.demo.example.com
+    role: master
+    addresses: [192.0.2.11]
+  - name: master-2.demo.example.com
+    role: master
+    addresses: [192.0.2.12]
+  - name: worker-0.demo.example.com
+    role: worker
+    addresses: [192.0.2.20]
+    provisioningWindow: {start: 2026-11-21T08:00:00Z, end: 2026-11-21T12:00:00Z}
+  - name: worker-1.demo.example.com
+    role: worker
+    addresses: [192.0.2.21]
+    provisioningWindow: {start: 2026-11-21T06:00:00Z}
+";
+
+/// Masters have joined and ask for serving certificates; the two workers are new and ask for
+/// client certificates; worker-1 was provisioned more than 2h ago (its window has closed);
+/// a rogue host nobody expects asks too; a master asks for an IP it does not have.
+fn upi_batch(d: &Path) -> Option<()> {
+    let mut items = Vec::new();
+    for (i, ip) in ["192.0.2.10", "192.0.2.11", "192.0.2.12"]
+        .iter()
+        .enumerate()
+    {
+        let n = format!("master-{i}.demo.example.com");
+        let pem = openssl_csr(
+            d,
+            &format!("m{i}"),
+            &format!("system:node:{n}"),
+            Some(&format!("DNS:{n},IP:{ip}")),
+        )?;
+        items.push(serving_csr(
+            &format!("csr-serving-m{i}"),
+            &n,
+            &pem,
+            "2026-11-21T08:55:00Z",
+        ));
+    }
+    let w0 = openssl_csr(d, "w0", "system:node:worker-0.demo.example.com", None)?;
+    items.push(client_csr(
+        "csr-client-w0",
+        "worker-0",
+        &w0,
+        "2026-11-21T08:50:00Z",
+    ));
+    let w1 = openssl_csr(d, "w1", "system:node:worker-1.demo.example.com", None)?;
+    items.push(client_csr(
+        "csr-client-w1",
+        "worker-1",
+        &w1,
+        "2026-11-21T08:59:00Z",
+    ));
+    let rogue = openssl_csr(d, "rogue", "system:node:rogue.demo.example.com", None)?;
+    items.push(client_csr(
+        "csr-client-rogue",
+        "rogue",
+        &rogue,
+        "2026-11-21T08:58:00Z",
+    ));
+    let bad = openssl_csr(
+        d,
+        "m0x",
+        "system:node:master-0.demo.example.com",
+        Some("DNS:master-0.demo.example.com,IP:198.51.100.7"),
+    )?;
+    items.push(serving_csr(
+        "csr-serving-m0-extra-ip",
+        "master-0.demo.example.com",
+        &bad,
+        "2026-11-21T08:56:00Z",
+    ));
+    for it in &mut items {
+        it.as_object_mut().unwrap().remove("_node");
+    }
+    std::fs::write(
+        d.join("csrs.json"),
+        serde_json::to_vec_pretty(&json!({"apiVersion": "v1", "kind": "List", "items": items}))
+            .unwrap(),
+    )
+    .unwrap();
+    let nodes = json!({"kind": "List", "items": [node("master-0.demo.example.com", "192.0.2.10"), node("master-1.demo.example.com", "192.0.2.11"), node("master-2.demo.example.com", "192.0.2.12")]});
+    std::fs::write(d.join("nodes.json"), serde_json::to_vec(&nodes).unwrap()).unwrap();
+    std::fs::write(d.join("inventory.yaml"), INVENTORY).unwrap();
+    Some(())
+}
+
+#[test]
+fn upi_batch_review_table_and_approve_names() {
+    let d = tempfile::tempdir().unwrap();
+    if upi_batch(d.path()).is_none() {
+        return;
+    }
+    let base = [
+        "csr",
+        "review",
+        "--csrs",
+        "csrs.json",
+        "--nodes",
+        "nodes.json",
+        "--inventory",
+        "inventory.yaml",
+        "--now",
+        NOW,
+    ];
+    let table = ok(d.path(), &base);
+    golden("csr-review-upi.txt", &table);
+    let names = ok(d.path(), &[&base[..], &["--approve-names"]].concat());
+    assert_eq!(
+        names,
+        "csr-serving-m0\ncsr-serving-m1\ncsr-serving-m2\ncsr-client-w0\n"
+    );
+    let json = ok(d.path(), &[&base[..], &["--format", "json"]].concat());
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let by_name = |n: &str| {
+        v["csrs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["name"] == n)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("csr-client-rogue")["decision"], "pending");
+    assert_eq!(by_name("csr-client-rogue")["rule"], "C4");
+    assert_eq!(
+        by_name("csr-client-w1")["rule"],
+        "C6",
+        "worker-1's window (start + 2h) has closed"
+    );
+    assert_eq!(by_name("csr-serving-m0-extra-ip")["rule"], "S9");
+    assert_eq!(v["maxPending"], 105);
+    // Read from stdin, YAML: the same decisions.
+    let yaml = serde_yaml_ng::to_string(
+        &serde_json::from_slice::<Value>(&std::fs::read(d.path().join("csrs.json")).unwrap())
+            .unwrap(),
+    )
+    .unwrap();
+    let out = crate::support::mcsctl(d.path())
+        .args([
+            "csr",
+            "review",
+            "--csrs",
+            "-",
+            "--nodes",
+            "nodes.json",
+            "--inventory",
+            "inventory.yaml",
+            "--now",
+            NOW,
+            "--approve-names",
+        ])
+        .write_stdin(yaml)
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), names);
+}
+
+#[test]
+fn machine_api_review_and_time_window() {
+    let d = tempfile::tempdir().unwrap();
+    let Some(pem) = openssl_csr(d.path(), "w", "system:node:worker-5.demo.example.com", None)
+    else {
+        return;
+    };
+    let csrs = json!({"kind": "List", "items": [client_csr("csr-a", "worker-5", &pem, "2026-11-21T08:30:00Z")]});
+    std::fs::write(
+        d.path().join("csrs.json"),
+        serde_json::to_vec(&csrs).unwrap(),
+    )
+    .unwrap();
+    let machine = |created: &str| {
+        json!({"kind": "List", "items": [{"apiVersion": "machine.openshift.io/v1beta1", "kind": "Machine",
+            "metadata": {"name": "demo-worker-5", "namespace": "openshift-machine-api", "creationTimestamp": created},
+            "status": {"addresses": [{"type": "InternalDNS", "address": "worker-5.demo.example.com."}]}}]})
+    };
+    std::fs::write(
+        d.path().join("m.json"),
+        serde_json::to_vec(&machine("2026-11-21T08:00:00Z")).unwrap(),
+    )
+    .unwrap();
+    let args = [
+        "csr",
+        "review",
+        "--csrs",
+        "csrs.json",
+        "--machines",
+        "m.json",
+        "--now",
+        NOW,
+        "--approve-names",
+    ];
+    assert_eq!(ok(d.path(), &args), "csr-a\n");
+    std::fs::write(
+        d.path().join("m.json"),
+        serde_json::to_vec(&machine("2026-11-21T05:00:00Z")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        ok(d.path(), &args),
+        "",
+        "machine created more than 2h before the CSR"
+    );
+}
+
+#[test]
+fn sign_client_and_serving_certificates() {
+    let d = demo(&[]);
+    let p = d.path();
+    let Some(client_pem) = openssl_csr(p, "c", "system:node:worker-0.demo.example.com", None)
+    else {
+        return;
+    };
+    let obj = client_csr("csr-c", "worker-0", &client_pem, "2026-11-21T08:50:00Z");
+    std::fs::write(p.join("client.json"), serde_json::to_vec(&obj).unwrap()).unwrap();
+    ok(
+        p,
+        &[
+            "csr",
+            "sign",
+            "--csr",
+            "client.json",
+            "--output",
+            "client.crt",
+            "--validity",
+            "30d",
+            "-q",
+        ],
+    );
+    openssl_csr(
+        p,
+        "s",
+        "system:node:worker-0.demo.example.com",
+        Some("DNS:worker-0.demo.example.com,IP:192.0.2.20"),
+    )
+    .unwrap();
+    let serving = ok(p, &["csr", "sign", "--csr", "s.csr"]);
+    std::fs::write(p.join("serving.crt"), &serving).unwrap();
+    for (f, eku) in [
+        ("client.crt", "TLS Web Client Authentication"),
+        ("serving.crt", "TLS Web Server Authentication"),
+    ] {
+        let (okay, out) =
+            openssl_run(&["verify", "-CAfile", "mcs-assets/tls/mcs-ca.crt", f], p).unwrap();
+        assert!(okay, "{out}");
+        let (_, text) = openssl_run(&["x509", "-in", f, "-noout", "-text"], p).unwrap();
+        assert!(text.contains(eku) && text.contains("CA:FALSE"), "{text}");
+        assert!(
+            text.contains("system:node:worker-0.demo.example.com"),
+            "{text}"
+        );
+        // The certificate carries the CSR's key.
+        let key = if f == "client.crt" { "c.key" } else { "s.key" };
+        let (_, a) = openssl_run(&["x509", "-in", f, "-noout", "-pubkey"], p).unwrap();
+        let (_, b) = openssl_run(&["pkey", "-in", key, "-pubout"], p).unwrap();
+        assert_eq!(a, b);
+    }
+    let (_, text) = openssl_run(
+        &[
+            "x509",
+            "-in",
+            "serving.crt",
+            "-noout",
+            "-ext",
+            "subjectAltName",
+        ],
+        p,
+    )
+    .unwrap();
+    assert!(
+        text.contains("DNS:worker-0.demo.example.com") && text.contains("IP Address:192.0.2.20"),
+        "{text}"
+    );
+    // Not a kubelet request: refused, one line naming the file.
+    openssl_run(
+        &[
+            "req",
+            "-new",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:P-256",
+            "-nodes",
+            "-keyout",
+            "x.key",
+            "-out",
+            "x.csr",
+            "-subj",
+            "/CN=admin",
+        ],
+        p,
+    )
+    .unwrap();
+    let (code, _, err) = run(p, &["csr", "sign", "--csr", "x.csr"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("x.csr: not a kubelet request"), "{err}");
+    // A tampered request fails its signature check.
+    let mut tampered = client_pem.clone().into_bytes();
+    let mid = tampered.len() / 2;
+    tampered[mid] = if tampered[mid] == b'A' { b'B' } else { b'A' };
+    std::fs::write(p.join("t.csr"), tampered).unwrap();
+    let (code, _, err) = run(p, &["csr", "sign", "--csr", "t.csr"]);
+    assert_ne!(code, 0);
+    assert_ne!(code, 101, "{err}");
+}
+
+#[test]
+fn renewal_with_fetched_serving_certificate() {
+    // A "kubelet" presenting a serving certificate signed by the kubelet CA: mcsctl serve with
+    // a certificate from `csr sign`. Its renewal CSR (same names) is approved by S6 after
+    // --fetch-serving-certs dials it; a CSR with an extra name is not.
+    let d = demo(&["--san", "127.0.0.1"]);
+    let p = d.path();
+    let node_name = "worker-0.demo.example.com";
+    let Some(_) = openssl_csr(
+        p,
+        "k",
+        &format!("system:node:{node_name}"),
+        Some(&format!("DNS:{node_name},IP:127.0.0.1")),
+    ) else {
+        return;
+    };
+    ok(
+        p,
+        &[
+            "csr",
+            "sign",
+            "--csr",
+            "k.csr",
+            "--output",
+            "kubelet.crt",
+            "-q",
+        ],
+    );
+    std::fs::copy(p.join("kubelet.crt"), p.join("mcs-assets/tls/mcs.crt")).unwrap();
+    std::fs::copy(p.join("k.key"), p.join("mcs-assets/tls/mcs.key")).unwrap();
+    let kubelet = crate::support::Serve::start(p, &["--auth", "none"]);
+    let renew = openssl_csr(
+        p,
+        "r",
+        &format!("system:node:{node_name}"),
+        Some(&format!("DNS:{node_name},IP:127.0.0.1")),
+    )
+    .unwrap();
+    let extra = openssl_csr(
+        p,
+        "x",
+        &format!("system:node:{node_name}"),
+        Some(&format!("DNS:{node_name},IP:127.0.0.1,IP:203.0.113.9")),
+    )
+    .unwrap();
+    let csrs = json!({"kind": "List", "items": [serving_csr("csr-renew", node_name, &renew, "2026-11-21T08:59:00Z"), serving_csr("csr-extra", node_name, &extra, "2026-11-21T08:59:00Z")]});
+    std::fs::write(p.join("csrs.json"), serde_json::to_vec(&csrs).unwrap()).unwrap();
+    let nodes = json!({"kind": "List", "items": [{"kind": "Node", "metadata": {"name": node_name},
+        "status": {"addresses": [{"type": "InternalIP", "address": "127.0.0.1"}], "daemonEndpoints": {"kubeletEndpoint": {"Port": kubelet.addr.port()}}}}]});
+    std::fs::write(p.join("nodes.json"), serde_json::to_vec(&nodes).unwrap()).unwrap();
+    let out = ok(
+        p,
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--nodes",
+            "nodes.json",
+            "--kubelet-ca",
+            "mcs-assets/tls/mcs-ca.crt",
+            "--fetch-serving-certs",
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["csrs"][0]["decision"], "approve", "{out}");
+    assert_eq!(v["csrs"][0]["rule"], "S6", "{out}");
+    assert_eq!(v["csrs"][1]["decision"], "pending", "{out}");
+    assert!(
+        v["csrs"][1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("do not match current certificate"),
+        "{out}"
+    );
+}
