@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
@@ -346,6 +347,23 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;render' {
+            [CompletionResult]::new('--machine-configs', '--machine-configs', [CompletionResultType]::ParameterName, 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -')
+            [CompletionResult]::new('--spec-version', '--spec-version', [CompletionResultType]::ParameterName, 'Ignition spec version of the output (default: the newest input version, at least 3.2.0)')
+            [CompletionResult]::new('--allow-sensitive', '--allow-sensitive', [CompletionResultType]::ParameterName, 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'mcsctl;serve' {
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'HTTPS listen address')
             [CompletionResult]::new('--insecure-listen', '--insecure-listen', [CompletionResultType]::ParameterName, 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default')
@@ -505,6 +523,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
+            [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
@@ -561,6 +580,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;inspect' {
+            break
+        }
+        'mcsctl;help;render' {
             break
         }
         'mcsctl;help;serve' {

@@ -46,6 +46,9 @@ _mcsctl() {
             mcsctl,pointer)
                 cmd="mcsctl__subcmd__pointer"
                 ;;
+            mcsctl,render)
+                cmd="mcsctl__subcmd__render"
+                ;;
             mcsctl,serve)
                 cmd="mcsctl__subcmd__serve"
                 ;;
@@ -136,6 +139,9 @@ _mcsctl() {
             mcsctl__subcmd__help,pointer)
                 cmd="mcsctl__subcmd__help__subcmd__pointer"
                 ;;
+            mcsctl__subcmd__help,render)
+                cmd="mcsctl__subcmd__help__subcmd__render"
+                ;;
             mcsctl__subcmd__help,serve)
                 cmd="mcsctl__subcmd__help__subcmd__serve"
                 ;;
@@ -209,7 +215,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect serve doctor csr completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect render serve doctor csr completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -757,7 +763,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token inspect serve doctor csr completions man help"
+            opts="init ca cert pointer token inspect render serve doctor csr completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -981,6 +987,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__pointer)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__render)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1232,6 +1252,40 @@ _mcsctl() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__render)
+            opts="-q -v -h -V --machine-configs --spec-version --allow-sensitive --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --machine-configs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --spec-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-sensitive)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

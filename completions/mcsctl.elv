@@ -35,6 +35,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand render 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
@@ -314,6 +315,22 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;render'= {
+            cand --machine-configs 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -'
+            cand --spec-version 'Ignition spec version of the output (default: the newest input version, at least 3.2.0)'
+            cand --allow-sensitive 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'mcsctl;serve'= {
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'
@@ -462,6 +479,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+            cand render 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
@@ -504,6 +522,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;token;revoke'= {
         }
         &'mcsctl;help;inspect'= {
+        }
+        &'mcsctl;help;render'= {
         }
         &'mcsctl;help;serve'= {
         }

@@ -90,6 +90,8 @@ pub enum Command {
     Token(TokenCommand),
     /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
     Inspect(InspectArgs),
+    /// Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset.
+    Render(RenderArgs),
     /// Serve rendered configs over TLS to booting machines (the Machine Config Server).
     Serve(ServeArgs),
     /// Do what Ignition does with a pointer config, step by step, and say which step fails.
@@ -567,4 +569,20 @@ pub struct CsrSignArgs {
     /// Replace an existing output file.
     #[arg(long)]
     pub force: bool,
+}
+
+/// Arguments of `render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -.
+    #[arg(long, value_name = "PATH")]
+    pub machine_configs: PathBuf,
+
+    /// Ignition spec version of the output (default: the newest input version, at least 3.2.0).
+    #[arg(long, value_name = "V")]
+    pub spec_version: Option<String>,
+
+    /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
+    #[arg(long = "allow-sensitive", value_name = "PATH")]
+    pub allow_sensitive: Vec<String>,
 }

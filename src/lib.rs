@@ -11,6 +11,7 @@ pub mod doctor;
 pub mod duration;
 pub mod exit;
 pub mod ignition;
+pub mod kube;
 pub mod names;
 pub mod pki;
 pub mod serve;

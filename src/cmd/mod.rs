@@ -10,6 +10,7 @@ pub mod doctor;
 pub mod init;
 pub mod inspect;
 pub mod pointer;
+pub mod render;
 pub mod serve;
 pub mod token;
 
@@ -49,6 +50,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Pointer(a) => pointer::run(&ui, &dir, a),
         Command::Token(t) => token::run(&ui, &dir, t),
         Command::Inspect(a) => inspect::run(&ui, &dir, a),
+        Command::Render(a) => render::run(&ui, &dir, a),
         Command::Serve(a) => serve::run(&dir, a),
         Command::Doctor(a) => doctor::run(&ui, &dir, a),
         Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, a),

@@ -3,6 +3,7 @@
 pub mod accept;
 pub mod dataurl;
 pub mod pointer;
+pub mod render;
 pub mod translate;
 
 use std::fmt;

@@ -10,6 +10,7 @@ mod ignition_client;
 mod inspect;
 mod pki;
 mod pointer;
+mod render;
 mod serve;
 mod support;
 mod token;
