@@ -42,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
+            [CompletionResult]::new('manifests', 'manifests', [CompletionResultType]::ParameterValue, 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -486,6 +487,28 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         'mcsctl;csr;help;help' {
             break
         }
+        'mcsctl;manifests' {
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Directory to write into (default: <dir>/manifests)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Directory to write into (default: <dir>/manifests)')
+            [CompletionResult]::new('--image', '--image', [CompletionResultType]::ParameterName, 'Container image with mcsctl, for --serve-deployment')
+            [CompletionResult]::new('--namespace', '--namespace', [CompletionResultType]::ParameterName, 'Namespace of the serve Deployment, Service and their Secrets')
+            [CompletionResult]::new('--service-type', '--service-type', [CompletionResultType]::ParameterName, 'Service type of the serve Service')
+            [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Auth mode of the deployed serve')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('--serve-deployment', '--serve-deployment', [CompletionResultType]::ParameterName, 'Also write a Deployment (2 replicas) and Service running `mcsctl serve` from Secrets')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace existing files')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'mcsctl;completions' {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
@@ -527,6 +550,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
+            [CompletionResult]::new('manifests', 'manifests', [CompletionResultType]::ParameterValue, 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -600,6 +624,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;csr;sign' {
+            break
+        }
+        'mcsctl;help;manifests' {
             break
         }
         'mcsctl;help;completions' {

@@ -43,6 +43,9 @@ _mcsctl() {
             mcsctl,man)
                 cmd="mcsctl__subcmd__man"
                 ;;
+            mcsctl,manifests)
+                cmd="mcsctl__subcmd__manifests"
+                ;;
             mcsctl,pointer)
                 cmd="mcsctl__subcmd__pointer"
                 ;;
@@ -136,6 +139,9 @@ _mcsctl() {
             mcsctl__subcmd__help,man)
                 cmd="mcsctl__subcmd__help__subcmd__man"
                 ;;
+            mcsctl__subcmd__help,manifests)
+                cmd="mcsctl__subcmd__help__subcmd__manifests"
+                ;;
             mcsctl__subcmd__help,pointer)
                 cmd="mcsctl__subcmd__help__subcmd__pointer"
                 ;;
@@ -215,7 +221,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect render serve doctor csr completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect render serve doctor csr manifests completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -763,7 +769,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token inspect render serve doctor csr completions man help"
+            opts="init ca cert pointer token inspect render serve doctor csr manifests completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -973,6 +979,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__man)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__manifests)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1207,6 +1227,52 @@ _mcsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__manifests)
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --auth --force --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --image)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --namespace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --service-type)
+                    COMPREPLY=($(compgen -W "ClusterIP NodePort LoadBalancer" -- "${cur}"))
+                    return 0
+                    ;;
+                --auth)
+                    COMPREPLY=($(compgen -W "token split none" -- "${cur}"))
                     return 0
                     ;;
                 --dir)

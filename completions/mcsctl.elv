@@ -39,6 +39,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
+            cand manifests 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -444,6 +445,27 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;csr;help;help'= {
         }
+        &'mcsctl;manifests'= {
+            cand -o 'Directory to write into (default: <dir>/manifests)'
+            cand --output 'Directory to write into (default: <dir>/manifests)'
+            cand --image 'Container image with mcsctl, for --serve-deployment'
+            cand --namespace 'Namespace of the serve Deployment, Service and their Secrets'
+            cand --service-type 'Service type of the serve Service'
+            cand --auth 'Auth mode of the deployed serve'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --serve-deployment 'Also write a Deployment (2 replicas) and Service running `mcsctl serve` from Secrets'
+            cand --force 'Replace existing files'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'mcsctl;completions'= {
             cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
             cand --format 'Output format of the data written to stdout'
@@ -483,6 +505,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
+            cand manifests 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -536,6 +559,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;csr;review'= {
         }
         &'mcsctl;help;csr;sign'= {
+        }
+        &'mcsctl;help;manifests'= {
         }
         &'mcsctl;help;completions'= {
         }

@@ -99,6 +99,8 @@ pub enum Command {
     /// Review kubelet CSRs by the cluster-machine-approver's rules, or sign one.
     #[command(subcommand)]
     Csr(CsrCommand),
+    /// Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`.
+    Manifests(ManifestsArgs),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Write one man page per command into a directory.
@@ -585,4 +587,40 @@ pub struct RenderArgs {
     /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
     #[arg(long = "allow-sensitive", value_name = "PATH")]
     pub allow_sensitive: Vec<String>,
+}
+
+/// Arguments of `manifests`.
+#[derive(Debug, Args)]
+pub struct ManifestsArgs {
+    /// Directory to write into (default: <dir>/manifests).
+    #[arg(long, short, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+
+    /// Also write a Deployment (2 replicas) and Service running `mcsctl serve` from Secrets.
+    #[arg(long, requires = "image")]
+    pub serve_deployment: bool,
+
+    /// Container image with mcsctl, for --serve-deployment.
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
+
+    /// Namespace of the serve Deployment, Service and their Secrets.
+    #[arg(
+        long,
+        default_value = "openshift-machine-config-operator",
+        value_name = "NS"
+    )]
+    pub namespace: String,
+
+    /// Service type of the serve Service.
+    #[arg(long, default_value = "ClusterIP", value_parser = ["ClusterIP", "NodePort", "LoadBalancer"], value_name = "TYPE")]
+    pub service_type: String,
+
+    /// Auth mode of the deployed serve.
+    #[arg(long, value_enum, default_value_t = ServeAuth::Token)]
+    pub auth: ServeAuth,
+
+    /// Replace existing files.
+    #[arg(long)]
+    pub force: bool,
 }

@@ -12,6 +12,7 @@ pub mod duration;
 pub mod exit;
 pub mod ignition;
 pub mod kube;
+pub mod manifests;
 pub mod names;
 pub mod pki;
 pub mod serve;

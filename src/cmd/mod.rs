@@ -9,6 +9,7 @@ pub mod docs;
 pub mod doctor;
 pub mod init;
 pub mod inspect;
+pub mod manifests;
 pub mod pointer;
 pub mod render;
 pub mod serve;
@@ -55,6 +56,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Doctor(a) => doctor::run(&ui, &dir, a),
         Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, a),
         Command::Csr(cli::CsrCommand::Sign(a)) => csr::sign(&ui, &dir, a),
+        Command::Manifests(a) => manifests::run(&ui, &dir, a),
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(&ui, a),
     }

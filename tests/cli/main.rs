@@ -8,6 +8,7 @@ mod doctor;
 mod golden;
 mod ignition_client;
 mod inspect;
+mod manifests;
 mod pki;
 mod pointer;
 mod render;

@@ -316,13 +316,12 @@ impl Serve {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
             .current_dir(cwd)
             .env_remove("MCSCTL_DIR")
-            .args([
-                "serve",
-                "--listen",
-                "127.0.0.1:0",
-                "--reload-interval",
-                "1s",
-            ])
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(if extra.contains(&"--reload-interval") {
+                &[][..]
+            } else {
+                &["--reload-interval", "1s"][..]
+            })
             .args(extra)
             .stdout(std::fs::File::create(&log).unwrap())
             .stderr(std::process::Stdio::piped())

@@ -1,0 +1,248 @@
+//! Kubernetes objects for the cluster (the MCS CA, serving certificate, tokens and user-data
+//! Secrets where OpenShift keeps them) and, on request, a Deployment and Service that run
+//! `mcsctl serve` from those Secrets. Replicas share state through the mounted Secrets; the
+//! server's reload picks up a rotation.
+
+use std::collections::BTreeMap;
+
+use base64::Engine;
+use serde_json::{Value, json};
+
+/// One object to write.
+#[derive(Debug, Clone)]
+pub struct Manifest {
+    /// File name.
+    pub file: String,
+    /// The object.
+    pub object: Value,
+    /// Whether it holds a secret (written 0600).
+    pub secret: bool,
+}
+
+fn b64(b: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(b)
+}
+
+fn secret(namespace: &str, name: &str, kind: &str, data: BTreeMap<String, Vec<u8>>) -> Value {
+    let data: BTreeMap<String, String> = data.into_iter().map(|(k, v)| (k, b64(&v))).collect();
+    json!({
+        "apiVersion": "v1", "kind": "Secret",
+        "metadata": {"name": name, "namespace": namespace, "labels": {"app.kubernetes.io/managed-by": "mcsctl"}},
+        "type": kind,
+        "data": data,
+    })
+}
+
+/// What the asset directory holds.
+#[derive(Debug, Clone, Default)]
+pub struct Inputs {
+    /// tls/mcs-ca.crt.
+    pub ca_cert: Vec<u8>,
+    /// tls/mcs.crt.
+    pub serving_cert: Vec<u8>,
+    /// tls/mcs.key.
+    pub serving_key: Vec<u8>,
+    /// auth/tokens.json, if tokens exist.
+    pub tokens_json: Option<Vec<u8>>,
+    /// The current token `<id>.<secret>`, if any.
+    pub current_token: Option<String>,
+    /// Pointer configs by pool.
+    pub pointers: BTreeMap<String, Vec<u8>>,
+    /// Rendered configs by pool: (full, pre-approval).
+    pub rendered: BTreeMap<String, (Vec<u8>, Option<Vec<u8>>)>,
+}
+
+/// Options of the serve Deployment.
+#[derive(Debug, Clone)]
+pub struct Deployment {
+    /// Container image running mcsctl.
+    pub image: String,
+    /// Namespace of the Deployment, Service and rendered-config Secret.
+    pub namespace: String,
+    /// Service type.
+    pub service_type: String,
+    /// Auth mode passed to serve.
+    pub auth: String,
+}
+
+/// Namespace of the serving certificate Secret (as the MCO keeps it).
+pub const MCO_NAMESPACE: &str = "openshift-machine-config-operator";
+
+/// Builds every manifest.
+pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
+    let mut out = vec![
+        Manifest {
+            file: "root-ca-configmap.yaml".into(),
+            object: json!({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "root-ca", "namespace": "kube-system", "labels": {"app.kubernetes.io/managed-by": "mcsctl"}},
+                "data": {"ca.crt": String::from_utf8_lossy(&i.ca_cert)},
+            }),
+            secret: false,
+        },
+        Manifest {
+            file: "machine-config-server-tls-secret.yaml".into(),
+            object: secret(
+                MCO_NAMESPACE,
+                "machine-config-server-tls",
+                "kubernetes.io/tls",
+                BTreeMap::from([
+                    ("tls.crt".into(), i.serving_cert.clone()),
+                    ("tls.key".into(), i.serving_key.clone()),
+                ]),
+            ),
+            secret: true,
+        },
+    ];
+    if let Some(tokens) = &i.tokens_json {
+        let mut data = BTreeMap::from([("tokens.json".to_string(), tokens.clone())]);
+        if let Some(t) = &i.current_token {
+            // The key seed 004 names (`oc create secret generic machineconfig-auth --from-file=token`).
+            data.insert("token".into(), t.as_bytes().to_vec());
+        }
+        out.push(Manifest {
+            file: "machineconfig-auth-secret.yaml".into(),
+            object: secret("openshift-config", "machineconfig-auth", "Opaque", data),
+            secret: true,
+        });
+    }
+    for (pool, ptr) in &i.pointers {
+        out.push(Manifest {
+            file: format!("{pool}-user-data-secret.yaml"),
+            object: secret(
+                "openshift-machine-api",
+                &format!("{pool}-user-data"),
+                "Opaque",
+                BTreeMap::from([
+                    ("userData".into(), ptr.clone()),
+                    ("disableTemplating".into(), b"true".to_vec()),
+                ]),
+            ),
+            secret: true,
+        });
+    }
+    if let Some(d) = deploy {
+        out.extend(serve_objects(i, d));
+    }
+    out
+}
+
+fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
+    let labels =
+        json!({"app.kubernetes.io/name": "mcsctl-serve", "app.kubernetes.io/managed-by": "mcsctl"});
+    // Rendered configs hold secrets: a Secret, projected so pre-approval files land in a
+    // subdirectory (Secret keys cannot contain '/').
+    let mut data = BTreeMap::new();
+    let mut items = Vec::new();
+    for (pool, (full, pre)) in &i.rendered {
+        data.insert(format!("{pool}.ign"), full.clone());
+        items.push(json!({"key": format!("{pool}.ign"), "path": format!("{pool}.ign")}));
+        if let Some(p) = pre {
+            data.insert(format!("pre-approval.{pool}.ign"), p.clone());
+            items.push(json!({"key": format!("pre-approval.{pool}.ign"), "path": format!("pre-approval/{pool}.ign")}));
+        }
+    }
+    let mut rendered = secret(&d.namespace, "mcsctl-rendered", "Opaque", data);
+    rendered["metadata"]["labels"] = labels.clone();
+    // In the MCO's namespace the serving Secret is the one written above; elsewhere a copy.
+    let tls_secret = if d.namespace == MCO_NAMESPACE {
+        "machine-config-server-tls"
+    } else {
+        "mcsctl-serve-tls"
+    };
+    let mut objects = vec![rendered];
+    if d.namespace != MCO_NAMESPACE {
+        let mut tls = secret(
+            &d.namespace,
+            tls_secret,
+            "kubernetes.io/tls",
+            BTreeMap::from([
+                ("tls.crt".into(), i.serving_cert.clone()),
+                ("tls.key".into(), i.serving_key.clone()),
+            ]),
+        );
+        tls["metadata"]["labels"] = labels.clone();
+        objects.push(tls);
+    }
+    let mut volumes = vec![
+        json!({"name": "tls", "secret": {"secretName": tls_secret, "defaultMode": 0o440,
+               "items": [{"key": "tls.crt", "path": "mcs.crt"}, {"key": "tls.key", "path": "mcs.key"}]}}),
+        json!({"name": "rendered", "secret": {"secretName": "mcsctl-rendered", "defaultMode": 0o440, "items": items}}),
+    ];
+    let mut mounts = vec![
+        json!({"name": "tls", "mountPath": "/assets/tls", "readOnly": true}),
+        json!({"name": "rendered", "mountPath": "/assets/rendered", "readOnly": true}),
+    ];
+    if let Some(tokens) = &i.tokens_json {
+        let mut auth = secret(
+            &d.namespace,
+            "mcsctl-serve-auth",
+            "Opaque",
+            BTreeMap::from([("tokens.json".into(), tokens.clone())]),
+        );
+        auth["metadata"]["labels"] = labels.clone();
+        objects.push(auth);
+        volumes.push(json!({"name": "auth", "secret": {"secretName": "mcsctl-serve-auth", "defaultMode": 0o440}}));
+        mounts.push(json!({"name": "auth", "mountPath": "/assets/auth", "readOnly": true}));
+    }
+    let probe = |delay: u32| json!({"httpGet": {"path": "/healthz", "port": 22623, "scheme": "HTTPS"}, "initialDelaySeconds": delay, "periodSeconds": 10, "timeoutSeconds": 2});
+    let deployment = json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
+        "spec": {
+            "replicas": 2,
+            "selector": {"matchLabels": {"app.kubernetes.io/name": "mcsctl-serve"}},
+            "template": {
+                "metadata": {"labels": labels},
+                "spec": {
+                    "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,
+                                        "seccompProfile": {"type": "RuntimeDefault"}},
+                    "containers": [{
+                        "name": "serve",
+                        "image": d.image,
+                        "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth],
+                        "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"}],
+                        "readinessProbe": probe(2),
+                        "livenessProbe": probe(10),
+                        "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
+                        "securityContext": {"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+                                            "capabilities": {"drop": ["ALL"]}},
+                        "volumeMounts": mounts,
+                    }],
+                    "volumes": volumes,
+                },
+            },
+        },
+    });
+    let service = json!({
+        "apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
+        "spec": {
+            "type": d.service_type,
+            "selector": {"app.kubernetes.io/name": "mcsctl-serve"},
+            "ports": [{"name": "mcs", "port": 22623, "targetPort": 22623, "protocol": "TCP"}],
+        },
+    });
+    let mut out: Vec<Manifest> = objects
+        .into_iter()
+        .map(|o| Manifest {
+            file: format!(
+                "serve-{}-secret.yaml",
+                o["metadata"]["name"].as_str().unwrap_or("x")
+            ),
+            object: o,
+            secret: true,
+        })
+        .collect();
+    out.push(Manifest {
+        file: "serve-deployment.yaml".into(),
+        object: deployment,
+        secret: false,
+    });
+    out.push(Manifest {
+        file: "serve-service.yaml".into(),
+        object: service,
+        secret: false,
+    });
+    out
+}

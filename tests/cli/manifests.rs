@@ -1,0 +1,257 @@
+//! manifests: validated offline with Python's kubernetes-validate; the Deployment's volume
+//! layout, materialised as the kubelet would, serves with `mcsctl serve`; and two serve
+//! replicas over one asset directory both accept a rotated token within 5 s.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use serde_json::Value;
+
+use crate::serve::{FULL_34, PRE_32};
+use crate::support::{Https, Serve, demo, mode, ok, render, run, tokens, tool};
+
+fn load(p: &Path) -> Value {
+    serde_yaml_ng::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+fn decode(v: &Value) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(v.as_str().unwrap())
+        .unwrap()
+}
+
+#[test]
+fn manifests_are_valid_kubernetes_objects() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, Some(PRE_32));
+    ok(d.path(), &["manifests", "-q"]);
+    ok(
+        d.path(),
+        &[
+            "manifests",
+            "--serve-deployment",
+            "--image",
+            "registry.example.com/mcsctl:0.1.0",
+            "--output",
+            "deploy",
+            "-q",
+        ],
+    );
+    let m = a.join("manifests");
+    let cm = load(&m.join("root-ca-configmap.yaml"));
+    assert_eq!(
+        (
+            cm["kind"].as_str(),
+            cm["metadata"]["namespace"].as_str(),
+            cm["metadata"]["name"].as_str()
+        ),
+        (Some("ConfigMap"), Some("kube-system"), Some("root-ca"))
+    );
+    assert_eq!(
+        cm["data"]["ca.crt"].as_str().unwrap().as_bytes(),
+        std::fs::read(a.join("tls/mcs-ca.crt")).unwrap()
+    );
+    let tls = load(&m.join("machine-config-server-tls-secret.yaml"));
+    assert_eq!(tls["type"], "kubernetes.io/tls");
+    assert_eq!(
+        tls["metadata"]["namespace"],
+        "openshift-machine-config-operator"
+    );
+    assert_eq!(
+        decode(&tls["data"]["tls.key"]),
+        std::fs::read(a.join("tls/mcs.key")).unwrap()
+    );
+    let auth = load(&m.join("machineconfig-auth-secret.yaml"));
+    assert_eq!(auth["metadata"]["namespace"], "openshift-config");
+    assert_eq!(
+        String::from_utf8(decode(&auth["data"]["token"])).unwrap(),
+        tokens(&a)[0]
+    );
+    let ud = load(&m.join("worker-user-data-secret.yaml"));
+    assert_eq!(ud["metadata"]["namespace"], "openshift-machine-api");
+    assert_eq!(
+        decode(&ud["data"]["userData"]),
+        std::fs::read(a.join("worker.ign")).unwrap()
+    );
+    assert_eq!(decode(&ud["data"]["disableTemplating"]), b"true");
+    for f in [
+        "machine-config-server-tls-secret.yaml",
+        "machineconfig-auth-secret.yaml",
+        "worker-user-data-secret.yaml",
+    ] {
+        assert_eq!(mode(&m.join(f)), 0o600, "{f}");
+    }
+    let dep = load(&d.path().join("deploy/serve-deployment.yaml"));
+    let spec = &dep["spec"]["template"]["spec"];
+    assert_eq!(dep["spec"]["replicas"], 2);
+    let c = &spec["containers"][0];
+    assert_eq!(c["readinessProbe"]["httpGet"]["path"], "/healthz");
+    assert_eq!(c["livenessProbe"]["httpGet"]["path"], "/healthz");
+    assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true);
+    assert_eq!(spec["securityContext"]["runAsNonRoot"], true);
+    assert!(c["resources"]["requests"]["memory"].is_string());
+    let (code, _, err) = run(d.path(), &["manifests"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("exists; use --force"), "{err}");
+
+    let Some(kv) = tool(
+        "kubernetes-validate",
+        "KUBERNETES_VALIDATE",
+        "kubernetes-validate",
+    ) else {
+        return;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&m)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.extend(
+        std::fs::read_dir(d.path().join("deploy"))
+            .unwrap()
+            .map(|e| e.unwrap().path()),
+    );
+    let out = Command::new(kv)
+        .arg("--strict")
+        .args(&files)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "kubernetes-validate failed:\n{text}");
+    assert_eq!(text.matches("passed").count(), files.len(), "{text}");
+}
+
+#[test]
+fn the_deployment_volume_layout_serves() {
+    // Materialise the Deployment's volumes (Secret items to paths) as the kubelet would, and
+    // run `mcsctl serve --dir /assets` on them as the container does.
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, Some(PRE_32));
+    ok(
+        d.path(),
+        &[
+            "manifests",
+            "--serve-deployment",
+            "--image",
+            "registry.example.com/mcsctl:0.1.0",
+            "--namespace",
+            "mcs",
+            "--auth",
+            "split",
+            "--output",
+            "deploy",
+            "-q",
+        ],
+    );
+    let deploy = d.path().join("deploy");
+    let secrets: Vec<Value> = std::fs::read_dir(&deploy)
+        .unwrap()
+        .map(|e| load(&e.unwrap().path()))
+        .filter(|o| o["kind"] == "Secret")
+        .collect();
+    let dep = load(&deploy.join("serve-deployment.yaml"));
+    let spec = &dep["spec"]["template"]["spec"];
+    let c = &spec["containers"][0];
+    let root = d.path().join("pod");
+    for mount in c["volumeMounts"].as_array().unwrap() {
+        let vol = spec["volumes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == mount["name"])
+            .unwrap();
+        let sec = secrets
+            .iter()
+            .find(|s| s["metadata"]["name"] == vol["secret"]["secretName"])
+            .expect("the Secret is among the manifests");
+        let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
+        let data = sec["data"].as_object().unwrap();
+        let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
+            Some(items) => items
+                .iter()
+                .map(|i| {
+                    (
+                        i["key"].as_str().unwrap().into(),
+                        i["path"].as_str().unwrap().into(),
+                    )
+                })
+                .collect(),
+            None => data.keys().map(|k| (k.clone(), k.clone())).collect(),
+        };
+        for (key, path) in items {
+            let p = target.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, decode(&data[&key])).unwrap();
+        }
+    }
+    let args: Vec<String> = c["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(args[..3], ["serve", "--dir", "/assets"]);
+    let auth_idx = args.iter().position(|x| x == "--auth").unwrap();
+    let s = Serve::start(&root, &["--dir", "assets", "--auth", &args[auth_idx + 1]]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let r = Https::connect(s.addr, &ca)
+        .request("GET", "/config/worker", &[("Authorization", &bearer)])
+        .unwrap();
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
+    let r = Https::connect(s.addr, &ca)
+        .request("GET", "/config/worker", &[])
+        .unwrap();
+    assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
+    assert_eq!(
+        Https::connect(s.addr, &ca)
+            .request("GET", "/healthz", &[])
+            .unwrap()
+            .status,
+        200
+    );
+}
+
+#[test]
+fn two_replicas_accept_a_rotated_token_within_5s() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, None);
+    let r1 = Serve::start(d.path(), &["--reload-interval", "2s"]);
+    let r2 = Serve::start(d.path(), &["--reload-interval", "2s"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    let new = format!("Bearer {}", tokens(&a).last().unwrap());
+    let start = Instant::now();
+    let mut done = [None, None];
+    while start.elapsed() < Duration::from_secs(5) && done.iter().any(Option::is_none) {
+        for (i, s) in [&r1, &r2].iter().enumerate() {
+            if done[i].is_none()
+                && Https::connect(s.addr, &ca)
+                    .request("GET", "/config/worker", &[("Authorization", &new)])
+                    .unwrap()
+                    .status
+                    == 200
+            {
+                done[i] = Some(start.elapsed());
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        done.iter().all(Option::is_some),
+        "not every replica accepted the new token within 5 s: {done:?}"
+    );
+    eprintln!(
+        "replicas accepted the rotated token after {:?} and {:?}",
+        done[0].unwrap(),
+        done[1].unwrap()
+    );
+}
