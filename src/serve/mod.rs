@@ -254,21 +254,21 @@ fn banner(
         auth.name(),
         state.tokens.len()
     ));
-    eprint!("{b}");
     if auth == AuthMode::None {
-        eprintln!(
-            "WARNING: --auth none: anyone who reaches {} can read every machine's full configuration, secrets included.",
+        b.push_str(&format!(
+            "WARNING: --auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
             addr(tls)
-        );
+        ));
     }
     if auth == AuthMode::Token && state.tokens.is_empty() {
-        eprintln!(
-            "WARNING: --auth token but no live token in auth/tokens.json: every config request will get 401."
-        );
+        b.push_str("WARNING: --auth token but no live token in auth/tokens.json: every config request will get 401.\n");
     }
     if plain.is_some() {
-        eprintln!("WARNING: the plain HTTP listener sends configs and tokens in clear text.");
+        b.push_str("WARNING: the plain HTTP listener sends configs and tokens in clear text.\n");
     }
+    b.push_str("ready\n");
+    // One write, so the banner is never interleaved with the first log lines.
+    eprint!("{b}");
 }
 
 async fn wait_for_stop() {
@@ -383,7 +383,8 @@ fn respond(
         accept: h("accept"),
         remote: peer.ip(),
     };
-    let head_size: usize = req.uri().to_string().len()
+    // Counted without allocating: the request line's target plus every header line.
+    let head_size: usize = req.uri().path_and_query().map_or(0, |p| p.as_str().len())
         + headers
             .iter()
             .map(|(k, v)| k.as_str().len() + v.len() + 4)

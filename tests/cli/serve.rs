@@ -556,3 +556,47 @@ fn tls_12_and_13_both_resume_sessions() {
         );
     }
 }
+
+#[test]
+fn insecure_listener_serves_plain_http_with_the_same_rules() {
+    use std::io::Write;
+    let (d, a) = setup();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let s = Serve::start(
+        d.path(),
+        &["--insecure-listen", &format!("127.0.0.1:{port}")],
+    );
+    assert!(
+        s.stderr()
+            .contains(&format!("http://127.0.0.1:{port} (plain HTTP)")),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr().contains("WARNING: the plain HTTP listener"),
+        "{}",
+        s.stderr()
+    );
+    let get = |headers: &str| {
+        let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        write!(
+            c,
+            "GET /config/worker HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{headers}\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        let _ = c.read_to_string(&mut out);
+        out
+    };
+    assert!(get("").starts_with("HTTP/1.1 401"));
+    let ok_resp = get(&format!("Authorization: Bearer {}\r\n", tokens(&a)[0]));
+    assert!(
+        ok_resp.starts_with("HTTP/1.1 200") && ok_resp.ends_with(FULL_34),
+        "{ok_resp}"
+    );
+}
