@@ -98,6 +98,8 @@ fn now_rfc3339() -> String {
 
 async fn serve(opts: Options) -> Result<u8> {
     let provider = crate::pki::remote::provider();
+    // Taken before the load: a change that lands while loading is seen by the first poll.
+    let loaded_from = state::fingerprint(&opts.dir);
     let state = State::load(&opts.dir, provider.clone(), OffsetDateTime::now_utc())?;
     let auth = opts.auth.unwrap_or(if state.tokens.is_empty() {
         AuthMode::None
@@ -159,6 +161,7 @@ async fn serve(opts: Options) -> Result<u8> {
         opts.dir.clone(),
         provider,
         shared.clone(),
+        loaded_from,
         opts.reload_interval,
         stop_rx.clone(),
     ));
@@ -449,12 +452,13 @@ async fn reload_loop(
     dir: AssetDir,
     provider: Arc<rustls::crypto::CryptoProvider>,
     shared: Arc<Shared>,
+    loaded_from: state::Fingerprint,
     every: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
     use tokio::signal::unix::{SignalKind, signal};
     let mut hup = signal(SignalKind::hangup()).ok();
-    let mut seen = state::fingerprint(&dir);
+    let mut seen = loaded_from;
     let mut failed_at: Option<state::Fingerprint> = None;
     let mut tick = tokio::time::interval(every);
     tick.tick().await;

@@ -351,13 +351,20 @@ impl Serve {
                 panic!("mcsctl serve did not start:\n{}", stderr.lock().unwrap());
             }
         };
-        Serve {
+        let s = Serve {
             child: Some(child),
             addr,
             log,
             stderr,
             _logdir: logdir,
-        }
+        };
+        // The banner ends with "ready": everything it says is on stderr by then.
+        assert!(
+            s.wait_stderr("\nready\n", std::time::Duration::from_secs(10)),
+            "no banner:\n{}",
+            s.stderr()
+        );
+        s
     }
 
     pub fn stderr(&self) -> String {
