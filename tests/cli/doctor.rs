@@ -11,10 +11,8 @@ fn setup() -> (tempfile::TempDir, Serve) {
     (d, s)
 }
 
-fn resolve(s: &Serve) -> String {
-    let _ = s;
-    "api-int.demo.example.com:127.0.0.1".to_string()
-}
+/// Every test server listens on loopback; the pointer names api-int.
+const RESOLVE: &str = "api-int.demo.example.com:127.0.0.1";
 
 fn pointer_at(d: &std::path::Path, port: u16, pool: &str, out: &str) {
     let url = format!("https://api-int.demo.example.com:{port}/config/{pool}");
@@ -43,7 +41,7 @@ fn failed_step(out: &str) -> String {
 fn healthy_server_passes_every_step() {
     let (d, s) = setup();
     pointer_at(d.path(), s.addr.port(), "worker", "lab.ign");
-    let (code, out, err) = run(d.path(), &["doctor", "lab.ign", "--resolve", &resolve(&s)]);
+    let (code, out, err) = run(d.path(), &["doctor", "lab.ign", "--resolve", RESOLVE]);
     assert_eq!(code, 0, "{out}{err}");
     let r = Redactor::new(d.path(), Some(&d.path().join("mcs-assets")));
     golden("doctor-ok.txt", &r.apply(&out));
@@ -53,7 +51,7 @@ fn healthy_server_passes_every_step() {
             "doctor",
             "lab.ign",
             "--resolve",
-            &resolve(&s),
+            RESOLVE,
             "--format",
             "json",
             "--ignition-spec",
@@ -105,7 +103,7 @@ fn server_with_another_ca_fails_at_tls() {
             "doctor",
             "lab.ign",
             "--resolve",
-            &resolve(&s),
+            RESOLVE,
             "--format",
             "json",
         ],
@@ -116,10 +114,7 @@ fn server_with_another_ca_fails_at_tls() {
         out.contains("x509: certificate signed by unknown authority") && out.contains("key id"),
         "{out}"
     );
-    let (_, text, _) = run(
-        other.path(),
-        &["doctor", "lab.ign", "--resolve", &resolve(&s)],
-    );
+    let (_, text, _) = run(other.path(), &["doctor", "lab.ign", "--resolve", RESOLVE]);
     assert!(
         text.contains("failed at step tls") && text.contains("fix: the pointer would need the CA"),
         "{text}"
@@ -138,7 +133,7 @@ fn wrong_token_fails_at_status_401() {
             "doctor",
             "lab.ign",
             "--resolve",
-            &resolve(&s),
+            RESOLVE,
             "--format",
             "json",
         ],
@@ -158,7 +153,7 @@ fn unknown_pool_fails_at_status_404() {
             "doctor",
             "storage.ign",
             "--resolve",
-            &resolve(&s),
+            RESOLVE,
             "--format",
             "json",
         ],
@@ -222,4 +217,69 @@ fn unresolvable_host_and_bad_pointer() {
     assert_eq!(failed_step(&out), "parse");
     let (code, _, err) = run(d.path(), &["doctor", "--resolve", "garbage"]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn follows_merge_references_of_the_returned_config() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    let token = crate::support::tokens(&a)[0].clone();
+    render(&a, "infra", FULL_34, None);
+    let s = Serve::start(d.path(), &[]);
+    let port = s.addr.port();
+    // The served worker config merges an inline config and another pool of the same server.
+    let inline = "data:,%7B%22ignition%22%3A%7B%22version%22%3A%223.2.0%22%7D%7D";
+    let worker = serde_json::json!({"ignition": {"version": "3.2.0", "config": {"merge": [
+        {"source": inline},
+        {"source": format!("https://api-int.demo.example.com:{port}/config/infra"),
+         "httpHeaders": [{"name": "Authorization", "value": format!("Bearer {token}")}]},
+    ]}}});
+    std::fs::write(a.join("rendered/worker.ign"), worker.to_string()).unwrap();
+    s.signal("HUP");
+    assert!(
+        s.wait_stderr(
+            r#"pools [\"infra\", \"worker\"]"#,
+            std::time::Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    pointer_at(d.path(), port, "worker", "lab.ign");
+    let doctor = [
+        "doctor",
+        "lab.ign",
+        "--resolve",
+        "api-int.demo.example.com:127.0.0.1",
+        "--format",
+        "json",
+    ];
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let steps: Vec<&str> = v["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    for want in [
+        "ref[1] config",
+        "ref[2] tls",
+        "ref[2] status",
+        "ref[2] config",
+        "ref[2] references",
+    ] {
+        assert!(steps.contains(&want), "{want} missing: {steps:?}");
+    }
+    // The referenced pool vanishes: the failure is the reference's status step.
+    std::fs::remove_file(a.join("rendered/infra.ign")).unwrap();
+    s.signal("HUP");
+    assert!(
+        s.wait_stderr(r#"pools [\"worker\"]"#, std::time::Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 4);
+    assert_eq!(failed_step(&out), "ref[2] status");
 }
