@@ -22,6 +22,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use time::OffsetDateTime;
 use tokio::net::TcpListener;
+use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::{Semaphore, watch};
 
 pub use handler::AuthMode;
@@ -117,6 +118,11 @@ async fn serve(opts: Options) -> Result<u8> {
         ),
         None => None,
     };
+    // Handlers go in before the banner says "ready": a signal that comes early must not fall
+    // to the default action (SIGHUP would end the process).
+    let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
+    let int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
+    let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
     banner(&opts, &state, auth, &tls_listener, plain_listener.as_ref());
 
     let shared = Arc::new(Shared {
@@ -162,11 +168,12 @@ async fn serve(opts: Options) -> Result<u8> {
         provider,
         shared.clone(),
         loaded_from,
+        hup,
         opts.reload_interval,
         stop_rx.clone(),
     ));
 
-    wait_for_stop().await;
+    wait_for_stop(term, int).await;
     event(
         "shutdown",
         "stopping: no new connections; draining in-flight requests",
@@ -274,13 +281,11 @@ fn banner(
     eprint!("{b}");
 }
 
-async fn wait_for_stop() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).ok();
-    let mut int = signal(SignalKind::interrupt()).ok();
+/// Stops on SIGTERM or SIGINT.
+async fn wait_for_stop(mut term: Signal, mut int: Signal) {
     tokio::select! {
-        _ = async { match term.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => {}
-        _ = async { match int.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => {}
+        _ = term.recv() => {}
+        _ = int.recv() => {}
     }
 }
 
@@ -453,11 +458,10 @@ async fn reload_loop(
     provider: Arc<rustls::crypto::CryptoProvider>,
     shared: Arc<Shared>,
     loaded_from: state::Fingerprint,
+    mut hup: Signal,
     every: Duration,
     mut stop: watch::Receiver<bool>,
 ) {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut hup = signal(SignalKind::hangup()).ok();
     let mut seen = loaded_from;
     let mut failed_at: Option<state::Fingerprint> = None;
     let mut tick = tokio::time::interval(every);
@@ -465,7 +469,7 @@ async fn reload_loop(
     loop {
         let forced = tokio::select! {
             _ = tick.tick() => false,
-            _ = async { match hup.as_mut() { Some(s) => { s.recv().await; } None => std::future::pending().await } } => true,
+            _ = hup.recv() => true,
             _ = stop.changed() => return,
         };
         let now = state::fingerprint(&dir);
