@@ -34,6 +34,9 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         )));
     }
     let mut cfg = dir.config()?;
+    // Held from reading the token to writing the file, so a concurrent `token rotate` cannot
+    // slip in between and leave this pointer with the old token.
+    let _lock = dir.lock()?;
     let version = match &args.spec_version {
         Some(v) => spec_flag(v)?,
         None => crate::ignition::SpecVersion::parse(&cfg.spec_version)?,
@@ -114,7 +117,6 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             p.to_path_buf()
         }
         None => {
-            let _lock = dir.lock()?;
             let p = dir.write(&layout::pointer(&args.pool), &bytes, mode, overwrite)?;
             if !cfg.pools.contains(&args.pool) {
                 cfg.pools.push(args.pool.clone());
