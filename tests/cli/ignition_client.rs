@@ -92,9 +92,11 @@ fn pointer_for(d: &Path, s: &Serve, out: &str, extra: &[&str]) {
     ok(d, &args);
 }
 
+/// Whether Ignition fetched the full config; false only when Ignition is not installed (outside
+/// CI, after a notice), so callers skip what depends on the fetch.
 fn fetches_full(d: &Path, file: &str) -> bool {
     let Some((success, fetched, log)) = ignition_fetch(&d.join(file)) else {
-        return true;
+        return false;
     };
     assert!(success, "ignition failed with {file}:\n{log}");
     assert!(
@@ -122,7 +124,9 @@ fn refused(d: &Path, file: &str, expect_in_log: &str) {
 fn header_token_fetch_of_a_34_config_by_ignition_214() {
     let (d, s) = served(&[], &[]);
     pointer_for(d.path(), &s, "lab.ign", &[]);
-    fetches_full(d.path(), "lab.ign");
+    if !fetches_full(d.path(), "lab.ign") {
+        return;
+    }
     let log = s.access_log();
     let line = log
         .lines()
