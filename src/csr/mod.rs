@@ -13,6 +13,8 @@ use time::OffsetDateTime;
 
 use request::CsrInfo;
 
+use crate::pki::cert::CertInfo;
+
 /// Username prefix of nodes.
 pub const NODE_PREFIX: &str = "system:node:";
 /// Group of nodes.
@@ -549,64 +551,16 @@ fn serving(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
 
 /// The node's current serving certificate, when the kubelet CA exists, the Node exists with an
 /// internal IP, and its certificate was obtained.
-fn current_cert(node: &str, ctx: &Context) -> Option<CertFacts> {
+fn current_cert(node: &str, ctx: &Context) -> Option<CertInfo> {
     ctx.kubelet_ca.as_ref()?;
     let n = ctx.nodes.iter().find(|x| x.name == node)?;
     node_internal_ip(n).ok()?;
     let der = ctx.serving_certs.get(node)?;
-    CertFacts::parse(der)
-}
-
-struct CertFacts {
-    der: Vec<u8>,
-    common_name: String,
-    dns: Vec<String>,
-    emails: Vec<String>,
-    ips: Vec<IpAddr>,
-    uris: Vec<String>,
-}
-
-impl CertFacts {
-    fn parse(der: &[u8]) -> Option<CertFacts> {
-        use x509_parser::extensions::GeneralName;
-        use x509_parser::prelude::{FromDer, X509Certificate};
-        let (_, c) = X509Certificate::from_der(der).ok()?;
-        let mut f = CertFacts {
-            der: der.to_vec(),
-            common_name: c
-                .subject()
-                .iter_common_name()
-                .filter_map(|a| a.as_str().ok())
-                .last()
-                .unwrap_or("")
-                .to_string(),
-            dns: Vec::new(),
-            emails: Vec::new(),
-            ips: Vec::new(),
-            uris: Vec::new(),
-        };
-        if let Ok(Some(san)) = c.subject_alternative_name() {
-            for n in &san.value.general_names {
-                match n {
-                    GeneralName::DNSName(d) => f.dns.push(d.to_string()),
-                    GeneralName::RFC822Name(m) => f.emails.push(m.to_string()),
-                    GeneralName::URI(u) => f.uris.push(u.to_string()),
-                    GeneralName::IPAddress(b) if b.len() == 4 => {
-                        f.ips.push(IpAddr::from(<[u8; 4]>::try_from(*b).ok()?))
-                    }
-                    GeneralName::IPAddress(b) if b.len() == 16 => {
-                        f.ips.push(IpAddr::from(<[u8; 16]>::try_from(*b).ok()?))
-                    }
-                    _ => {}
-                }
-            }
-        }
-        Some(f)
-    }
+    CertInfo::from_der(der).ok()
 }
 
 /// Chain to the kubelet CA at `now` with EKU serverAuth, then the CN checks.
-fn verify_and_cn(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+fn verify_and_cn(node: &str, req: &CsrInfo, cert: &CertInfo, ctx: &Context) -> Result<(), String> {
     verify_chain(&cert.der, ctx.kubelet_ca.as_deref().unwrap_or(&[]), ctx.now)?;
     if cert.common_name != format!("{NODE_PREFIX}{node}") {
         return Err("current serving cert has bad common name".into());
@@ -623,12 +577,12 @@ fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
     v
 }
 
-fn renewal(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+fn renewal(node: &str, req: &CsrInfo, cert: &CertInfo, ctx: &Context) -> Result<(), String> {
     verify_and_cn(node, req, cert, ctx)?;
     let ips = |v: &[IpAddr]| sorted(&v.iter().map(IpAddr::to_string).collect::<Vec<_>>());
-    if sorted(&req.dns_names) != sorted(&cert.dns)
+    if sorted(&req.dns_names) != sorted(&cert.dns_names)
         || sorted(&req.emails) != sorted(&cert.emails)
-        || ips(&req.ips) != ips(&cert.ips)
+        || ips(&req.ips) != ips(&cert.ip_addresses)
         || sorted(&req.uris) != sorted(&cert.uris)
     {
         return Err("CSR Subject Alternate Name values do not match current certificate".into());
@@ -671,9 +625,9 @@ fn machine_fallback<'a>(
     Ok(m)
 }
 
-fn egress(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<(), String> {
+fn egress(node: &str, req: &CsrInfo, cert: &CertInfo, ctx: &Context) -> Result<(), String> {
     verify_and_cn(node, req, cert, ctx)?;
-    if sorted(&req.dns_names) != sorted(&cert.dns)
+    if sorted(&req.dns_names) != sorted(&cert.dns_names)
         || sorted(&req.emails) != sorted(&cert.emails)
         || sorted(&req.uris) != sorted(&cert.uris)
     {
@@ -686,7 +640,7 @@ fn egress(node: &str, req: &CsrInfo, cert: &CertFacts, ctx: &Context) -> Result<
         .ok_or_else(|| format!("no HostSubnet for node {node}"))?;
     for ip in &req.ips {
         let s = ip.to_string();
-        let ok = cert.ips.contains(ip)
+        let ok = cert.ip_addresses.contains(ip)
             || hs.egress_ips.contains(&s)
             || hs.egress_cidrs.iter().any(|c| cidr_contains(c, *ip));
         if !ok {

@@ -2,9 +2,11 @@
 
 use std::net::IpAddr;
 
-use x509_parser::extensions::{GeneralName, ParsedExtension};
+use x509_parser::extensions::ParsedExtension;
 use x509_parser::prelude::FromDer;
 use x509_parser::x509::X509Name;
+
+use crate::pki::cert::SubjectAltNames;
 
 /// What the rules need of a CSR.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -53,29 +55,19 @@ pub fn parse_der(der: &[u8]) -> Result<CsrInfo, String> {
         uris: Vec::new(),
         spki: info.subject_pki.raw.to_vec(),
     };
-    if let Some(exts) = csr.requested_extensions() {
-        for e in exts {
-            if let ParsedExtension::SubjectAlternativeName(san) = e {
-                for n in &san.general_names {
-                    match n {
-                        GeneralName::DNSName(d) => out.dns_names.push(d.to_string()),
-                        GeneralName::RFC822Name(m) => out.emails.push(m.to_string()),
-                        GeneralName::URI(u) => out.uris.push(u.to_string()),
-                        GeneralName::IPAddress(b) => match b.len() {
-                            4 => out
-                                .ips
-                                .push(IpAddr::from(<[u8; 4]>::try_from(*b).unwrap_or_default())),
-                            16 => out
-                                .ips
-                                .push(IpAddr::from(<[u8; 16]>::try_from(*b).unwrap_or_default())),
-                            _ => return Err("IP SAN of invalid length".into()),
-                        },
-                        _ => {}
-                    }
-                }
-            }
+    let mut sans = SubjectAltNames::default();
+    for e in csr.requested_extensions().into_iter().flatten() {
+        if let ParsedExtension::SubjectAlternativeName(san) = e {
+            sans.add(&san.general_names);
         }
     }
+    if sans.invalid_ips > 0 {
+        return Err("IP SAN of invalid length".into());
+    }
+    out.dns_names = sans.dns;
+    out.emails = sans.emails;
+    out.ips = sans.ips;
+    out.uris = sans.uris;
     Ok(out)
 }
 

@@ -39,6 +39,12 @@ pub struct CertInfo {
     pub ip_addresses: Vec<IpAddr>,
     /// DNS and IP subject alternative names in certificate order.
     pub san_entries: Vec<San>,
+    /// Email subject alternative names.
+    pub emails: Vec<String>,
+    /// URI subject alternative names.
+    pub uris: Vec<String>,
+    /// Subject common name (the last CN, as Go's pkix.Name keeps it).
+    pub common_name: String,
     /// Extended key usage serverAuth (true when no EKU extension restricts it).
     pub server_auth: bool,
     /// Key type and size, e.g. `ECDSA P-256`, `RSA 2048`, `Ed25519`.
@@ -61,9 +67,7 @@ impl CertInfo {
         if !rest.is_empty() {
             bail!("not an X.509 certificate: {} trailing bytes", rest.len());
         }
-        let mut dns_names = Vec::new();
-        let mut ip_addresses = Vec::new();
-        let mut san_entries = Vec::new();
+        let mut sans = SubjectAltNames::default();
         let mut server_auth = true;
         let mut can_sign_certs = false;
         let mut is_ca = false;
@@ -71,23 +75,7 @@ impl CertInfo {
         let mut authority_key_id = None;
         for ext in x.extensions() {
             match ext.parsed_extension() {
-                ParsedExtension::SubjectAlternativeName(san) => {
-                    for name in &san.general_names {
-                        match name {
-                            GeneralName::DNSName(d) => {
-                                dns_names.push(d.to_string());
-                                san_entries.push(San::Dns(d.to_string()));
-                            }
-                            GeneralName::IPAddress(b) => {
-                                if let Some(ip) = ip_from_bytes(b) {
-                                    ip_addresses.push(ip);
-                                    san_entries.push(San::Ip(ip));
-                                }
-                            }
-                            _ => {}
-                        }
-                    }
-                }
+                ParsedExtension::SubjectAlternativeName(san) => sans.add(&san.general_names),
                 ParsedExtension::ExtendedKeyUsage(eku) => server_auth = eku.any || eku.server_auth,
                 ParsedExtension::KeyUsage(ku) => can_sign_certs = ku.key_cert_sign(),
                 ParsedExtension::BasicConstraints(bc) => is_ca = bc.ca,
@@ -109,9 +97,18 @@ impl CertInfo {
             not_after: x.validity().not_after.timestamp(),
             is_ca,
             can_sign_certs,
-            dns_names,
-            ip_addresses,
-            san_entries,
+            common_name: x
+                .subject()
+                .iter_common_name()
+                .filter_map(|a| a.as_str().ok())
+                .last()
+                .unwrap_or("")
+                .to_string(),
+            dns_names: sans.dns,
+            ip_addresses: sans.ips,
+            san_entries: sans.ordered,
+            emails: sans.emails,
+            uris: sans.uris,
             server_auth,
             key: describe_key(x.public_key()),
             spki: x.public_key().raw.to_vec(),
@@ -188,6 +185,48 @@ impl CertInfo {
     /// Subject alternative names as `DNS:x` / `IP:y`, as openssl prints them.
     pub fn sans(&self) -> Vec<String> {
         self.san_entries.iter().map(San::to_string).collect()
+    }
+}
+
+/// Subject alternative names as the rules read them, from a certificate or a request. One
+/// reader for both, so they cannot disagree about what a name is.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubjectAltNames {
+    /// DNS names.
+    pub dns: Vec<String>,
+    /// Email addresses.
+    pub emails: Vec<String>,
+    /// IP addresses.
+    pub ips: Vec<IpAddr>,
+    /// URIs.
+    pub uris: Vec<String>,
+    /// DNS and IP names in their order.
+    pub ordered: Vec<San>,
+    /// IP entries of a length that is neither 4 nor 16 (skipped).
+    pub invalid_ips: usize,
+}
+
+impl SubjectAltNames {
+    /// Adds the names of one SubjectAlternativeName extension.
+    pub fn add(&mut self, names: &[GeneralName<'_>]) {
+        for name in names {
+            match name {
+                GeneralName::DNSName(d) => {
+                    self.dns.push(d.to_string());
+                    self.ordered.push(San::Dns(d.to_string()));
+                }
+                GeneralName::RFC822Name(m) => self.emails.push(m.to_string()),
+                GeneralName::URI(u) => self.uris.push(u.to_string()),
+                GeneralName::IPAddress(b) => match ip_from_bytes(b) {
+                    Some(ip) => {
+                        self.ips.push(ip);
+                        self.ordered.push(San::Ip(ip));
+                    }
+                    None => self.invalid_ips += 1,
+                },
+                _ => {}
+            }
+        }
     }
 }
 
