@@ -1119,7 +1119,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__init)
-            opts="-q -v -h -V --cluster-name --base-domain --san --pool --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --cluster-name --base-domain --san --pool --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1159,6 +1159,10 @@ _mcsctl() {
                     ;;
                 --spec-version)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --for)
+                    COMPREPLY=($(compgen -W "openshift coreos" -- "${cur}"))
                     return 0
                     ;;
                 --dir)
@@ -1337,7 +1341,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --spec-version --allow-sensitive --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --machine-configs --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1347,11 +1351,35 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --for)
+                    COMPREPLY=($(compgen -W "openshift coreos" -- "${cur}"))
+                    return 0
+                    ;;
+                --bootstrap-kubeconfig)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --spec-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --allow-sensitive)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-mcs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --token)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

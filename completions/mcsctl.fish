@@ -61,6 +61,8 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cert-validity -d 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l token-transport -d 'How pointer configs carry the token' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
 query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l spec-version -d 'Ignition spec version of the pointer configs (3.0.0 to 3.4.0)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l for -d 'What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
+coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
@@ -243,11 +245,19 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactiv
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l machine-configs -d 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l for -d 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
+coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l bootstrap-kubeconfig -d 'The kubelet\'s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l spec-version -d 'Ignition spec version of the output (default: the newest input version, at least 3.2.0)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l allow-sensitive -d 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l from-mcs -d 'Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l pool -d 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l ca -d 'CA bundle the server\'s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l token -d 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Print more detail about what is done, on stderr'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 
+use crate::ignition::render::Flavour;
+
 /// Relative paths inside the asset directory.
 pub mod layout {
     /// Cluster metadata.
@@ -25,6 +27,8 @@ pub mod layout {
     pub const SERVING_KEY: &str = "tls/mcs.key";
     /// Provisioning tokens.
     pub const TOKENS: &str = "auth/tokens.json";
+    /// The kubelet's bootstrap kubeconfig, appended to every openshift-flavour config.
+    pub const BOOTSTRAP_KUBECONFIG: &str = "auth/bootstrap-kubeconfig";
     /// Lock file that serialises state changes.
     pub const LOCK: &str = ".mcsctl.lock";
     /// Where a pool's pointer config lives.
@@ -177,6 +181,22 @@ impl AssetDir {
         Ok(p)
     }
 
+    /// Removes a file inside the directory (and syncs the directory); a missing file is fine.
+    pub fn remove(&self, rel: &str) -> Result<bool> {
+        let p = self.path(rel);
+        match fs::remove_file(&p) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(e).with_context(|| format!("removing {}", p.display())),
+        }
+        if let Some(parent) = p.parent() {
+            File::open(parent)
+                .and_then(|d| d.sync_all())
+                .with_context(|| format!("syncing directory {}", parent.display()))?;
+        }
+        Ok(true)
+    }
+
     /// Loads `mcsctl.json`.
     pub fn config(&self) -> Result<ClusterConfig> {
         self.require()?;
@@ -302,6 +322,9 @@ pub struct ClusterConfig {
     pub token_transport: String,
     /// Key algorithm of generated keys.
     pub key_algorithm: String,
+    /// What `render` renders for (absent in files written before flavours: openshift).
+    #[serde(default)]
+    pub flavour: Flavour,
 }
 
 impl ClusterConfig {

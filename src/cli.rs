@@ -192,6 +192,10 @@ pub struct InitArgs {
     #[arg(long, default_value = "3.2.0", value_name = "V")]
     pub spec_version: String,
 
+    /// What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS.
+    #[arg(long = "for", value_enum, default_value_t = RenderFor::Openshift, value_name = "FLAVOUR")]
+    pub flavour: RenderFor,
+
     /// Replace an existing, non-empty asset directory.
     #[arg(long)]
     pub force: bool,
@@ -573,12 +577,46 @@ pub struct CsrSignArgs {
     pub force: bool,
 }
 
+/// What rendered configs are for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RenderFor {
+    /// OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap
+    /// kubeconfig, the MachineConfig for the machine-config daemon's firstboot).
+    Openshift,
+    /// Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as
+    /// Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused.
+    Coreos,
+}
+
 /// Arguments of `render`.
 #[derive(Debug, Args)]
+#[command(after_long_help = "\
+For the openshift flavour every pool's config gets, last and in this order, the files the MCS \
+appends: /etc/machine-config-daemon/node-annotations.json, /etc/kubernetes/kubeconfig (the \
+bootstrap kubeconfig), /etc/mcs-machine-config-content.json and \
+/etc/ignition-machine-config-encapsulated.json. A cluster's rendered MachineConfig \
+(`oc get mc rendered-worker-<hash> -o yaml`) is served as it is, under its own name.")]
 pub struct RenderArgs {
     /// MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -.
-    #[arg(long, value_name = "PATH")]
-    pub machine_configs: PathBuf,
+    #[arg(
+        long,
+        value_name = "PATH",
+        required_unless_present = "from_mcs",
+        conflicts_with = "from_mcs"
+    )]
+    pub machine_configs: Option<PathBuf>,
+
+    /// What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded.
+    #[arg(long = "for", value_enum, value_name = "FLAVOUR")]
+    pub flavour: Option<RenderFor>,
+
+    /// The kubelet's bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders).
+    #[arg(long, value_name = "FILE")]
+    pub bootstrap_kubeconfig: Option<PathBuf>,
+
+    /// Replace a different auth/bootstrap-kubeconfig.
+    #[arg(long)]
+    pub force: bool,
 
     /// Ignition spec version of the output (default: the newest input version, at least 3.2.0).
     #[arg(long, value_name = "V")]
@@ -587,6 +625,28 @@ pub struct RenderArgs {
     /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
     #[arg(long = "allow-sensitive", value_name = "PATH")]
     pub allow_sensitive: Vec<String>,
+
+    /// Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve).
+    #[arg(long, value_name = "URL", requires = "pool")]
+    pub from_mcs: Option<String>,
+
+    /// The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path).
+    #[arg(long, value_name = "POOL", requires = "from_mcs")]
+    pub pool: Option<String>,
+
+    /// CA bundle the server's certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt).
+    #[arg(long, value_name = "FILE", requires = "from_mcs")]
+    pub ca: Option<PathBuf>,
+
+    /// Bearer token for --from-mcs (or from the environment, so it stays out of `ps`).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCSCTL_FROM_MCS_TOKEN",
+        hide_env_values = true,
+        requires = "from_mcs"
+    )]
+    pub token: Option<String>,
 }
 
 /// Arguments of `manifests`.

@@ -775,7 +775,7 @@ fn dechunk(mut b: &[u8]) -> Option<Vec<u8>> {
 }
 
 /// The URL without any `token=` value, for printing.
-fn redact_url(u: &str) -> String {
+pub fn redact_url(u: &str) -> String {
     match u.split_once('?') {
         Some((base, q)) => {
             let q: Vec<String> = q

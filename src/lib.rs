@@ -12,6 +12,7 @@ pub mod duration;
 pub mod exit;
 pub mod ignition;
 pub mod kube;
+pub mod kubeconfig;
 pub mod manifests;
 pub mod names;
 pub mod pki;

@@ -89,6 +89,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         spec_version: version.to_string(),
         token_transport: transport.name().to_string(),
         key_algorithm: alg.name().to_string(),
+        flavour: super::flavour(args.flavour),
     };
     let t = now();
     let ca_key = generate_key(ui, alg, "CA")?;

@@ -15,9 +15,12 @@ use crate::cli::InspectArgs;
 use crate::duration::residual;
 use crate::exit;
 use crate::ignition::pointer::{self, PointerInfo, url_host};
+use crate::ignition::render::{Flavour, payload};
+use crate::kubeconfig;
 use crate::pki::cert::{CertInfo, Status, parse_pem_certs, rfc3339};
 use crate::pki::keys::{key_matches_spki, load_key_pem};
 use crate::pki::remote;
+use crate::serve::state::RENDERED;
 use crate::token::TokenStore;
 use crate::ui::{Ui, table};
 
@@ -462,6 +465,81 @@ fn inspect_dir(r: &mut Report, dir: &AssetDir) -> Result<()> {
         pointer_checks(r, &name, &info, leaf.as_ref(), store.as_ref());
         if info.token_secret().is_some() {
             check_mode(r, dir, &name);
+        }
+    }
+    bootstrap_checks(
+        r,
+        dir,
+        cfg.as_ref().map_or(Flavour::default(), |c| c.flavour),
+    )
+}
+
+/// The bootstrap kubeconfig, when kept, is checked and its certificates listed; for the
+/// openshift flavour every rendered config must carry it, or nodes never join.
+fn bootstrap_checks(r: &mut Report, dir: &AssetDir, flavour: Flavour) -> Result<()> {
+    let kept = dir.exists(layout::BOOTSTRAP_KUBECONFIG);
+    if kept {
+        check_mode(r, dir, layout::BOOTSTRAP_KUBECONFIG);
+        let what = dir.path(layout::BOOTSTRAP_KUBECONFIG).display().to_string();
+        match kubeconfig::check(&dir.read(layout::BOOTSTRAP_KUBECONFIG)?, &what, r.now) {
+            Ok(k) => {
+                for (i, ca) in k.cas.iter().enumerate() {
+                    r.cert(
+                        format!("{} CA[{}]", layout::BOOTSTRAP_KUBECONFIG, i + 1),
+                        ca,
+                    );
+                }
+                if let Some(c) = &k.client_cert {
+                    r.cert(format!("{} client", layout::BOOTSTRAP_KUBECONFIG), c);
+                }
+            }
+            Err(e) => r.check(Level::Fail, "bootstrap-kubeconfig", format!("{e:#}")),
+        }
+    }
+    if flavour != Flavour::OpenShift {
+        return Ok(());
+    }
+    let rendered = dir.path(RENDERED);
+    let mut names: Vec<String> = match std::fs::read_dir(&rendered) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".ign"))
+            .collect(),
+        Err(_) => return Ok(()),
+    };
+    names.sort();
+    for n in names {
+        let rel = format!("{RENDERED}/{n}");
+        let Ok(v) = serde_json::from_slice::<Value>(&dir.read(&rel)?) else {
+            r.check(Level::Fail, "rendered", format!("{rel} is not JSON"));
+            continue;
+        };
+        if payload::writes(&v, payload::KUBECONFIG) {
+            r.check(
+                Level::Ok,
+                "bootstrap-kubeconfig",
+                format!("{rel} carries {}", payload::KUBECONFIG),
+            );
+        } else {
+            let fix = if kept {
+                format!(
+                    "run `mcsctl render` again ({} is there; this render predates it)",
+                    layout::BOOTSTRAP_KUBECONFIG
+                )
+            } else {
+                format!(
+                    "run `mcsctl render --bootstrap-kubeconfig FILE` ({})",
+                    kubeconfig::HOW_TO_GET
+                )
+            };
+            r.check(
+                Level::Warn,
+                "bootstrap-kubeconfig",
+                format!(
+                    "{rel} has no {}: nodes booted from it cannot send their CSR and never join; {fix}",
+                    payload::KUBECONFIG
+                ),
+            );
         }
     }
     Ok(())

@@ -28,6 +28,7 @@ use crate::duration::Duration;
 use crate::exit::usage;
 use crate::ignition::SpecVersion;
 use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
+use crate::ignition::render::Flavour;
 use crate::pki::issue::Ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::token::{Token, TokenStore};
@@ -89,6 +90,14 @@ pub(crate) fn key_algorithm(a: cli::KeyAlgorithm) -> KeyAlgorithm {
         cli::KeyAlgorithm::Rsa2048 => KeyAlgorithm::Rsa2048,
         cli::KeyAlgorithm::Rsa3072 => KeyAlgorithm::Rsa3072,
         cli::KeyAlgorithm::Rsa4096 => KeyAlgorithm::Rsa4096,
+    }
+}
+
+/// The domain flavour of a CLI value.
+pub(crate) fn flavour(f: cli::RenderFor) -> Flavour {
+    match f {
+        cli::RenderFor::Openshift => Flavour::OpenShift,
+        cli::RenderFor::Coreos => Flavour::CoreOs,
     }
 }
 

@@ -11,6 +11,25 @@ pub fn encode_text(data: &[u8]) -> String {
     )
 }
 
+/// Encodes `data` as the MCS encodes the files it appends (`data:,` and RFC 2396 escaping, as
+/// vincent-petithory/dataurl's `Escape`): ASCII letters, digits and `-_.!~*'()` stay, every
+/// other byte becomes `%XX`.
+pub fn encode_escaped(data: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(6 + data.len() * 3);
+    out.push_str("data:,");
+    for &b in data {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+        }
+    }
+    out
+}
+
 /// Decodes a `data:` URL; anything else is an error naming the scheme.
 pub fn decode(url: &str) -> Result<Vec<u8>> {
     let Some(rest) = url.strip_prefix("data:") else {
@@ -74,5 +93,16 @@ mod tests {
         assert_eq!(decode("data:;base64,aGk").unwrap(), b"hi");
         assert!(decode("https://x").is_err());
         assert!(decode("data:,%2").is_err());
+    }
+
+    #[test]
+    fn escaped_as_the_mcs_writes_it() {
+        assert_eq!(
+            encode_escaped(b"a b/{\"x\"}\n"),
+            "data:,a%20b%2F%7B%22x%22%7D%0A"
+        );
+        assert_eq!(encode_escaped(b"-_.!~*'()"), "data:,-_.!~*'()");
+        let all: Vec<u8> = (0..=255).collect();
+        assert_eq!(decode(&encode_escaped(&all)).unwrap(), all);
     }
 }

@@ -6,28 +6,51 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, PRE_32};
-use crate::support::{Https, Serve, demo, ignition, ok, render};
+use serde_json::json;
 
-/// Runs Ignition's fetch stage on `pointer`; returns (success, fetched config, log).
-/// Ignition retries a failed fetch for ever (a booting machine has nothing better to do), so
-/// the run is bounded: after `limit` it is killed and counted as a failure.
-pub fn ignition_fetch_within(pointer: &Path, limit: Duration) -> Option<(bool, String, String)> {
-    let bin = ignition()?;
-    let work = tempfile::tempdir().unwrap();
-    let cache = work.path().join("config.json");
-    let root = work.path().join("root");
+use crate::support::{Https, Serve, bootstrap_kubeconfig, demo, fixture, ignition, ok, render};
+
+/// Runs one Ignition stage on `pointer` in `work` (config cache, state and `root/` there), as
+/// a booting machine does. Ignition retries a failed fetch for ever (a booting machine has
+/// nothing better to do), so the run is bounded: after `limit` it is killed and counted as a
+/// failure. Returns (success, log).
+fn stage(bin: &Path, pointer: &Path, work: &Path, name: &str, limit: Duration) -> (bool, String) {
+    let root = work.join("root");
     std::fs::create_dir_all(&root).unwrap();
-    let log_path = work.path().join("log");
+    let log_path = work.join(format!("{name}.log"));
     let log_file = std::fs::File::create(&log_path).unwrap();
+    // The files stage ends with an SELinux relabel through `setfiles`: a stub stands in.
+    let stub = work.join("bin");
+    std::fs::create_dir_all(&stub).unwrap();
+    let setfiles = stub.join("setfiles");
+    std::fs::write(
+        &setfiles,
+        format!(
+            "#!/bin/sh\necho \"$*\" >> '{}'\nexit 0\n",
+            work.join("setfiles.log").display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        &setfiles,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    let path = format!(
+        "{}:{}",
+        stub.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     let mut child = Command::new(bin)
         .env("IGNITION_CONFIG_FILE", pointer)
-        .args(["-platform", "file", "-stage", "fetch", "-log-to-stdout"])
+        .env("PATH", path)
+        .args(["-platform", "file", "-stage", name, "-log-to-stdout"])
         .arg("-config-cache")
-        .arg(&cache)
+        .arg(work.join("config.json"))
         .arg("-state-file")
-        .arg(work.path().join("state"))
+        .arg(work.join("state"))
         .arg("-neednet")
-        .arg(work.path().join("neednet"))
+        .arg(work.join("neednet"))
         .arg("-root")
         .arg(&root)
         .stdout(log_file.try_clone().unwrap())
@@ -46,12 +69,85 @@ pub fn ignition_fetch_within(pointer: &Path, limit: Duration) -> Option<(bool, S
         }
         std::thread::sleep(Duration::from_millis(100));
     };
-    let log = std::fs::read_to_string(&log_path).unwrap_or_default();
+    (
+        success,
+        std::fs::read_to_string(&log_path).unwrap_or_default(),
+    )
+}
+
+/// Runs Ignition's fetch stage on `pointer`; returns (success, fetched config, log).
+pub fn ignition_fetch_within(pointer: &Path, limit: Duration) -> Option<(bool, String, String)> {
+    let bin = ignition()?;
+    let work = tempfile::tempdir().unwrap();
+    let (success, log) = stage(&bin, pointer, work.path(), "fetch", limit);
     Some((
         success,
-        std::fs::read_to_string(&cache).unwrap_or_default(),
+        std::fs::read_to_string(work.path().join("config.json")).unwrap_or_default(),
         log,
     ))
+}
+
+/// A machine booted by the real Ignition: the fetch stage, then the files stage writing into
+/// `root`, a directory that stands for the node's disk.
+pub struct Boot {
+    /// Both stages succeeded and the final relabel ran.
+    pub success: bool,
+    /// Both stages' logs.
+    pub log: String,
+    work: tempfile::TempDir,
+}
+
+impl Boot {
+    /// A path on the node's disk.
+    pub fn path(&self, p: &str) -> std::path::PathBuf {
+        self.work
+            .path()
+            .join("root")
+            .join(p.trim_start_matches('/'))
+    }
+
+    /// A file on the node's disk.
+    pub fn read(&self, p: &str) -> Vec<u8> {
+        std::fs::read(self.path(p)).unwrap_or_else(|e| panic!("{p} on the node: {e}\n{}", self.log))
+    }
+
+    /// A JSON file on the node's disk.
+    pub fn json(&self, p: &str) -> serde_json::Value {
+        serde_json::from_slice(&self.read(p)).unwrap()
+    }
+
+    /// Whether the node's disk has `p`.
+    pub fn has(&self, p: &str) -> bool {
+        self.path(p).exists()
+    }
+
+    /// The permission bits of a file on the node's disk.
+    pub fn mode(&self, p: &str) -> u32 {
+        crate::support::mode(&self.path(p))
+    }
+}
+
+/// Boots a machine from `pointer`: fetch, then files onto a disk with the SELinux config an
+/// RHCOS root has (the relabel reads it). None when Ignition is not installed (outside CI).
+pub fn ignition_boot(pointer: &Path) -> Option<Boot> {
+    let bin = ignition()?;
+    let work = tempfile::tempdir().unwrap();
+    let selinux = work.path().join("root/etc/selinux");
+    std::fs::create_dir_all(&selinux).unwrap();
+    std::fs::write(
+        selinux.join("config"),
+        "SELINUX=enforcing\nSELINUXTYPE=targeted\n",
+    )
+    .unwrap();
+    let limit = Duration::from_secs(60);
+    let (fetched, mut log) = stage(&bin, pointer, work.path(), "fetch", limit);
+    let mut success = fetched;
+    if fetched {
+        let (files, files_log) = stage(&bin, pointer, work.path(), "files", limit);
+        log.push_str(&files_log);
+        success = files && work.path().join("setfiles.log").exists();
+    }
+    Some(Boot { success, log, work })
 }
 
 /// [`ignition_fetch_within`] with a limit long enough for a fetch that works.
@@ -237,4 +333,172 @@ fn split_mode_gives_ignition_the_pre_approval_config_without_a_token() {
     );
     pointer_for(d.path(), &s, "tok.ign", &[]);
     fetches_full(d.path(), "tok.ign");
+}
+
+/// An OpenShift worker pool rendered from tests/fixtures/machineconfigs/worker.yaml with a
+/// bootstrap kubeconfig, served by `mcsctl serve`. Returns the kubeconfig's text too.
+fn openshift_worker(serve_args: &[&str]) -> (tempfile::TempDir, Serve, String) {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let kubeconfig = bootstrap_kubeconfig(d.path());
+    let mcs = fixture("machineconfigs/worker.yaml");
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            mcs.to_str().unwrap(),
+            "--bootstrap-kubeconfig",
+            "kubeconfig",
+            "-q",
+        ],
+    );
+    let s = Serve::start(d.path(), serve_args);
+    (d, s, kubeconfig)
+}
+
+const ANNOTATION: &str = "machineconfiguration.openshift.io/currentConfig";
+const OS_IMAGE_1: &str = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:1111111111111111111111111111111111111111111111111111111111111111";
+const OS_IMAGE_2: &str = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:2222222222222222222222222222222222222222222222222222222222222222";
+
+#[test]
+fn an_openshift_worker_boots_from_serve_with_what_it_needs_to_join() {
+    let (d, s, kubeconfig) = openshift_worker(&[]);
+    pointer_for(d.path(), &s, "lab.ign", &[]);
+    let Some(node) = ignition_boot(&d.path().join("lab.ign")) else {
+        return;
+    };
+    assert!(node.success, "{}", node.log);
+    // The kubelet sends its CSR with this kubeconfig: byte for byte what was given.
+    assert_eq!(
+        node.read("/etc/kubernetes/kubeconfig"),
+        kubeconfig.as_bytes()
+    );
+    assert_eq!(node.mode("/etc/kubernetes/kubeconfig"), 0o644);
+    // The daemon starts from these annotations.
+    let anno = node.json("/etc/machine-config-daemon/node-annotations.json");
+    let name = anno[ANNOTATION].as_str().unwrap().to_string();
+    assert!(
+        name.starts_with("rendered-worker-") && name.len() == "rendered-worker-".len() + 32,
+        "{name}"
+    );
+    assert_eq!(
+        anno["machineconfiguration.openshift.io/desiredConfig"],
+        name.as_str()
+    );
+    assert_eq!(anno["machineconfiguration.openshift.io/state"], "Done");
+    // The daemon's firstboot applies what Ignition cannot, from the encapsulated MachineConfig.
+    let enc = node.json("/etc/ignition-machine-config-encapsulated.json");
+    assert_eq!(enc["metadata"]["name"], name.as_str());
+    assert_eq!(
+        enc["spec"]["config"],
+        json!({"ignition": {"version": "3.2.0"}})
+    );
+    assert_eq!(enc["spec"]["fips"], true);
+    assert_eq!(enc["spec"]["kernelType"], "realtime");
+    assert_eq!(
+        enc["spec"]["kernelArguments"],
+        json!(["nosmt", "mitigations=auto,nosmt", "audit=1"])
+    );
+    assert_eq!(enc["spec"]["extensions"], json!(["usbguard", "sysstat"]));
+    assert_eq!(
+        enc["spec"]["osImageURL"], OS_IMAGE_2,
+        "the last non-empty osImageURL wins; 98-worker-unset's null does not erase it"
+    );
+    let content = node.json("/etc/mcs-machine-config-content.json");
+    assert_eq!(content["metadata"]["name"], name.as_str());
+    assert_eq!(content["spec"]["config"]["ignition"]["version"], "3.2.0");
+    assert_eq!(content["spec"]["fips"], true);
+    for p in [
+        "/etc/machine-config-daemon/node-annotations.json",
+        "/etc/mcs-machine-config-content.json",
+        "/etc/ignition-machine-config-encapsulated.json",
+    ] {
+        assert_eq!(node.mode(p), 0o644, "{p}");
+    }
+    // The MachineConfigs' own files, units and modes; 98-worker-unset's nulls erased nothing.
+    assert_eq!(node.read("/etc/motd"), b"post-approval worker\n");
+    assert_eq!(node.read("/etc/kubernetes/kubelet-ca.crt"), b"kubelet ca\n");
+    assert_eq!(node.mode("/var/lib/kubelet/config.json"), 0o600);
+    assert_eq!(
+        node.mode("/etc/kubernetes/kubelet.conf"),
+        0o644,
+        "mode: 0644 read as YAML 1.1 octal"
+    );
+    assert_eq!(node.mode("/etc/containers/registries.conf"), 0o644);
+    let unit = String::from_utf8(node.read("/etc/systemd/system/kubelet.service")).unwrap();
+    assert!(
+        unit.contains("--bootstrap-kubeconfig=/etc/kubernetes/kubeconfig"),
+        "{unit}"
+    );
+    let dropin = node.read("/etc/systemd/system/crio.service.d/10-mco-default-env.conf");
+    assert_eq!(dropin, b"[Service]\nEnvironment=GODEBUG=x509ignoreCN=0\n");
+    let preset =
+        String::from_utf8(node.read("/etc/systemd/system-preset/20-ignition.preset")).unwrap();
+    assert!(preset.contains("enable kubelet.service"), "{preset}");
+    let line = s
+        .access_log()
+        .lines()
+        .find(|l| l.contains("/config/worker"))
+        .map(str::to_string)
+        .expect("request logged");
+    assert!(
+        line.contains("\"status\":200") && line.contains("\"auth\":\"token:"),
+        "{line}"
+    );
+}
+
+#[test]
+fn split_mode_boots_a_worker_with_the_pre_approval_set_only() {
+    let (d, s, kubeconfig) = openshift_worker(&["--auth", "split"]);
+    pointer_for(d.path(), &s, "anon.ign", &["--token-transport", "none"]);
+    let Some(node) = ignition_boot(&d.path().join("anon.ign")) else {
+        return;
+    };
+    assert!(node.success, "{}", node.log);
+    // Seed 002: enough to send a CSR, with the bootstrap kubeconfig and the pull secret.
+    assert_eq!(
+        node.read("/etc/kubernetes/kubeconfig"),
+        kubeconfig.as_bytes()
+    );
+    assert!(node.has("/var/lib/kubelet/config.json"));
+    assert!(node.has("/etc/kubernetes/kubelet-ca.crt"));
+    assert!(node.has("/etc/systemd/system/kubelet.service"));
+    for post in [
+        "/etc/motd",
+        "/etc/containers/registries.conf",
+        "/etc/systemd/system/crio.service.d/10-mco-default-env.conf",
+    ] {
+        assert!(!node.has(post), "{post} is post-approval");
+    }
+    // The appended files describe the subset, under its own name.
+    let enc = node.json("/etc/ignition-machine-config-encapsulated.json");
+    assert_eq!(enc["spec"]["fips"], false);
+    assert_eq!(enc["spec"]["kernelType"], "default");
+    assert_eq!(enc["spec"]["kernelArguments"], json!([]));
+    assert_eq!(enc["spec"]["extensions"], json!([]));
+    assert_eq!(enc["spec"]["osImageURL"], OS_IMAGE_1);
+    let pre_name = node.json("/etc/machine-config-daemon/node-annotations.json")[ANNOTATION]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(enc["metadata"]["name"], pre_name.as_str());
+    let full: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(d.path().join("mcs-assets/rendered/worker.ign")).unwrap(),
+    )
+    .unwrap();
+    assert_ne!(
+        crate::render::served_name(&full),
+        pre_name,
+        "the subset is not the full config"
+    );
+    let line = s
+        .access_log()
+        .lines()
+        .find(|l| l.contains("/config/worker"))
+        .map(str::to_string)
+        .expect("request logged");
+    assert!(
+        line.contains("\"status\":200") && line.contains("\"auth\":\"none\""),
+        "{line}"
+    );
 }

@@ -9,6 +9,7 @@ mod golden;
 mod ignition_client;
 mod inspect;
 mod manifests;
+mod mco;
 mod pki;
 mod pointer;
 mod render;

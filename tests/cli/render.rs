@@ -89,31 +89,102 @@ spec:
       files: [{path: /etc/motd, contents: {source: "data:,infra"}}]
 "#;
 
-fn read(p: &Path) -> serde_json::Value {
+pub fn read(p: &Path) -> serde_json::Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+/// Paths the MCS appends to every config (openshift flavour).
+pub const APPENDED: [&str; 4] = [
+    "/etc/machine-config-daemon/node-annotations.json",
+    "/etc/kubernetes/kubeconfig",
+    "/etc/mcs-machine-config-content.json",
+    "/etc/ignition-machine-config-encapsulated.json",
+];
+
+/// The paths of a config's files, in order.
+pub fn paths(config: &serde_json::Value) -> Vec<String> {
+    config["storage"]["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|f| f["path"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// The decoded contents of the file at `path` in a config.
+pub fn file(config: &serde_json::Value, path: &str) -> Vec<u8> {
+    let f = config["storage"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == path)
+        .unwrap_or_else(|| panic!("no {path} in {config}"));
+    data_url(f["contents"]["source"].as_str().unwrap())
+}
+
+/// Decodes a `data:` URL (percent or base64), independently of mcsctl's own decoder.
+pub fn data_url(u: &str) -> Vec<u8> {
+    let (meta, data) = u.strip_prefix("data:").unwrap().split_once(',').unwrap();
+    if meta.ends_with(";base64") {
+        return base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap();
+    }
+    let b = data.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(
+                u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap(),
+            );
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// The rendered name a config's node annotations give.
+pub fn served_name(config: &serde_json::Value) -> String {
+    let a: serde_json::Value = serde_json::from_slice(&file(config, APPENDED[0])).unwrap();
+    a["machineconfiguration.openshift.io/currentConfig"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A config's encapsulated MachineConfig.
+pub fn encapsulated(config: &serde_json::Value) -> serde_json::Value {
+    serde_json::from_slice(&file(config, APPENDED[3])).unwrap()
 }
 
 #[test]
 fn render_merges_by_role_and_pool_and_validates() {
     let d = demo(&[]);
     std::fs::write(d.path().join("mcs.yaml"), MCS).unwrap();
-    // kernelArguments need spec 3.3.0: without it, an error naming the MachineConfig.
-    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs.yaml"]);
+    // coreos: kernel arguments are Ignition kernelArguments, which need spec 3.3.0.
+    let (code, _, err) = run(
+        d.path(),
+        &["render", "--machine-configs", "mcs.yaml", "--for", "coreos"],
+    );
     assert_eq!(code, 1);
     assert!(err.contains("50-infra") && err.contains("3.3.0"), "{err}");
     assert!(
         !d.path().join("mcs-assets/rendered").exists(),
         "nothing written on error"
     );
-    let out = ok(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--spec-version",
-            "3.3.0",
-        ],
+    // openshift (the default): they stay in the MachineConfig for the daemon, at any spec.
+    // Without a bootstrap kubeconfig the render warns that nodes will not join.
+    let (code, out, err) = run(d.path(), &["render", "--machine-configs", "mcs.yaml"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: no bootstrap kubeconfig")
+            && err.contains("will never join")
+            && err.contains("auth/kubeconfig-kubelet"),
+        "{err}"
     );
     let re = regex::Regex::new(r"rendered-(\w+)-[0-9a-f]{32}").unwrap();
     golden("render.txt", &re.replace_all(&out, "rendered-$1-[HASH]"));
@@ -124,7 +195,7 @@ fn render_merges_by_role_and_pool_and_validates() {
         assert_eq!(mode(&r.join(format!("{pool}.ign"))), 0o600);
     }
     let w = read(&r.join("worker.ign"));
-    assert_eq!(w["ignition"]["version"], "3.3.0");
+    assert_eq!(w["ignition"]["version"], "3.2.0");
     let files = w["storage"]["files"].as_array().unwrap();
     let motd = files.iter().find(|f| f["path"] == "/etc/motd").unwrap();
     assert_eq!(
@@ -133,6 +204,23 @@ fn render_merges_by_role_and_pool_and_validates() {
     );
     assert_eq!(motd["overwrite"], true);
     assert_eq!(files.iter().filter(|f| f["path"] == "/etc/motd").count(), 1);
+    let own: Vec<String> = paths(&w)
+        .into_iter()
+        .filter(|p| !APPENDED.contains(&p.as_str()))
+        .collect();
+    assert_eq!(
+        own,
+        [
+            "/etc/kubernetes/kubelet-ca.crt",
+            "/etc/motd",
+            "/var/lib/kubelet/config.json"
+        ]
+    );
+    assert_eq!(
+        paths(&w)[3..],
+        [APPENDED[0], APPENDED[2], APPENDED[3]],
+        "appended last, in the MCS's order (no kubeconfig given)"
+    );
     let unit = &w["systemd"]["units"][0];
     assert_eq!(
         (unit["name"].as_str(), unit["enabled"].as_bool()),
@@ -141,13 +229,16 @@ fn render_merges_by_role_and_pool_and_validates() {
     assert_eq!(unit["dropins"][0]["name"], "10-extra.conf");
     assert_eq!(w["passwd"]["users"][0]["name"], "core");
     let pre = read(&r.join("pre-approval/worker.ign"));
-    let pre_paths: Vec<&str> = pre["storage"]["files"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["path"].as_str().unwrap())
-        .collect();
-    assert_eq!(pre_paths, ["/etc/kubernetes/kubelet-ca.crt", "/etc/motd"]);
+    assert_eq!(
+        paths(&pre),
+        [
+            "/etc/kubernetes/kubelet-ca.crt",
+            "/etc/motd",
+            APPENDED[0],
+            APPENDED[2],
+            APPENDED[3]
+        ]
+    );
     assert!(
         pre["passwd"].is_null(),
         "99-worker-ssh is not in the pre-approval set"
@@ -164,13 +255,17 @@ fn render_merges_by_role_and_pool_and_validates() {
         motd["contents"]["source"], "data:,infra",
         "the pool's own config comes after worker's"
     );
+    assert!(infra.get("kernelArguments").is_none());
     assert_eq!(
-        infra["kernelArguments"]["shouldExist"],
+        encapsulated(&infra)["spec"]["kernelArguments"],
         serde_json::json!(["nosmt"])
     );
     let master = read(&r.join("master.ign"));
     assert_eq!(
-        master["storage"]["files"].as_array().unwrap().len(),
+        paths(&master)
+            .iter()
+            .filter(|p| !APPENDED.contains(&p.as_str()))
+            .count(),
         1,
         "master takes only master configs"
     );
@@ -181,8 +276,6 @@ fn render_merges_by_role_and_pool_and_validates() {
             "render",
             "--machine-configs",
             "mcs.yaml",
-            "--spec-version",
-            "3.3.0",
             "--format",
             "json",
         ],
@@ -208,6 +301,12 @@ fn render_merges_by_role_and_pool_and_validates() {
         infra["preApproval"],
         serde_json::json!(["00-worker", "50-infra"])
     );
+    assert_eq!(infra["flavour"], "openshift");
+    assert_eq!(
+        infra["machine"]["kernelArguments"],
+        serde_json::json!(["nosmt"])
+    );
+    assert!(v["bootstrapKubeconfig"].is_null());
 }
 
 const KEY: &str = "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIIaXsecretsecretsecret\n-----END EC PRIVATE KEY-----\n";
@@ -329,34 +428,31 @@ fn every_secret_kind_in_every_encoding_is_caught() {
 #[test]
 fn bad_machine_configs_are_one_line_errors() {
     let d = demo(&[]);
-    std::fs::write(d.path().join("bad.yaml"), "kind: MachineConfig\nmetadata: {name: x, labels: {machineconfiguration.openshift.io/role: worker}}\nspec:\n  config: {ignition: {version: 2.2.0}}\n").unwrap();
+    std::fs::write(d.path().join("bad.yaml"), "kind: MachineConfig\nmetadata: {name: x, labels: {machineconfiguration.openshift.io/role: worker}}\nspec:\n  config: {ignition: {version: 2.1.0}}\n").unwrap();
     let (code, _, err) = run(d.path(), &["render", "--machine-configs", "bad.yaml"]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("bad.yaml") && err.contains("MachineConfig x"),
+        err.contains("bad.yaml") && err.contains("MachineConfig x") && err.contains("2.2.0"),
         "{err}"
     );
     std::fs::write(d.path().join("garbage.yaml"), ": : :\n\t-").unwrap();
     let (code, _, err) = run(d.path(), &["render", "--machine-configs", "garbage.yaml"]);
     assert_eq!(code, 1, "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
+    // In a directory, the error names the file, not the directory.
+    std::fs::create_dir(d.path().join("mcs")).unwrap();
+    std::fs::write(d.path().join("mcs/00-good.yaml"), "kind: MachineConfig\nmetadata: {name: a, labels: {machineconfiguration.openshift.io/role: worker}}\n").unwrap();
+    std::fs::copy(d.path().join("bad.yaml"), d.path().join("mcs/10-bad.yaml")).unwrap();
+    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("mcs/10-bad.yaml: MachineConfig x"), "{err}");
 }
 
 #[test]
 fn split_serve_from_render_output_with_the_real_ignition_client() {
     let d = demo(&["--san", "127.0.0.1"]);
     std::fs::write(d.path().join("mcs.yaml"), MCS).unwrap();
-    ok(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--spec-version",
-            "3.3.0",
-            "-q",
-        ],
-    );
+    ok(d.path(), &["render", "--machine-configs", "mcs.yaml", "-q"]);
     let s = Serve::start(d.path(), &["--auth", "split"]);
     let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
     ok(

@@ -631,3 +631,28 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A fixture file under tests/fixtures.
+pub fn fixture(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(rel)
+}
+
+/// Writes a bootstrap kubeconfig shaped as the MCS makes one (cluster `local`, user and context
+/// `kubelet`, the node-bootstrapper token) into `dir/kubeconfig`, with the demo CA standing in
+/// for the API CA. Returns its text.
+pub fn bootstrap_kubeconfig(dir: &Path) -> String {
+    use base64::Engine;
+    let ca = std::fs::read(dir.join("mcs-assets/tls/mcs-ca.crt")).unwrap();
+    let text = format!(
+        "apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://api-int.demo.example.com:6443\n    certificate-authority-data: {}\nusers:\n- name: kubelet\n  user:\n    token: {BOOTSTRAP_TOKEN}\ncontexts:\n- name: kubelet\n  context:\n    cluster: local\n    user: kubelet\ncurrent-context: kubelet\n",
+        base64::engine::general_purpose::STANDARD.encode(ca)
+    );
+    std::fs::write(dir.join("kubeconfig"), &text).unwrap();
+    text
+}
+
+/// The node-bootstrapper token of [`bootstrap_kubeconfig`].
+pub const BOOTSTRAP_TOKEN: &str =
+    "eyJhbGciOiJSUzI1NiIsImtpZCI6Im5vZGUtYm9vdHN0cmFwcGVyIn0.bootstrap.signature";

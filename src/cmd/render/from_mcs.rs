@@ -1,0 +1,225 @@
+//! `render --from-mcs URL --pool POOL`: store what a live config server serves for a pool, so
+//! `mcsctl serve` can put token auth in front of the in-cluster MCS, or a disconnected site can
+//! mirror it. The answer is checked as a booting machine would need it (valid Ignition, and for
+//! the openshift flavour the bootstrap kubeconfig) before anything is written.
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use hyper::Uri;
+use rustls::pki_types::CertificateDer;
+use serde_json::Value;
+
+use super::report::{PoolReport, text};
+use super::{json_line, record_flavour};
+use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
+use crate::cli::RenderArgs;
+use crate::exit::{self, usage};
+use crate::ignition::fetch::{self, Request};
+use crate::ignition::render::{Flavour, payload};
+use crate::ignition::{SpecVersion, pointer};
+use crate::pki::cert::parse_pem_certs;
+use crate::serve::state::{PRE_APPROVAL, RENDERED};
+use crate::ui::Ui;
+
+/// How long a fetch may take in all.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Runs `render --from-mcs`.
+pub fn run(
+    ui: &Ui,
+    dir: &AssetDir,
+    a: &RenderArgs,
+    flavour: Flavour,
+    version: Option<SpecVersion>,
+) -> Result<u8> {
+    let (Some(raw_url), Some(pool)) = (&a.from_mcs, &a.pool) else {
+        return Err(usage("--from-mcs needs --pool"));
+    };
+    if !crate::names::is_dns_label(pool) {
+        return Err(usage(format!(
+            "--pool {pool:?}: a pool name is a DNS label"
+        )));
+    }
+    let url = config_url(raw_url, pool)?;
+    let roots = if url.scheme_str() == Some("https") {
+        roots(dir, a.ca.as_deref())?
+    } else {
+        Vec::new()
+    };
+    let asked = version.unwrap_or(SpecVersion {
+        minor: SpecVersion::MAX_MINOR,
+    });
+    let shown = crate::doctor::redact_url(&url.to_string());
+    let resp = fetch::get(&Request {
+        url: &url,
+        roots: &roots,
+        token: a.token.as_deref(),
+        version: asked,
+        timeout: TIMEOUT,
+    })
+    .with_context(|| format!("fetching {shown}"))?;
+    match resp.status {
+        200 => {}
+        401 => bail!(
+            "{shown} answered 401 Unauthorized: it wants a provisioning token (--token or MCSCTL_FROM_MCS_TOKEN)"
+        ),
+        403 => bail!("{shown} answered 403 Forbidden"),
+        404 => bail!("{shown} answered 404: the server has no config for pool {pool}"),
+        406 => bail!(
+            "{shown} answered 406: it cannot serve Ignition {asked}: {}",
+            first_line(&resp.body)
+        ),
+        s => bail!("{shown} answered HTTP {s}"),
+    }
+    let config = check(&resp.body, &shown, flavour)?;
+
+    let _lock = dir.lock()?;
+    let full_rel = format!("{RENDERED}/{pool}.ign");
+    let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
+    dir.write(
+        &full_rel,
+        &json_line(&config)?,
+        SECRET_MODE,
+        Overwrite::Allow,
+    )?;
+    // A stale pre-approval config from an earlier render would no longer describe the pool.
+    let removed = if dir.remove(&pre_rel)? {
+        vec![pre_rel]
+    } else {
+        Vec::new()
+    };
+    record_flavour(ui, dir, flavour)?;
+    let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
+    let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
+    ui.info(format!(
+        "fetched {} bytes from {shown}: {files} file(s), {units} unit(s)",
+        resp.body.len()
+    ));
+    let report = PoolReport {
+        pool: pool.clone(),
+        flavour: flavour.name(),
+        rendered_name: payload::served_name(&config),
+        spec_version: config["ignition"]["version"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        source: shown,
+        merge_order: Vec::new(),
+        machine: None,
+        appended: payload::APPENDED
+            .into_iter()
+            .filter(|p| payload::writes(&config, p))
+            .collect(),
+        pre_approval: Vec::new(),
+        pre_approval_name: None,
+        pre_approval_credentials: Vec::new(),
+        files: vec![full_rel],
+        removed,
+    };
+    if ui.json() {
+        ui.out_json(&serde_json::json!({ "pools": [report] }))?;
+    } else {
+        ui.out(text(std::slice::from_ref(&report)))?;
+    }
+    Ok(exit::OK)
+}
+
+/// The URL to fetch: as given when it has a path, else with `/config/<pool>`.
+fn config_url(raw: &str, pool: &str) -> Result<Uri> {
+    let url: Uri = raw
+        .parse()
+        .map_err(|_| usage(format!("--from-mcs {raw:?} is not a URL")))?;
+    if !matches!(url.scheme_str(), Some("https" | "http")) || url.host().is_none() {
+        return Err(usage(format!(
+            "--from-mcs {raw:?}: use https://HOST:22623 (or a full /config/<pool> URL)"
+        )));
+    }
+    if url.path() == "/" || url.path().is_empty() {
+        let base = raw.trim_end_matches('/');
+        return format!("{base}/config/{pool}")
+            .parse()
+            .map_err(|_| usage(format!("--from-mcs {raw:?} is not a URL")));
+    }
+    Ok(url)
+}
+
+/// The CAs to trust: --ca (PEM, or a pointer config's certificateAuthorities), else the asset
+/// directory's bundle.
+fn roots(dir: &AssetDir, ca: Option<&Path>) -> Result<Vec<CertificateDer<'static>>> {
+    let (pems, what) = match ca {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            let what = p.display().to_string();
+            if bytes.trim_ascii_start().starts_with(b"{") {
+                let info = pointer::parse(&bytes, &what)?;
+                if info.ca_pems.is_empty() {
+                    bail!(
+                        "{what} is a pointer config without an inline CA (certificateAuthorities)"
+                    );
+                }
+                (info.ca_pems, what)
+            } else {
+                (vec![bytes], what)
+            }
+        }
+        None => {
+            let rel = [layout::CA_BUNDLE, layout::CA_CERT]
+                .into_iter()
+                .find(|r| dir.exists(r))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "{} has no CA to check the server with; pass --ca FILE (the MCS CA, or the installer's worker.ign)",
+                        dir.root().display()
+                    ))
+                })?;
+            (vec![dir.read(rel)?], dir.path(rel).display().to_string())
+        }
+    };
+    let mut out = Vec::new();
+    for pem in pems {
+        for c in parse_pem_certs(&pem, &what)? {
+            out.push(CertificateDer::from(c.der));
+        }
+    }
+    Ok(out)
+}
+
+/// The answer must be a valid Ignition 3 config mcsctl can serve, and for the openshift
+/// flavour carry the bootstrap kubeconfig a node needs to join.
+fn check(body: &[u8], shown: &str, flavour: Flavour) -> Result<Value> {
+    let (_, warnings) = ignition_config::Config::parse_slice(body).map_err(|e| {
+        anyhow!(
+            "{shown} did not answer with a valid Ignition 3 config: {}",
+            pointer::describe_error(&e)
+        )
+    })?;
+    let config: Value = serde_json::from_slice(body)?;
+    let version = config["ignition"]["version"].as_str().unwrap_or_default();
+    SpecVersion::parse(version).map_err(|e| anyhow!("{shown} answered with {e}"))?;
+    if !warnings.is_empty() {
+        bail!(
+            "{shown} answered with a config that has fields Ignition {version} does not know: {}",
+            crate::ignition::render::machineconfig::unused_keys(&warnings).join(", ")
+        );
+    }
+    if flavour == Flavour::OpenShift && !payload::writes(&config, payload::KUBECONFIG) {
+        bail!(
+            "{shown} answered with a config that has no {}: a node booted from it could never send its CSR. If the server is not an MCS, use --for coreos",
+            payload::KUBECONFIG
+        );
+    }
+    Ok(config)
+}
+
+/// The first line of a response body, for an error message (at most 200 characters).
+fn first_line(body: &[u8]) -> String {
+    String::from_utf8_lossy(body)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(200)
+        .collect()
+}

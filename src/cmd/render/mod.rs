@@ -1,0 +1,311 @@
+//! `mcsctl render`: MachineConfigs (or, with --from-mcs, what a live config server serves) to
+//! `rendered/<pool>.ign` and `rendered/pre-approval/<pool>.ign`. Everything is rendered and
+//! checked in memory first; nothing is written when any pool fails.
+
+mod from_mcs;
+mod report;
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{Context as _, Result, bail};
+
+use super::{now, spec_flag};
+use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
+use crate::cli::RenderArgs;
+use crate::exit::{self, usage};
+use crate::ignition::render::secrets::{self, Finding};
+use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
+use crate::kubeconfig::{self, BootstrapKubeconfig};
+use crate::serve::state::{PRE_APPROVAL, RENDERED};
+use crate::ui::Ui;
+use report::{Credential, MachineReport, PoolReport};
+
+/// Runs `render`.
+pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
+    let version = a.spec_version.as_deref().map(spec_flag).transpose()?;
+    dir.require()?;
+    let recorded = dir.config().ok().map(|c| c.flavour);
+    let flavour = a
+        .flavour
+        .map(super::flavour)
+        .or(recorded)
+        .unwrap_or_default();
+    if flavour == Flavour::CoreOs && a.bootstrap_kubeconfig.is_some() {
+        return Err(usage(
+            "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",
+        ));
+    }
+    if a.from_mcs.is_some() {
+        return from_mcs::run(ui, dir, a, flavour, version);
+    }
+    let Some(input) = &a.machine_configs else {
+        // clap requires --machine-configs unless --from-mcs is given.
+        return Err(usage("--machine-configs is required"));
+    };
+    let mcs = read_all(input)?;
+    let kubeconfig = match flavour {
+        Flavour::OpenShift => bootstrap_kubeconfig(dir, a)?,
+        Flavour::CoreOs => None,
+    };
+    let opts = Options {
+        flavour,
+        version,
+        kubeconfig: kubeconfig.as_ref().map(|k| k.bytes.as_slice()),
+    };
+
+    let mut rendered: Vec<Rendered> = Vec::new();
+    let mut refused: Vec<Finding> = Vec::new();
+    let mut expected: Vec<Vec<Credential>> = Vec::new();
+    let mut skipped: Vec<String> = Vec::new();
+    for p in pools(&mcs, dir)? {
+        let order = render::pool_order(&mcs, &p)?;
+        if order.is_empty() {
+            skipped.push(p);
+            continue;
+        }
+        let r = render::render(&mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
+        let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
+        let mut creds = Vec::new();
+        if r.pre.appended.contains(&payload::KUBECONFIG) {
+            creds.push(Credential {
+                path: payload::KUBECONFIG.into(),
+                kind: "bootstrap kubeconfig".into(),
+                machine_config: None,
+            });
+        }
+        for f in secrets::scan(&pre, &a.allow_sensitive) {
+            if f.expected() {
+                creds.push(Credential {
+                    path: f.path.clone(),
+                    kind: f.kind.into(),
+                    machine_config: Some(f.machine_config.clone()),
+                });
+            } else if !refused.contains(&f) {
+                refused.push(f);
+            }
+        }
+        expected.push(creds);
+        rendered.push(r);
+    }
+    if rendered.is_empty() {
+        bail!(
+            "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config",
+            render::ROLE_LABEL
+        );
+    }
+    if !refused.is_empty() {
+        let list: Vec<String> = refused.iter().map(|f| f.to_string()).collect();
+        bail!(
+            "the pre-approval set, served without a token, would leak secrets: {}; move them out of neededBeforeNodeApproved configs, or pass --allow-sensitive PATH",
+            list.join("; ")
+        );
+    }
+
+    // Everything rendered and checked: now write.
+    let _lock = dir.lock()?;
+    if let Some(k) = &kubeconfig
+        && k.store
+    {
+        dir.write(
+            layout::BOOTSTRAP_KUBECONFIG,
+            &k.bytes,
+            SECRET_MODE,
+            Overwrite::Allow,
+        )?;
+    }
+    let mut reports = Vec::new();
+    for (r, creds) in rendered.iter().zip(expected) {
+        let full_rel = format!("{RENDERED}/{}.ign", r.pool);
+        let pre_rel = format!("{PRE_APPROVAL}/{}.ign", r.pool);
+        // Rendered configs hold pull secrets and kubeconfigs: owner-only, like keys.
+        dir.write(
+            &full_rel,
+            &json_line(&r.full.config)?,
+            SECRET_MODE,
+            Overwrite::Allow,
+        )?;
+        dir.write(
+            &pre_rel,
+            &json_line(&r.pre.config)?,
+            SECRET_MODE,
+            Overwrite::Allow,
+        )?;
+        reports.push(PoolReport {
+            pool: r.pool.clone(),
+            flavour: flavour.name(),
+            rendered_name: Some(r.full.name.clone()),
+            spec_version: r.version.to_string(),
+            source: if r.from_cluster {
+                "cluster (a rendered MachineConfig, taken as it is)".into()
+            } else {
+                "machine-configs".into()
+            },
+            merge_order: r.full.order.clone(),
+            machine: (flavour == Flavour::OpenShift).then(|| MachineReport::of(&r.full.merged)),
+            appended: r.full.appended.clone(),
+            pre_approval: r.pre.order.clone(),
+            pre_approval_name: Some(r.pre.name.clone()),
+            pre_approval_credentials: creds,
+            files: vec![full_rel, pre_rel],
+            removed: Vec::new(),
+        });
+    }
+    record_flavour(ui, dir, flavour)?;
+    for p in skipped {
+        ui.info(format!(
+            "pool {p} (from {}): no MachineConfig applies; not rendered",
+            layout::CONFIG
+        ));
+    }
+    if flavour == Flavour::OpenShift && kubeconfig.is_none() {
+        ui.warn(format!(
+            "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster. Pass --bootstrap-kubeconfig FILE ({})",
+            kubeconfig::HOW_TO_GET
+        ));
+    }
+    if ui.json() {
+        ui.out_json(&serde_json::json!({
+            "pools": reports,
+            "bootstrapKubeconfig": kubeconfig.as_ref().map(|k| serde_json::json!({
+                "path": layout::BOOTSTRAP_KUBECONFIG,
+                "server": k.info.server,
+                "credential": k.info.credential,
+            })),
+        }))?;
+    } else {
+        ui.out(report::text(&reports))?;
+    }
+    Ok(exit::OK)
+}
+
+/// A config as written: compact JSON and a newline.
+fn json_line(v: &serde_json::Value) -> Result<Vec<u8>> {
+    let mut out = serde_json::to_vec(v)?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// The pools to render: every role and rendered pool found, and the asset directory's pools
+/// (which inherit worker configs). Each must be a DNS label: it becomes a file name and a URL.
+fn pools(mcs: &[MachineConfig], dir: &AssetDir) -> Result<Vec<String>> {
+    let mut pools: Vec<String> = mcs
+        .iter()
+        .filter_map(|m| m.rendered_pool.clone().or_else(|| m.role.clone()))
+        .collect();
+    if let Ok(cfg) = dir.config() {
+        pools.extend(cfg.pools);
+    }
+    pools.sort();
+    pools.dedup();
+    for p in &pools {
+        if !crate::names::is_dns_label(p) {
+            bail!("role {p:?} is not a pool name (a DNS label)");
+        }
+    }
+    Ok(pools)
+}
+
+/// Saves the flavour in `mcsctl.json` when it changed (under the caller's lock).
+fn record_flavour(ui: &Ui, dir: &AssetDir, flavour: Flavour) -> Result<()> {
+    let Ok(mut cfg) = dir.config() else {
+        return Ok(());
+    };
+    if cfg.flavour != flavour {
+        cfg.flavour = flavour;
+        dir.save_config(&cfg)?;
+        ui.info(format!(
+            "recorded flavour {} in {}",
+            flavour.name(),
+            layout::CONFIG
+        ));
+    }
+    Ok(())
+}
+
+/// The bootstrap kubeconfig to append, checked.
+struct Kubeconfig {
+    bytes: Vec<u8>,
+    info: BootstrapKubeconfig,
+    /// Whether it is new to the asset directory (to be stored).
+    store: bool,
+}
+
+/// `--bootstrap-kubeconfig`, or the one kept from an earlier render. A different one replaces
+/// the kept one only with --force: it is a credential, and nodes already booted used the old.
+fn bootstrap_kubeconfig(dir: &AssetDir, a: &RenderArgs) -> Result<Option<Kubeconfig>> {
+    let now = now().unix_timestamp();
+    let kept_path = dir.path(layout::BOOTSTRAP_KUBECONFIG);
+    let kept = if dir.exists(layout::BOOTSTRAP_KUBECONFIG) {
+        Some(dir.read(layout::BOOTSTRAP_KUBECONFIG)?)
+    } else {
+        None
+    };
+    match &a.bootstrap_kubeconfig {
+        Some(p) => {
+            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            let info = kubeconfig::check(&bytes, &p.display().to_string(), now)?;
+            let store = match &kept {
+                Some(k) if *k == bytes => false,
+                Some(_) if !a.force => bail!(
+                    "{} holds a different bootstrap kubeconfig; pass --force to replace it",
+                    kept_path.display()
+                ),
+                _ => true,
+            };
+            Ok(Some(Kubeconfig { bytes, info, store }))
+        }
+        None => match kept {
+            Some(bytes) => {
+                let info = kubeconfig::check(&bytes, &kept_path.display().to_string(), now)?;
+                Ok(Some(Kubeconfig {
+                    bytes,
+                    info,
+                    store: false,
+                }))
+            }
+            None => Ok(None),
+        },
+    }
+}
+
+/// Reads every MachineConfig from a file, a directory (*.yaml, *.yml, *.json, by name) or
+/// stdin; errors name the file that holds the problem.
+fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
+    let name = p.display().to_string();
+    let parse = |text: &str, what: &str| {
+        render::machineconfig::parse_all(&crate::kube::objects(text, what)?, what)
+    };
+    let mcs = if p.as_os_str() == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading stdin")?;
+        parse(&s, "stdin")?
+    } else if p.is_dir() {
+        let mut files: Vec<_> = std::fs::read_dir(p)
+            .with_context(|| format!("reading {name}"))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|f| {
+                f.extension()
+                    .and_then(|e| e.to_str())
+                    .is_some_and(|e| ["yaml", "yml", "json"].contains(&e))
+            })
+            .collect();
+        files.sort();
+        if files.is_empty() {
+            bail!("{name} holds no *.yaml, *.yml or *.json file");
+        }
+        let mut all = Vec::new();
+        for f in files {
+            let t =
+                std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
+            all.extend(parse(&t, &f.display().to_string())?);
+        }
+        all
+    } else {
+        let t = std::fs::read_to_string(p).with_context(|| format!("reading {name}"))?;
+        parse(&t, &name)?
+    };
+    render::machineconfig::check_set(mcs, &name)
+}

@@ -1,0 +1,182 @@
+//! What `render` prints: per pool, what was merged, what a node gets beyond Ignition, the
+//! pre-approval set and the credentials it is expected to carry, and the files written.
+
+use serde::Serialize;
+
+use crate::ignition::render::merge::Merged;
+use crate::ignition::render::payload;
+
+/// One pool, as text or JSON.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolReport {
+    /// Pool name.
+    pub pool: String,
+    /// `openshift` or `coreos`.
+    pub flavour: &'static str,
+    /// The rendered MachineConfig's name (node annotations), if known.
+    pub rendered_name: Option<String>,
+    /// Output spec version.
+    pub spec_version: String,
+    /// Where the config came from: `machine-configs`, `cluster` (a rendered MachineConfig
+    /// taken as it is) or the URL of a live server.
+    pub source: String,
+    /// MachineConfigs merged, in order.
+    pub merge_order: Vec<String>,
+    /// What only the machine-config daemon applies (openshift flavour).
+    pub machine: Option<MachineReport>,
+    /// Files appended after the merged config.
+    pub appended: Vec<&'static str>,
+    /// MachineConfigs of the pre-approval subset.
+    pub pre_approval: Vec<String>,
+    /// The pre-approval config's rendered name.
+    pub pre_approval_name: Option<String>,
+    /// Credentials the pre-approval set carries, as seed 002 expects.
+    pub pre_approval_credentials: Vec<Credential>,
+    /// Files written, relative to the asset directory.
+    pub files: Vec<String>,
+    /// Files removed, relative to the asset directory.
+    pub removed: Vec<String>,
+}
+
+/// The MachineConfig fields of a render.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MachineReport {
+    /// FIPS mode.
+    pub fips: bool,
+    /// Kernel type.
+    pub kernel_type: String,
+    /// Kernel arguments.
+    pub kernel_arguments: Vec<String>,
+    /// Extensions.
+    pub extensions: Vec<String>,
+    /// OS image (empty: the one the node booted).
+    #[serde(rename = "osImageURL")]
+    pub os_image_url: String,
+}
+
+impl MachineReport {
+    /// The report of a merge.
+    pub fn of(m: &Merged) -> MachineReport {
+        MachineReport {
+            fips: m.fips,
+            kernel_type: m.kernel_type.clone(),
+            kernel_arguments: m.kernel_arguments.clone(),
+            extensions: m.extensions.clone(),
+            os_image_url: m.os_image_url.clone(),
+        }
+    }
+
+    fn line(&self) -> String {
+        let mut parts = Vec::new();
+        if self.fips {
+            parts.push("fips".to_string());
+        }
+        if self.kernel_type != "default" {
+            parts.push(format!("kernelType {}", self.kernel_type));
+        }
+        if !self.kernel_arguments.is_empty() {
+            parts.push(format!(
+                "kernelArguments {}",
+                self.kernel_arguments.join(" ")
+            ));
+        }
+        if !self.extensions.is_empty() {
+            parts.push(format!("extensions {}", self.extensions.join(" ")));
+        }
+        if !self.os_image_url.is_empty() {
+            parts.push(format!("osImageURL {}", self.os_image_url));
+        }
+        if parts.is_empty() {
+            "defaults".into()
+        } else {
+            parts.join(", ")
+        }
+    }
+}
+
+/// A credential in the pre-approval set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Credential {
+    /// Path on the node.
+    pub path: String,
+    /// What it is.
+    pub kind: String,
+    /// The MachineConfig it comes from; none for the appended bootstrap kubeconfig.
+    pub machine_config: Option<String>,
+}
+
+/// A short name for an appended file.
+fn label(path: &str) -> &'static str {
+    match path {
+        payload::NODE_ANNOTATIONS => "node annotations",
+        payload::KUBECONFIG => "bootstrap kubeconfig",
+        payload::CONTENT => "MachineConfig content",
+        payload::ENCAPSULATED => "encapsulated MachineConfig",
+        _ => "file",
+    }
+}
+
+/// The text form.
+pub fn text(reports: &[PoolReport]) -> String {
+    let mut out = String::new();
+    for r in reports {
+        out.push_str(&format!(
+            "{}  {}  spec {}  {}\n",
+            r.pool,
+            r.rendered_name.as_deref().unwrap_or("-"),
+            r.spec_version,
+            r.flavour
+        ));
+        if r.source != "machine-configs" {
+            out.push_str(&format!("  source:       {}\n", r.source));
+        }
+        if !r.merge_order.is_empty() {
+            out.push_str(&format!("  merge order:  {}\n", r.merge_order.join(", ")));
+        }
+        if let Some(m) = &r.machine {
+            out.push_str(&format!("  machine:      {}\n", m.line()));
+        }
+        if !r.appended.is_empty() {
+            let names: Vec<&str> = r.appended.iter().map(|p| label(p)).collect();
+            out.push_str(&format!("  appended:     {}\n", names.join(", ")));
+        }
+        let pre = if r.pre_approval.is_empty() {
+            "none".to_string()
+        } else {
+            r.pre_approval.join(", ")
+        };
+        if r.source.contains("://") {
+            out.push_str(
+                "  pre-approval: none (a live server's config cannot be split; serve --auth split answers 404 without a token)\n",
+            );
+        } else {
+            out.push_str(&format!(
+                "  pre-approval: {pre} ({} of {})\n",
+                r.pre_approval.len(),
+                r.merge_order.len()
+            ));
+        }
+        if !r.pre_approval_credentials.is_empty() {
+            let list: Vec<String> = r
+                .pre_approval_credentials
+                .iter()
+                .map(|c| match &c.machine_config {
+                    Some(m) => format!("{} ({}, from {m})", c.path, c.kind),
+                    None => format!("{} ({})", c.path, c.kind),
+                })
+                .collect();
+            out.push_str(&format!(
+                "  credentials:  {} (expected, seed 002)\n",
+                list.join(", ")
+            ));
+        }
+        out.push_str(&format!("  wrote:        {}\n", r.files.join(", ")));
+        if !r.removed.is_empty() {
+            out.push_str(&format!("  removed:      {}\n", r.removed.join(", ")));
+        }
+    }
+    out
+}
