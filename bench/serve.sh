@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth), on
-# loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB and a 300 KB config,
-# keep-alive and `Connection: close` (a TLS handshake per request, as every booting machine
-# does). wrk: 2 threads, 64 connections, 10 s per case. Then peak RSS of each server with 1000
+# loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB config, and a 300 KB
+# OpenShift payload made by `mcsctl render` from a worker pool of MachineConfigs (text files and
+# units percent-encoded as oc writes them, a bootstrap kubeconfig, the four files the MCS
+# appends), keep-alive and `Connection: close` (a TLS handshake per request, as every booting
+# machine does). Requests carry Ignition 2.14's Accept header. wrk: 2 threads, 64 connections, 10 s per case. Then peak RSS of each server with 1000
 # open TLS connections. Prints a markdown table with the ratios mcsctl/nginx.
 # Needs: nginx, wrk (Debian packages), python3.
 set -euo pipefail
@@ -33,10 +35,42 @@ def config(target):
         payload = base64.b64encode(os.urandom(600)).decode()
         files.append({"path": f"/etc/mcsctl-bench/{i}", "mode": 420, "contents": {"source": "data:;base64," + payload}})
         i += 1
-    return json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}})
+    return json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}}, separators=(",", ":"))
 open(f"{d}/small.ign", "w").write(config(2600))
-open(f"{d}/large.ign", "w").write(config(300_000))
 PY
+# The large payload: a worker-like pool of N MachineConfigs rendered by mcsctl, N grown until the
+# payload (with the MachineConfig content the MCS appends, which repeats the config) is 300 KB.
+ca_b64=$(base64 -w0 "$work/a/tls/mcs-ca.crt")
+printf 'apiVersion: v1\nkind: Config\nclusters:\n- name: local\n  cluster:\n    server: https://api-int.demo.example.com:6443\n    certificate-authority-data: %s\nusers:\n- name: kubelet\n  user:\n    token: eyJhbGciOiJSUzI1NiJ9.bench.bootstrap\ncontexts:\n- name: kubelet\n  context: {cluster: local, user: kubelet}\ncurrent-context: kubelet\n' "$ca_b64" > "$work/kubeconfig"
+gen_mcs() { # count
+  python3 - "$1" "$work/mcs.json" <<'PY'
+import json, sys, urllib.parse
+n, out = int(sys.argv[1]), sys.argv[2]
+text = lambda i, kind, lines: "".join(f"# {kind} {i}: line {j} of a generated configuration file\nsetting_{j} = \"value-{i}-{j}\"\n" for j in range(lines))
+items = []
+for i in range(n):
+    files = [
+        {"path": f"/etc/crio/crio.conf.d/{i:02d}-bench", "mode": 420, "contents": {"source": "data:," + urllib.parse.quote(text(i, "crio", 30), safe="")}},
+        {"path": f"/usr/local/bin/bench-{i}.sh", "mode": 493, "contents": {"source": "data:," + urllib.parse.quote("#!/bin/bash\nset -euo pipefail\n" + text(i, "script", 20), safe="")}},
+    ]
+    units = [{"name": f"bench-{i}.service", "enabled": True,
+              "contents": f"[Unit]\nDescription=bench {i}\nAfter=network-online.target\n[Service]\nType=oneshot\nExecStart=/usr/local/bin/bench-{i}.sh\n[Install]\nWantedBy=multi-user.target\n",
+              "dropins": [{"name": "10-env.conf", "contents": f"[Service]\nEnvironment=BENCH={i}\n"}]}]
+    items.append({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfig",
+                  "metadata": {"name": f"{i:02d}-large", "labels": {"machineconfiguration.openshift.io/role": "large"}},
+                  "spec": {"config": {"ignition": {"version": "3.2.0"}, "storage": {"files": files}, "systemd": {"units": units}},
+                           "kernelArguments": [f"bench.{i}=1"] if i % 10 == 0 else []}})
+json.dump({"apiVersion": "v1", "kind": "List", "items": items}, open(out, "w"))
+PY
+}
+n=10
+while :; do
+  gen_mcs "$n"
+  "$mcsctl" --dir "$work/a" render --machine-configs "$work/mcs.json" --bootstrap-kubeconfig "$work/kubeconfig" --force -q >/dev/null 2>&1
+  [ "$(stat -c %s "$work/a/rendered/large.ign")" -ge 300000 ] && break
+  n=$((n + 2))
+done
+echo "large: $n MachineConfigs rendered by mcsctl render into $(stat -c %s "$work/a/rendered/large.ign") bytes" >&2
 token=$(python3 -c "import json,sys; t=json.load(open('$work/a/auth/tokens.json'))['tokens'][0]; print(t['id']+'.'+t['secret'])")
 
 cat > "$work/nginx.conf" <<NGINX
@@ -91,19 +125,21 @@ for u in ('us','ms','s'):
 # Both must serve the same bytes before anything is measured.
 for size in small large; do
   want=$(stat -c %s "$work/a/rendered/$size.ign")
-  got_m=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$mport/config/$size")
+  got_m=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -H "Accept: application/vnd.coreos.ignition+json;version=3.2.0, */*;q=0.1" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$mport/config/$size")
   got_n=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$nport/config/$size")
   [ "$got_m" = "200 $want" ] && [ "$got_n" = "200 $want" ] || { echo "servers disagree on $size: mcsctl '$got_m', nginx '$got_n', want '200 $want'" >&2; exit 1; }
 done
 
+# What Ignition 2.14 sends; the stored 3.2.0 configs are served as 3.3.0 (same size).
+accept="Accept: application/vnd.coreos.ignition+json;version=3.3.0, */*;q=0.1"
 echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for size in small large; do
   for mode in keep-alive close; do
     extra=()
     [ "$mode" = close ] && extra=("Connection: close")
-    m=$(run_wrk "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "${extra[@]}")
-    n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "${extra[@]}")
+    m=$(run_wrk "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "$accept" "${extra[@]}")
+    n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}")
     mr=$(echo "$m" | rps); nr=$(echo "$n" | rps)
     mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
     bytes=$(stat -c %s "$work/a/rendered/$size.ign")

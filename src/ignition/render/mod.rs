@@ -81,6 +81,10 @@ pub struct Rendered {
     pub pre: Payload,
 }
 
+/// How to list only source MachineConfigs: rendered ones carry no role label.
+const SOURCES_ONLY: &str =
+    "`oc get mc -l machineconfiguration.openshift.io/role -o yaml` lists only those";
+
 /// The MachineConfigs of a pool in MCO order: `master` takes master configs; every other pool
 /// takes the worker configs first, then its own (custom pools inherit worker), each by name.
 /// A cluster's rendered MachineConfig for the pool is the whole of it; source MachineConfigs of
@@ -105,7 +109,7 @@ pub fn pool_order<'a>(mcs: &'a [MachineConfig], pool: &str) -> Result<Vec<&'a Ma
             if !own.is_empty() {
                 let names: Vec<&str> = own.iter().map(|m| m.name.as_str()).collect();
                 bail!(
-                    "{} is pool {pool}'s rendered config from a cluster, and cannot be merged with source MachineConfigs of role {pool} ({}); give one or the other",
+                    "{} is pool {pool}'s rendered config from a cluster, and cannot be merged with source MachineConfigs of role {pool} ({}); give one or the other ({SOURCES_ONLY})",
                     one.name,
                     names.join(", ")
                 );
@@ -115,7 +119,7 @@ pub fn pool_order<'a>(mcs: &'a [MachineConfig], pool: &str) -> Result<Vec<&'a Ma
         many => {
             let names: Vec<&str> = many.iter().map(|m| m.name.as_str()).collect();
             bail!(
-                "pool {pool} has {} rendered MachineConfigs ({}); give the one its nodes should get",
+                "pool {pool} has {} rendered MachineConfigs ({}); give the one its nodes should get (`oc get mcp {pool} -o jsonpath='{{.status.configuration.name}}'` names it), or only source MachineConfigs ({SOURCES_ONLY})",
                 many.len(),
                 names.join(", ")
             );
