@@ -46,6 +46,12 @@ pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> 
     {
         bail!("{what} is a {kind}, not a kubeconfig (kind: Config)");
     }
+    if ["clusters", "users", "contexts"]
+        .iter()
+        .all(|k| v.get(k).is_none())
+    {
+        bail!("{what} is not a kubeconfig: it has no clusters, users or contexts");
+    }
     let current = v["current-context"]
         .as_str()
         .filter(|c| !c.is_empty())
@@ -225,6 +231,10 @@ mod tests {
             ),
             ("kind: Secret\n".to_string(), "is a Secret"),
             ("{{{".to_string(), "not YAML or JSON"),
+            (
+                r#"{"auths":{"quay.io":{"auth":"eA=="}}}"#.to_string(),
+                "not a kubeconfig: it has no clusters",
+            ),
         ];
         for (text, expect) in cases {
             let e = check(text.as_bytes(), "kc", 1_800_000_000)

@@ -69,7 +69,7 @@ async fn fetch(req: &Request<'_>) -> Result<Response> {
         _ => bail!("{url} is not an http(s) URL"),
     };
     if !https && req.token.is_some() {
-        bail!("refusing to send the token over plain http to {url}; use https");
+        bail!("refusing to send the token over plain http; use https");
     }
     let host = url
         .host()

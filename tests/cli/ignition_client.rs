@@ -356,6 +356,15 @@ fn openshift_worker(serve_args: &[&str]) -> (tempfile::TempDir, Serve, String) {
     (d, s, kubeconfig)
 }
 
+/// The access-log line of the first request for `path`.
+fn logged(s: &Serve, path: &str) -> String {
+    s.access_log()
+        .lines()
+        .find(|l| l.contains(path))
+        .map(str::to_string)
+        .expect("request logged")
+}
+
 const ANNOTATION: &str = "machineconfiguration.openshift.io/currentConfig";
 const OS_IMAGE_1: &str = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:1111111111111111111111111111111111111111111111111111111111111111";
 const OS_IMAGE_2: &str = "quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:2222222222222222222222222222222222222222222222222222222222222222";
@@ -435,12 +444,7 @@ fn an_openshift_worker_boots_from_serve_with_what_it_needs_to_join() {
     let preset =
         String::from_utf8(node.read("/etc/systemd/system-preset/20-ignition.preset")).unwrap();
     assert!(preset.contains("enable kubelet.service"), "{preset}");
-    let line = s
-        .access_log()
-        .lines()
-        .find(|l| l.contains("/config/worker"))
-        .map(str::to_string)
-        .expect("request logged");
+    let line = logged(&s, "/config/worker");
     assert!(
         line.contains("\"status\":200") && line.contains("\"auth\":\"token:"),
         "{line}"
@@ -491,12 +495,7 @@ fn split_mode_boots_a_worker_with_the_pre_approval_set_only() {
         pre_name,
         "the subset is not the full config"
     );
-    let line = s
-        .access_log()
-        .lines()
-        .find(|l| l.contains("/config/worker"))
-        .map(str::to_string)
-        .expect("request logged");
+    let line = logged(&s, "/config/worker");
     assert!(
         line.contains("\"status\":200") && line.contains("\"auth\":\"none\""),
         "{line}"

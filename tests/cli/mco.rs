@@ -314,32 +314,19 @@ fn the_coreos_flavour_appends_nothing_and_refuses_what_only_the_daemon_applies()
         "{err}"
     );
     bootstrap_kubeconfig(d.path());
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "plain.yaml",
-            "--bootstrap-kubeconfig",
-            "kubeconfig",
-        ],
-    );
+    let plain = |extra: &[&str]| {
+        let mut args = vec!["render", "--machine-configs", "plain.yaml"];
+        args.extend_from_slice(extra);
+        run(d.path(), &args)
+    };
+    let (code, _, err) = plain(&["--bootstrap-kubeconfig", "kubeconfig"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("--bootstrap-kubeconfig is for --for openshift"),
         "{err}"
     );
     // --for switches and is recorded for the next render.
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "plain.yaml",
-            "--for",
-            "openshift",
-        ],
-    );
+    let (code, _, err) = plain(&["--for", "openshift"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("recorded flavour openshift in mcsctl.json"),
@@ -356,8 +343,13 @@ fn the_coreos_flavour_appends_nothing_and_refuses_what_only_the_daemon_applies()
 fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
     let d = demo(&[]);
     let worker = fixture_arg("worker.yaml");
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render", "--machine-configs", worker.as_str()];
+        args.extend_from_slice(extra);
+        run(d.path(), &args)
+    };
     // Without one: render warns, inspect says so (exit 3) until one is given.
-    let (code, _, err) = run(d.path(), &["render", "--machine-configs", &worker]);
+    let (code, _, err) = render(&[]);
     assert_eq!(code, 0);
     assert!(err.contains("no bootstrap kubeconfig"), "{err}");
     let (code, out, _) = run(d.path(), &["inspect"]);
@@ -375,16 +367,7 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
         .join("\n");
     std::fs::write(d.path().join("no-ca"), no_ca).unwrap();
     let before = snapshot(d.path());
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            &worker,
-            "--bootstrap-kubeconfig",
-            "no-ca",
-        ],
-    );
+    let (code, _, err) = render(&["--bootstrap-kubeconfig", "no-ca"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("no-ca: cluster \"local\" has no certificate-authority-data")
@@ -393,16 +376,7 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
     );
     assert_eq!(snapshot(d.path()), before);
     // Given once: kept 0600, appended, and inspect is content.
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            &worker,
-            "--bootstrap-kubeconfig",
-            "kubeconfig",
-        ],
-    );
+    let (code, _, err) = render(&["--bootstrap-kubeconfig", "kubeconfig"]);
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("warning"), "{err}");
     let kept = d.path().join("mcs-assets/auth/bootstrap-kubeconfig");
@@ -417,7 +391,7 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
     );
     // Reused by later renders without the flag.
     std::fs::remove_file(d.path().join("kubeconfig")).unwrap();
-    ok(d.path(), &["render", "--machine-configs", &worker, "-q"]);
+    assert_eq!(render(&["-q"]).0, 0);
     assert_eq!(
         file(&rendered(d.path(), "worker.ign"), APPENDED[1]),
         kubeconfig.as_bytes()
@@ -425,33 +399,16 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
     // Another one replaces it only with --force.
     let other = kubeconfig.replace(BOOTSTRAP_TOKEN, "another.bootstrap.token");
     std::fs::write(d.path().join("other"), &other).unwrap();
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            &worker,
-            "--bootstrap-kubeconfig",
-            "other",
-        ],
-    );
+    let (code, _, err) = render(&["--bootstrap-kubeconfig", "other"]);
     assert_eq!(code, 1);
     assert!(
         err.contains("holds a different bootstrap kubeconfig; pass --force"),
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), kubeconfig);
-    ok(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            &worker,
-            "--bootstrap-kubeconfig",
-            "other",
-            "--force",
-            "-q",
-        ],
+    assert_eq!(
+        render(&["--bootstrap-kubeconfig", "other", "--force", "-q"]).0,
+        0
     );
     assert_eq!(std::fs::read_to_string(&kept).unwrap(), other);
 }

@@ -446,6 +446,27 @@ fn bad_machine_configs_are_one_line_errors() {
     let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs"]);
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("mcs/10-bad.yaml: MachineConfig x"), "{err}");
+    // The wrong file: a pointer config, a kubeconfig.
+    let (code, _, err) = run(
+        d.path(),
+        &["render", "--machine-configs", "mcs-assets/worker.ign"],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("worker.ign is an Ignition config, not a MachineConfig"),
+        "{err}"
+    );
+    std::fs::write(
+        d.path().join("kc.yaml"),
+        "apiVersion: v1\nkind: Config\nclusters: []\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "kc.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("kc.yaml: no MachineConfig objects found (it holds Config)"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -273,8 +273,15 @@ fn bootstrap_kubeconfig(dir: &AssetDir, a: &RenderArgs) -> Result<Option<Kubecon
 /// stdin; errors name the file that holds the problem.
 fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
     let name = p.display().to_string();
-    let parse = |text: &str, what: &str| {
-        render::machineconfig::parse_all(&crate::kube::objects(text, what)?, what)
+    let mut kinds = std::collections::BTreeSet::new();
+    let mut parse = |text: &str, what: &str| {
+        let objects = crate::kube::objects(text, what)?;
+        kinds.extend(
+            objects
+                .iter()
+                .filter_map(|o| o["kind"].as_str().map(str::to_string)),
+        );
+        render::machineconfig::parse_all(&objects, what)
     };
     let mcs = if p.as_os_str() == "-" {
         let mut s = String::new();
@@ -307,5 +314,13 @@ fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
         let t = std::fs::read_to_string(p).with_context(|| format!("reading {name}"))?;
         parse(&t, &name)?
     };
+    kinds.remove("MachineConfig");
+    if mcs.is_empty() && !kinds.is_empty() {
+        let kinds: Vec<String> = kinds.into_iter().collect();
+        bail!(
+            "{name}: no MachineConfig objects found (it holds {}); `oc get mc -o yaml` prints MachineConfigs",
+            kinds.join(", ")
+        );
+    }
     render::machineconfig::check_set(mcs, &name)
 }

@@ -105,6 +105,11 @@ pub fn parse_all(objects: &[Value], what: &str) -> Result<Vec<MachineConfig>> {
         if o["kind"].as_str().is_some_and(|k| k != "MachineConfig") {
             continue;
         }
+        if o.get("kind").is_none() && o.get("ignition").is_some() {
+            bail!(
+                "{what} is an Ignition config, not a MachineConfig; render reads MachineConfig objects as `oc get mc -o yaml` prints them (an Ignition config goes under spec.config)"
+            );
+        }
         let name = o["metadata"]["name"]
             .as_str()
             .filter(|n| !n.is_empty())
