@@ -3,8 +3,11 @@
 use anyhow::{Context, Result, bail};
 use serde::Serialize;
 
-use super::{Written, duration_flag, generate_key, key_algorithm, load_tokens, now, print_written};
-use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use super::{
+    Written, duration_flag, edit_pointers, generate_key, key_algorithm, known_cas, load_tokens,
+    lock, now, print_written, write_pointers,
+};
+use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaCreateArgs, CaImportArgs};
 use crate::exit;
 use crate::pki::cert::{CertInfo, parse_pem_certs};
@@ -21,13 +24,15 @@ pub fn create(ui: &Ui, dir: &AssetDir, args: &CaCreateArgs) -> Result<u8> {
     let validity = duration_flag("validity", &args.validity)?;
     let alg = key_algorithm(args.key_algorithm);
     dir.create()?;
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     refuse_existing(dir, args.force)?;
     let key = generate_key(ui, alg, "CA")?;
     let (_, issued) = create_ca(key, validity, now())?;
     install(
         ui,
         dir,
+        &lock,
+        "ca create",
         &issued.info,
         issued.cert_pem.as_bytes(),
         issued.key_pem.as_bytes(),
@@ -54,7 +59,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
         ));
     }
     dir.create()?;
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     refuse_existing(dir, args.force)?;
     // The key is kept byte for byte (PKCS#1 from openshift-install stays PKCS#1).
     let key_text =
@@ -62,6 +67,8 @@ pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
     install(
         ui,
         dir,
+        &lock,
+        "ca import",
         &ca.cert,
         ca.cert.to_pem().as_bytes(),
         key_text.as_bytes(),
@@ -83,6 +90,8 @@ fn refuse_existing(dir: &AssetDir, force: bool) -> Result<()> {
 fn install(
     ui: &Ui,
     dir: &AssetDir,
+    lock: &DirLock,
+    command: &str,
     info: &CertInfo,
     cert_pem: &[u8],
     key_pem: &[u8],
@@ -99,16 +108,22 @@ fn install(
     }
     let bundle_pem: String = bundle.iter().map(CertInfo::to_pem).collect();
     let store = load_tokens(dir)?;
-    let had_pointers = !dir.pointer_files()?.is_empty();
+    let mut ours = known_cas(dir)?;
+    ours.extend(bundle.iter().map(|c| c.der.clone()));
+    let token = store.as_ref().and_then(|s| s.current(now()));
+    let pointers = edit_pointers(dir, bundle_pem.as_bytes(), &ours, token, false)?;
 
-    dir.write(layout::CA_KEY, key_pem, SECRET_MODE, Overwrite::Allow)?;
-    dir.write(layout::CA_CERT, cert_pem, PUBLIC_MODE, Overwrite::Allow)?;
-    dir.write(
+    let mut change = dir.change(command);
+    change.write(layout::CA_KEY, key_pem, SECRET_MODE, Overwrite::Allow);
+    change.write(layout::CA_CERT, cert_pem, PUBLIC_MODE, Overwrite::Allow);
+    change.write(
         layout::CA_BUNDLE,
         bundle_pem.as_bytes(),
         PUBLIC_MODE,
         Overwrite::Allow,
-    )?;
+    );
+    write_pointers(&mut change, &pointers, Overwrite::Allow);
+    change.commit(lock)?;
     let mut files = vec![
         Written::cert(layout::CA_CERT, "ca", info, info.key.clone()),
         Written::file(layout::CA_KEY, true, "ca-key", None),
@@ -119,18 +134,13 @@ fn install(
             Some(cas(bundle.len())),
         ),
     ];
-    if had_pointers {
-        let token = store.as_ref().and_then(|s| s.current(now()));
-        let pointers = super::rebuild_pointers(dir, token)?;
-        super::write_pointers(dir, &pointers, Overwrite::Allow)?;
-        for p in &pointers {
-            files.push(Written::file(
-                &p.rel,
-                p.has_token,
-                "pointer",
-                Some(format!("now trusts {}", cas(bundle.len()))),
-            ));
-        }
+    for p in &pointers {
+        files.push(Written::file(
+            &p.rel,
+            p.has_token,
+            "pointer",
+            Some(format!("now trusts {}", cas(bundle.len()))),
+        ));
     }
     if ui.json() {
         ui.out_json(&CaReport { files: &files })?;

@@ -3,8 +3,10 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Written, duration_flag, generate_key, key_algorithm, load_ca, now, print_written};
-use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use super::{
+    Written, duration_flag, generate_key, key_algorithm, load_ca, lock, now, print_written,
+};
+use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::names::San;
@@ -43,7 +45,7 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         (None, Some(c)) => c.key_algorithm.parse()?,
         (None, None) => KeyAlgorithm::EcdsaP256,
     };
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     if !args.force && (dir.exists(layout::SERVING_CERT) || dir.exists(layout::SERVING_KEY)) {
         bail!(
             "{} exists; use --force to replace it, or `mcsctl cert renew` to keep its SANs",
@@ -59,13 +61,20 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
     }
     let key = generate_key(ui, alg, "serving")?;
     let issued = issue_serving(&ca, &key, &sans, validity, now())?;
-    write(ui, dir, &issued, "Issued the serving certificate:")
+    write(
+        ui,
+        dir,
+        &lock,
+        "cert issue",
+        &issued,
+        "Issued the serving certificate:",
+    )
 }
 
 /// Runs `cert renew`: same CA, same SANs, new key.
 pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
     let validity = duration_flag("validity", &args.validity)?;
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     if !dir.exists(layout::SERVING_CERT) {
         bail!(
             "{} does not exist; run `mcsctl cert issue` first",
@@ -82,7 +91,14 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
     let sans: Vec<San> = old.san_entries.clone();
     let key = generate_key(ui, alg, "serving")?;
     let issued = issue_serving(&ca, &key, &sans, validity, now())?;
-    write(ui, dir, &issued, "Renewed the serving certificate:")
+    write(
+        ui,
+        dir,
+        &lock,
+        "cert renew",
+        &issued,
+        "Renewed the serving certificate:",
+    )
 }
 
 fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
@@ -99,21 +115,30 @@ fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
     })
 }
 
-fn write(ui: &Ui, dir: &AssetDir, issued: &Issued, heading: &str) -> Result<u8> {
-    // Two renames cannot be one atomic step; a reader (serve's reload) that catches the pair
-    // in between sees a key mismatch and keeps its last good state until both are in place.
-    dir.write(
+fn write(
+    ui: &Ui,
+    dir: &AssetDir,
+    lock: &DirLock,
+    command: &str,
+    issued: &Issued,
+    heading: &str,
+) -> Result<u8> {
+    // Key and certificate land together (see assets::change); a serve reload that catches
+    // the pair mid-rename sees a mismatch and keeps its last good certificate until both land.
+    let mut change = dir.change(command);
+    change.write(
         layout::SERVING_KEY,
         issued.key_pem.as_bytes(),
         SECRET_MODE,
         Overwrite::Allow,
-    )?;
-    dir.write(
+    );
+    change.write(
         layout::SERVING_CERT,
         issued.cert_pem.as_bytes(),
         PUBLIC_MODE,
         Overwrite::Allow,
-    )?;
+    );
+    change.commit(lock)?;
     let files = vec![
         Written::cert(
             layout::SERVING_CERT,

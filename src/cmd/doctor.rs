@@ -12,6 +12,12 @@ use crate::ui::{Ui, table};
 /// Runs `doctor`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
     let timeout = duration_flag("timeout", &a.timeout)?;
+    // A pointer config of a killed `token rotate` is read only once that change is complete.
+    if dir.root().is_dir()
+        && let Some(c) = dir.settle()?
+    {
+        ui.warn(format!("completed an interrupted `{c}` before reading"));
+    }
     let spec = crate::ignition::SpecVersion::parse(&a.ignition_spec)
         .map_err(|e| usage(format!("--ignition-spec: {e}")))?;
     let resolve = a

@@ -113,11 +113,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     let bundle = ca_issued.cert_pem.as_bytes();
     let pointers = pools
         .iter()
-        .map(|p| fresh_pointer(&cfg, p, bundle, token))
+        .map(|p| fresh_pointer(dir, &cfg, p, bundle, token))
         .collect::<Result<Vec<_>>>()?;
 
     dir.create()?;
-    let _lock = dir.lock()?;
+    let lock = super::lock(ui, dir)?;
     // Re-check under the lock: another init may have filled the directory meanwhile.
     if !args.force && !dir.is_empty()? {
         bail!(
@@ -131,31 +131,32 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         Overwrite::Never
     };
     let mut files = Vec::new();
-    dir.write(
+    let mut change = dir.change("init");
+    change.write(
         layout::CA_KEY,
         ca_issued.key_pem.as_bytes(),
         SECRET_MODE,
         ow,
-    )?;
-    dir.write(
+    );
+    change.write(
         layout::CA_CERT,
         ca_issued.cert_pem.as_bytes(),
         PUBLIC_MODE,
         ow,
-    )?;
-    dir.write(layout::CA_BUNDLE, bundle, PUBLIC_MODE, ow)?;
-    dir.write(
+    );
+    change.write(layout::CA_BUNDLE, bundle, PUBLIC_MODE, ow);
+    change.write(
         layout::SERVING_KEY,
         serving.key_pem.as_bytes(),
         SECRET_MODE,
         ow,
-    )?;
-    dir.write(
+    );
+    change.write(
         layout::SERVING_CERT,
         serving.cert_pem.as_bytes(),
         PUBLIC_MODE,
         ow,
-    )?;
+    );
     files.push(Written::file(
         layout::CONFIG,
         false,
@@ -193,7 +194,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         None,
     ));
     if let Some(s) = &store {
-        dir.write(layout::TOKENS, &s.to_bytes()?, SECRET_MODE, ow)?;
+        change.write(layout::TOKENS, &s.to_bytes()?, SECRET_MODE, ow);
         files.push(Written::file(
             layout::TOKENS,
             true,
@@ -201,7 +202,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             token.map(|t| format!("current token {}", t.id)),
         ));
     }
-    super::write_pointers(dir, &pointers, ow)?;
+    super::write_pointers(&mut change, &pointers, ow);
     for p in &pointers {
         files.push(Written::file(
             &p.rel,
@@ -210,8 +211,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             Some(format!("{} {}", version, p.url)),
         ));
     }
-    // Written last: its presence marks a complete asset directory.
-    dir.save_config(&cfg)?;
+    dir.save_config(&mut change, &cfg)?;
+    change.commit(&lock)?;
 
     let token_id = token.map(|t| t.id.clone());
     if ui.json() {

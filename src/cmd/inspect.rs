@@ -20,7 +20,7 @@ use crate::kubeconfig;
 use crate::pki::cert::{CertInfo, Status, parse_pem_certs, rfc3339};
 use crate::pki::keys::{key_matches_spki, load_key_pem};
 use crate::pki::remote;
-use crate::serve::state::RENDERED;
+use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::token::TokenStore;
 use crate::ui::{Ui, table};
 
@@ -295,7 +295,23 @@ fn read_certs(dir: &AssetDir, rel: &str) -> Result<Option<Vec<CertInfo>>> {
 
 fn inspect_dir(r: &mut Report, dir: &AssetDir) -> Result<()> {
     dir.require()?;
+    // A change a killed command committed is completed first: what inspect then checks is
+    // what every reader sees.
+    match dir.settle() {
+        Ok(Some(c)) => r.check(
+            Level::Ok,
+            "recovery",
+            format!("completed an interrupted `{c}` (it was stopped after deciding its change)"),
+        ),
+        Ok(None) => {}
+        Err(e) => r.check(
+            Level::Fail,
+            "recovery",
+            format!("an interrupted change is pending and could not be completed: {e:#}"),
+        ),
+    }
     let cfg = dir.config().ok();
+    dir_modes(r, dir);
     let ca = read_certs(dir, layout::CA_CERT)?.map(|mut v| v.remove(0));
     let bundle = read_certs(dir, layout::CA_BUNDLE)?.unwrap_or_default();
     let serving = read_certs(dir, layout::SERVING_CERT)?;
@@ -665,6 +681,32 @@ fn pointer_checks(
                 ),
                 _ => r.check(Level::Ok, "token", format!("{name}: token {id} is {}", t.effective_state(now))),
             },
+        }
+    }
+}
+
+/// Directories others can write to let another local user swap a key or a token store.
+fn dir_modes(r: &mut Report, dir: &AssetDir) {
+    for rel in ["", "tls", "auth", RENDERED, PRE_APPROVAL] {
+        let p = dir.path(rel);
+        let Ok(m) = std::fs::metadata(&p) else {
+            continue;
+        };
+        let mode = m.permissions().mode() & 0o7777;
+        if m.is_dir() && mode & 0o022 != 0 && mode & 0o1000 == 0 {
+            let name = if rel.is_empty() {
+                dir.root().display().to_string()
+            } else {
+                rel.to_string()
+            };
+            r.check(
+                Level::Fail,
+                "mode",
+                format!(
+                    "{name} is mode {mode:04o}: another local user can replace the files in it (chmod go-w {})",
+                    p.display()
+                ),
+            );
         }
     }
 }

@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{load_tokens, now};
-use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout, write_atomic};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{ManifestsArgs, ServeAuth};
 use crate::exit;
 use crate::manifests::{Deployment, Inputs, build};
@@ -22,6 +22,9 @@ struct Written {
 
 /// Runs `manifests`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
+    // Held while reading, so the objects describe one state of the directory, and while
+    // writing, so the files land together.
+    let lock = super::lock(ui, dir)?;
     let cfg = dir.config()?;
     let mut i = Inputs {
         ca_cert: dir.read(layout::CA_CERT)?,
@@ -87,13 +90,14 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
         Overwrite::Never
     };
     let mut report = Vec::new();
+    let mut change = dir.change("manifests");
     for (path, text, m) in &files {
-        write_atomic(
+        change.write_path(
             path,
             text.as_bytes(),
             if m.secret { SECRET_MODE } else { PUBLIC_MODE },
             ow,
-        )?;
+        );
         report.push(Written {
             file: path.display().to_string(),
             kind: m.object["kind"].as_str().unwrap_or("").into(),
@@ -105,6 +109,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
             mode: if m.secret { "0600" } else { "0644" },
         });
     }
+    change.commit(&lock)?;
     if ui.json() {
         ui.out_json(&serde_json::json!({ "files": report }))?;
     } else {

@@ -22,11 +22,15 @@ use rcgen::KeyPair;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use crate::assets::{AssetDir, ClusterConfig, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::assets::{
+    AssetDir, Change, ClusterConfig, DirLock, Overwrite, PUBLIC_MODE, Recovered, SECRET_MODE,
+    layout,
+};
 use crate::cli::{self, Cli, Command};
 use crate::duration::Duration;
 use crate::exit::usage;
 use crate::ignition::SpecVersion;
+use crate::ignition::edit as ptr_edit;
 use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
 use crate::ignition::render::Flavour;
 use crate::pki::issue::Ca;
@@ -69,11 +73,22 @@ pub(crate) fn now() -> OffsetDateTime {
     t.replace_nanosecond(0).unwrap_or(t)
 }
 
-/// Parses a duration flag; a bad value is a usage error naming the flag.
+/// Parses a duration flag; a bad value, or zero, is a usage error naming the flag.
 pub(crate) fn duration_flag(flag: &str, value: &str) -> Result<time::Duration> {
-    Duration::parse(value)
+    let d = Duration::parse(value)
         .map(Duration::to_time)
-        .map_err(|e| usage(format!("--{flag}: {e}")))
+        .map_err(|e| usage(format!("--{flag}: {e}")))?;
+    if d <= time::Duration::ZERO {
+        let hint = if flag == "grace" {
+            "; to end the previous token at once, rotate and then `mcsctl token revoke ID`"
+        } else {
+            ""
+        };
+        return Err(usage(format!(
+            "--{flag} {value}: a duration must be more than zero{hint}"
+        )));
+    }
+    Ok(d)
 }
 
 /// Parses a spec version flag; a bad value is a usage error.
@@ -138,20 +153,46 @@ pub(crate) fn load_tokens(dir: &AssetDir) -> Result<Option<TokenStore>> {
     TokenStore::parse(&bytes, &dir.path(layout::TOKENS).display().to_string()).map(Some)
 }
 
-/// Saves `auth/tokens.json` (0600, atomic).
-pub(crate) fn save_tokens(dir: &AssetDir, store: &TokenStore) -> Result<PathBuf> {
-    dir.write(
+/// Adds `auth/tokens.json` (0600) to a change.
+pub(crate) fn save_tokens(change: &mut Change<'_>, store: &TokenStore) -> Result<()> {
+    change.write(
         layout::TOKENS,
         &store.to_bytes()?,
         SECRET_MODE,
         Overwrite::Allow,
-    )
+    );
+    Ok(())
 }
 
-/// A pointer config file of the asset directory, ready to write.
+/// Takes the directory lock, saying when it completed a change an earlier, killed command had
+/// committed, or removed its leftovers.
+pub(crate) fn lock(ui: &Ui, dir: &AssetDir) -> Result<DirLock> {
+    let l = dir.lock()?;
+    report_recovered(ui, l.recovered());
+    Ok(l)
+}
+
+/// Says what recovery did, if anything.
+pub(crate) fn report_recovered(ui: &Ui, r: &Recovered) {
+    if let Some(c) = &r.completed {
+        ui.warn(format!(
+            "completed an interrupted `{c}`: it was stopped after deciding its change, before finishing it"
+        ));
+    }
+    if r.removed_leftovers > 0 {
+        ui.info(format!(
+            "removed {} leftover temporary file(s) of an interrupted command",
+            r.removed_leftovers
+        ));
+    }
+}
+
+/// A pointer config, ready to go into a change.
 pub(crate) struct PendingPointer {
-    /// Path relative to the asset directory.
+    /// Name relative to the asset directory (or the --output path), for reports.
     pub rel: String,
+    /// Where the bytes go: for a symlinked pointer config, the file it links to.
+    pub path: PathBuf,
     /// New contents.
     pub bytes: Vec<u8>,
     /// Whether it holds a token (then 0600).
@@ -162,6 +203,7 @@ pub(crate) struct PendingPointer {
 
 /// Builds the pointer config of a pool with the directory's defaults.
 pub(crate) fn fresh_pointer(
+    dir: &AssetDir,
     cfg: &ClusterConfig,
     pool: &str,
     ca_bundle: &[u8],
@@ -178,77 +220,109 @@ pub(crate) fn fresh_pointer(
         token: bearer.as_deref(),
         transport,
     })?;
+    let rel = layout::pointer(pool);
     Ok(PendingPointer {
-        rel: layout::pointer(pool),
+        path: dir.path(&rel),
+        rel,
         bytes,
         has_token: bearer.is_some() && transport != Transport::None,
         url,
     })
 }
 
-/// Rebuilds every pointer config of the asset directory (`*.ign` at its top) with the current
-/// CA bundle and token, keeping each file's own URL, spec version and token transport. All are
-/// built before any is written, so one bad file changes nothing.
-pub(crate) fn rebuild_pointers(
+/// DER of every CA the directory has put into pointer configs: tls/mcs-ca.crt and the bundle.
+pub(crate) fn known_cas(dir: &AssetDir) -> Result<Vec<Vec<u8>>> {
+    let mut out = Vec::new();
+    for rel in [layout::CA_CERT, layout::CA_BUNDLE] {
+        if dir.exists(rel) {
+            let name = dir.path(rel).display().to_string();
+            for c in crate::pki::cert::parse_pem_certs(&dir.read(rel)?, &name)? {
+                if !out.contains(&c.der) {
+                    out.push(c.der);
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Edits every pointer config of the asset directory (`*.ign` at its top, symlinks followed)
+/// to trust `bundle` and carry `token`, keeping everything else (see [`ptr_edit`]). `ours`:
+/// the CAs whose entry is mcsctl's. `add_token`: tokenless pointers get the token (the first
+/// token of a directory). Unchanged files are left out. All are built before any is written,
+/// so one bad file changes nothing.
+pub(crate) fn edit_pointers(
     dir: &AssetDir,
+    bundle: &[u8],
+    ours: &[Vec<u8>],
     token: Option<&Token>,
+    add_token: bool,
 ) -> Result<Vec<PendingPointer>> {
     let names = dir.pointer_files()?;
-    if names.is_empty() {
+    let transport = match dir.config().map(|c| c.token_transport) {
+        Ok(t) if t == "query" => Transport::Query,
+        _ => Transport::Header,
+    };
+    let bearer = token.map(Token::bearer);
+    let mut out = Vec::new();
+    for rel in names {
+        let link = dir.path(&rel);
+        let path = std::fs::canonicalize(&link)
+            .with_context(|| format!("following {}", link.display()))?;
+        let before = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let bytes = ptr_edit::edit(
+            &before,
+            &link.display().to_string(),
+            &ptr_edit::Edit {
+                ca_bundle_pem: bundle,
+                ours,
+                token: bearer.as_deref(),
+                add_token,
+                transport,
+            },
+        )?;
+        if bytes == before {
+            continue;
+        }
+        let info = ptr::parse(&bytes, &link.display().to_string())?;
+        out.push(PendingPointer {
+            rel,
+            path,
+            has_token: info.token_secret().is_some(),
+            url: info.sources.first().cloned().unwrap_or_default(),
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// The pointer edits of a token change: the bundle stays, the token is `token`.
+pub(crate) fn retoken_pointers(
+    dir: &AssetDir,
+    token: Option<&Token>,
+    add_token: bool,
+) -> Result<Vec<PendingPointer>> {
+    if dir.pointer_files()?.is_empty() {
         return Ok(Vec::new());
     }
     let bundle = dir.read(layout::CA_BUNDLE)?;
-    let bearer = token.map(Token::bearer);
-    names
-        .into_iter()
-        .map(|rel| {
-            let path = dir.path(&rel);
-            let info = ptr::parse(&dir.read(&rel)?, &path.display().to_string())?;
-            let version = SpecVersion::parse(&info.version)
-                .with_context(|| format!("rewriting {}", path.display()))?;
-            let url = info.sources.first().cloned().with_context(|| {
-                format!(
-                    "{} has no ignition.config.merge source to keep",
-                    path.display()
-                )
-            })?;
-            let transport = match info.token_transport {
-                Some("query") => Transport::Query,
-                Some(_) => Transport::Header,
-                None => Transport::None,
-            };
-            let bytes = ptr::build(&PointerSpec {
-                version,
-                url: &url,
-                ca_bundle_pem: &bundle,
-                token: bearer.as_deref(),
-                transport,
-            })?;
-            Ok(PendingPointer {
-                rel,
-                bytes,
-                has_token: bearer.is_some() && transport != Transport::None,
-                url,
-            })
-        })
-        .collect()
+    edit_pointers(dir, &bundle, &known_cas(dir)?, token, add_token)
 }
 
-/// Writes pointer configs built by [`fresh_pointer`] or [`rebuild_pointers`].
+/// Adds pointer configs to a change: 0600 when they hold a token, else 0644.
 pub(crate) fn write_pointers(
-    dir: &AssetDir,
+    change: &mut Change<'_>,
     pointers: &[PendingPointer],
     overwrite: Overwrite,
-) -> Result<()> {
+) {
     for p in pointers {
         let mode = if p.has_token {
             SECRET_MODE
         } else {
             PUBLIC_MODE
         };
-        dir.write(&p.rel, &p.bytes, mode, overwrite)?;
+        change.write_path(&p.path, &p.bytes, mode, overwrite);
     }
-    Ok(())
 }
 
 /// A file a command wrote, as printed in its summary.

@@ -33,10 +33,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             args.pool
         )));
     }
+    // Held from reading mcsctl.json and the token to writing the file, so a concurrent
+    // `token rotate` cannot leave this pointer with the old token, nor another `pointer`
+    // lose this pool from mcsctl.json.
+    let lock = super::lock(ui, dir)?;
     let mut cfg = dir.config()?;
-    // Held from reading the token to writing the file, so a concurrent `token rotate` cannot
-    // slip in between and leave this pointer with the old token.
-    let _lock = dir.lock()?;
     let version = match &args.spec_version {
         Some(v) => spec_flag(v)?,
         None => crate::ignition::SpecVersion::parse(&cfg.spec_version)?,
@@ -117,12 +118,15 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             p.to_path_buf()
         }
         None => {
-            let p = dir.write(&layout::pointer(&args.pool), &bytes, mode, overwrite)?;
+            let rel = layout::pointer(&args.pool);
+            let mut change = dir.change("pointer");
+            change.write(&rel, &bytes, mode, overwrite);
             if !cfg.pools.contains(&args.pool) {
                 cfg.pools.push(args.pool.clone());
-                dir.save_config(&cfg)?;
+                dir.save_config(&mut change, &cfg)?;
             }
-            p
+            change.commit(&lock)?;
+            dir.path(&rel)
         }
     };
     let report = PointerReport {

@@ -4,7 +4,8 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{
-    PendingPointer, duration_flag, load_tokens, now, rebuild_pointers, save_tokens, write_pointers,
+    PendingPointer, duration_flag, load_tokens, lock, now, retoken_pointers, save_tokens,
+    write_pointers,
 };
 use crate::assets::{AssetDir, Overwrite, layout};
 use crate::cli::TokenCommand;
@@ -35,7 +36,7 @@ struct ChangeReport {
 
 fn create(ui: &Ui, dir: &AssetDir, ttl: Option<&str>, description: Option<String>) -> Result<u8> {
     let ttl = ttl.map(|t| duration_flag("ttl", t)).transpose()?;
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
     let (id, became_current) = store.create(t, ttl, description)?;
@@ -45,13 +46,17 @@ fn create(ui: &Ui, dir: &AssetDir, ttl: Option<&str>, description: Option<String
         .find(|x| x.id == id)
         .cloned()
         .expect("just created");
+    // The directory's first current token (after `init --no-token`, or every earlier one
+    // expired): it goes into the pointer configs, which had none to replace.
     let pointers = if became_current {
-        rebuild_pointers(dir, Some(&token))?
+        retoken_pointers(dir, Some(&token), true)?
     } else {
         Vec::new()
     };
-    save_tokens(dir, &store)?;
-    write_pointers(dir, &pointers, Overwrite::Allow)?;
+    let mut change = dir.change("token create");
+    save_tokens(&mut change, &store)?;
+    write_pointers(&mut change, &pointers, Overwrite::Allow);
+    change.commit(&lock)?;
     let summary = store
         .summaries(t)
         .into_iter()
@@ -89,7 +94,7 @@ fn rotate(
 ) -> Result<u8> {
     let grace = duration_flag("grace", grace)?;
     let ttl = ttl.map(|t| duration_flag("ttl", t)).transpose()?;
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
     let (id, previous) = store.rotate(t, grace, ttl, description)?;
@@ -97,10 +102,13 @@ fn rotate(
         .current(t)
         .cloned()
         .expect("rotate makes a current token");
-    // Build every pointer config before writing anything: a bad one aborts the rotation.
-    let pointers = rebuild_pointers(dir, Some(&current))?;
-    save_tokens(dir, &store)?;
-    write_pointers(dir, &pointers, Overwrite::Allow)?;
+    // Every pointer config is edited before anything is written: a bad one aborts the
+    // rotation. Tokenless ones get the token only when there was no current token to replace.
+    let pointers = retoken_pointers(dir, Some(&current), previous.is_none())?;
+    let mut change = dir.change("token rotate");
+    save_tokens(&mut change, &store)?;
+    write_pointers(&mut change, &pointers, Overwrite::Allow);
+    change.commit(&lock)?;
     let summaries = store.summaries(t);
     let find = |id: &str| summaries.iter().find(|s| s.id == id).cloned();
     let report = ChangeReport {
@@ -123,7 +131,7 @@ fn rotate(
             out.push_str(&format!("rewrote: {r}\n"));
         }
         ui.out(out)?;
-        if report.rewritten.is_empty() {
+        if dir.pointer_files()?.is_empty() {
             ui.warn(format!(
                 "no pointer config in {} to rewrite",
                 dir.root().display()
@@ -170,7 +178,7 @@ fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
-    let _lock = dir.lock()?;
+    let lock = lock(ui, dir)?;
     let Some(mut store) = load_tokens(dir)? else {
         bail!(
             "{} does not exist: there is no token to revoke",
@@ -178,7 +186,9 @@ fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
         );
     };
     store.revoke(id)?;
-    save_tokens(dir, &store)?;
+    let mut change = dir.change("token revoke");
+    save_tokens(&mut change, &store)?;
+    change.commit(&lock)?;
     let summary = store
         .summaries(now())
         .into_iter()

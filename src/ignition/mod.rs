@@ -2,6 +2,7 @@
 
 pub mod accept;
 pub mod dataurl;
+pub mod edit;
 pub mod fetch;
 pub mod pointer;
 pub mod render;

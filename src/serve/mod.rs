@@ -99,6 +99,13 @@ fn now_rfc3339() -> String {
 
 async fn serve(opts: Options) -> Result<u8> {
     let provider = crate::pki::remote::provider();
+    // A change a killed command committed is completed before anything is read (a read-only
+    // mount has no journal; if completing fails, the per-part reload keeps what it can).
+    match opts.dir.settle() {
+        Ok(Some(c)) => event("recovery", &format!("completed an interrupted `{c}`")),
+        Ok(None) => {}
+        Err(e) => event("recovery-failed", &format!("{e:#}")),
+    }
     // Taken before the load: a change that lands while loading is seen by the first poll.
     let loaded_from = state::fingerprint(&opts.dir);
     let state = State::load(&opts.dir, provider.clone(), OffsetDateTime::now_utc())?;

@@ -125,7 +125,7 @@ fn server_with_another_ca_fails_at_tls() {
 fn wrong_token_fails_at_status_401() {
     let (d, s) = setup();
     pointer_at(d.path(), s.addr.port(), "worker", "lab.ign");
-    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    crate::support::rotate_and_revoke(d.path());
     assert!(s.wait_stderr("\"event\":\"reload\"", std::time::Duration::from_secs(10)));
     let (code, out, _) = run(
         d.path(),

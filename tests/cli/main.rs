@@ -2,6 +2,7 @@
 
 mod bad_input;
 mod conformance;
+mod crash;
 mod csr;
 mod docs;
 mod doctor;

@@ -75,7 +75,7 @@ fn status_codes_and_methods() {
         "keep-alive connection still serves after HEAD"
     );
     // Expired and revoked tokens are refused once the server reloads.
-    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    crate::support::rotate_and_revoke(d.path());
     assert!(
         s.wait_stderr("\"event\":\"reload\"", Duration::from_secs(10)),
         "{}",

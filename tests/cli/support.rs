@@ -656,3 +656,18 @@ pub fn bootstrap_kubeconfig(dir: &Path) -> String {
 /// The node-bootstrapper token of [`bootstrap_kubeconfig`].
 pub const BOOTSTRAP_TOKEN: &str =
     "eyJhbGciOiJSUzI1NiIsImtpZCI6Im5vZGUtYm9vdHN0cmFwcGVyIn0.bootstrap.signature";
+
+/// Replaces the current token everywhere and ends the previous one at once: rotate, then
+/// revoke (a zero grace is refused).
+pub fn rotate_and_revoke(cwd: &Path) {
+    let out = ok(
+        cwd,
+        &["token", "rotate", "--grace", "1h", "--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let previous = v["previous"]["id"]
+        .as_str()
+        .expect("a previous token")
+        .to_string();
+    ok(cwd, &["token", "revoke", &previous, "-q"]);
+}

@@ -56,8 +56,8 @@ fn rotate_rewrites_every_pointer_and_keeps_the_old_token_for_grace() {
     for secret in secrets(d.path()) {
         assert!(!list.contains(&secret) && !json.contains(&secret) && !out.contains(&secret));
     }
-    // Rotation with no grace: the old token is expired at once.
-    ok(d.path(), &["token", "rotate", "--grace", "0s", "-q"]);
+    // Rotation then revocation (a zero grace is refused): the old token is dead at once.
+    crate::support::rotate_and_revoke(d.path());
     let list = ok(d.path(), &["token", "list", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_str(&list).unwrap();
     let states: Vec<&str> = v["tokens"]
@@ -66,7 +66,17 @@ fn rotate_rewrites_every_pointer_and_keeps_the_old_token_for_grace() {
         .iter()
         .map(|t| t["state"].as_str().unwrap())
         .collect();
-    assert_eq!(states, vec!["active", "expired", "current"]);
+    assert_eq!(states, vec!["active", "revoked", "current"]);
+    for d0 in ["0s", "0m", "0d"] {
+        let (code, _, err) = run(d.path(), &["token", "rotate", "--grace", d0]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("a duration must be more than zero") && err.contains("token revoke"),
+            "{err}"
+        );
+        let (code, _, err) = run(d.path(), &["token", "rotate", "--ttl", d0]);
+        assert_eq!(code, 2, "--ttl {d0} exits 2, no panic: {err}");
+    }
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
 }
 
@@ -146,5 +156,64 @@ fn eight_concurrent_rotations_lose_nothing() {
     );
     assert_eq!(bearer_of(d.path(), "worker"), want);
     assert_eq!(bearer_of(d.path(), "master"), want);
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
+}
+
+#[test]
+fn the_first_token_of_a_no_token_directory_goes_into_its_pointers() {
+    let d = demo(&["--no-token"]);
+    let worker = d.path().join("mcs-assets/worker.ign");
+    assert!(!std::fs::read_to_string(&worker).unwrap().contains("Bearer"));
+    let out = ok(d.path(), &["token", "create"]);
+    let token = out.trim().to_string();
+    let text = std::fs::read_to_string(&worker).unwrap();
+    assert!(text.contains(&format!("Bearer {token}")), "{text}");
+    assert_eq!(crate::support::mode(&worker), 0o600, "it holds a token now");
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
+}
+
+#[test]
+fn rotation_edits_pointers_and_follows_symlinks() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    // An admin's edits to worker.ign: a proxy, timeouts, a second header.
+    let mut v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("worker.ign")).unwrap()).unwrap();
+    v["ignition"]["proxy"] = serde_json::json!({"httpsProxy": "http://proxy.example.com:3128"});
+    v["ignition"]["timeouts"] = serde_json::json!({"httpTotal": 600});
+    v["ignition"]["config"]["merge"][0]["httpHeaders"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({"name": "X-Site", "value": "lab"}));
+    std::fs::write(a.join("worker.ign"), serde_json::to_vec(&v).unwrap()).unwrap();
+    // master.ign lives on the PXE server's tree; the asset directory links to it.
+    let pxe = d.path().join("pxe");
+    std::fs::create_dir(&pxe).unwrap();
+    std::fs::rename(a.join("master.ign"), pxe.join("master.ign")).unwrap();
+    std::os::unix::fs::symlink(pxe.join("master.ign"), a.join("master.ign")).unwrap();
+    let out = ok(d.path(), &["token", "rotate", "--grace", "1h"]);
+    assert!(
+        out.contains("rewrote: master.ign") && out.contains("rewrote: worker.ign"),
+        "{out}"
+    );
+    let current = crate::support::tokens(&a).pop().unwrap();
+    let after: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("worker.ign")).unwrap()).unwrap();
+    assert_eq!(after["ignition"]["proxy"], v["ignition"]["proxy"]);
+    assert_eq!(after["ignition"]["timeouts"], v["ignition"]["timeouts"]);
+    assert_eq!(
+        after["ignition"]["config"]["merge"][0]["httpHeaders"],
+        serde_json::json!([{"name": "Authorization", "value": format!("Bearer {current}")}, {"name": "X-Site", "value": "lab"}])
+    );
+    assert!(
+        std::fs::symlink_metadata(a.join("master.ign"))
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link stays a link"
+    );
+    let linked = std::fs::read_to_string(pxe.join("master.ign")).unwrap();
+    assert!(linked.contains(&format!("Bearer {current}")), "{linked}");
+    assert_eq!(crate::support::mode(&pxe.join("master.ign")), 0o600);
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
 }

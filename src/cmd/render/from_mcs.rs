@@ -75,22 +75,32 @@ pub fn run(
     }
     let config = check(&resp.body, &shown, flavour)?;
 
-    let _lock = dir.lock()?;
+    let lock = crate::cmd::lock(ui, dir)?;
     let full_rel = format!("{RENDERED}/{pool}.ign");
     let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
-    dir.write(
+    let mut change = dir.change("render --from-mcs");
+    change.write(
         &full_rel,
         &json_line(&config)?,
         SECRET_MODE,
         Overwrite::Allow,
-    )?;
+    );
     // A stale pre-approval config from an earlier render would no longer describe the pool.
-    let removed = if dir.remove(&pre_rel)? {
+    let removed = if dir.exists(&pre_rel) {
+        change.remove(&pre_rel);
         vec![pre_rel]
     } else {
         Vec::new()
     };
-    record_flavour(ui, dir, flavour)?;
+    let recorded = record_flavour(dir, &mut change, flavour)?;
+    change.commit(&lock)?;
+    if recorded {
+        ui.info(format!(
+            "recorded flavour {} in {}",
+            flavour.name(),
+            layout::CONFIG
+        ));
+    }
     let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
     let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
     ui.info(format!(

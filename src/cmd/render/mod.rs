@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result, bail};
 
 use super::{now, spec_flag};
-use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
+use crate::assets::{AssetDir, Change, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::render::secrets::{self, Finding};
@@ -102,35 +102,36 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         );
     }
 
-    // Everything rendered and checked: now write.
-    let _lock = dir.lock()?;
+    // Everything rendered and checked: now write, as one change.
+    let lock = super::lock(ui, dir)?;
+    let mut change = dir.change("render");
     if let Some(k) = &kubeconfig
         && k.store
     {
-        dir.write(
+        change.write(
             layout::BOOTSTRAP_KUBECONFIG,
             &k.bytes,
             SECRET_MODE,
             Overwrite::Allow,
-        )?;
+        );
     }
     let mut reports = Vec::new();
     for (r, creds) in rendered.iter().zip(expected) {
         let full_rel = format!("{RENDERED}/{}.ign", r.pool);
         let pre_rel = format!("{PRE_APPROVAL}/{}.ign", r.pool);
         // Rendered configs hold pull secrets and kubeconfigs: owner-only, like keys.
-        dir.write(
+        change.write(
             &full_rel,
             &json_line(&r.full.config)?,
             SECRET_MODE,
             Overwrite::Allow,
-        )?;
-        dir.write(
+        );
+        change.write(
             &pre_rel,
             &json_line(&r.pre.config)?,
             SECRET_MODE,
             Overwrite::Allow,
-        )?;
+        );
         reports.push(PoolReport {
             pool: r.pool.clone(),
             flavour: flavour.name(),
@@ -151,7 +152,15 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             removed: Vec::new(),
         });
     }
-    record_flavour(ui, dir, flavour)?;
+    let recorded = record_flavour(dir, &mut change, flavour)?;
+    change.commit(&lock)?;
+    if recorded {
+        ui.info(format!(
+            "recorded flavour {} in {}",
+            flavour.name(),
+            layout::CONFIG
+        ));
+    }
     for p in skipped {
         ui.info(format!(
             "pool {p} (from {}): no MachineConfig applies; not rendered",
@@ -206,21 +215,18 @@ fn pools(mcs: &[MachineConfig], dir: &AssetDir) -> Result<Vec<String>> {
     Ok(pools)
 }
 
-/// Saves the flavour in `mcsctl.json` when it changed (under the caller's lock).
-fn record_flavour(ui: &Ui, dir: &AssetDir, flavour: Flavour) -> Result<()> {
+/// Adds the flavour to `mcsctl.json` when it changed (read under the caller's lock); returns
+/// whether it did.
+fn record_flavour(dir: &AssetDir, change: &mut Change<'_>, flavour: Flavour) -> Result<bool> {
     let Ok(mut cfg) = dir.config() else {
-        return Ok(());
+        return Ok(false);
     };
-    if cfg.flavour != flavour {
-        cfg.flavour = flavour;
-        dir.save_config(&cfg)?;
-        ui.info(format!(
-            "recorded flavour {} in {}",
-            flavour.name(),
-            layout::CONFIG
-        ));
+    if cfg.flavour == flavour {
+        return Ok(false);
     }
-    Ok(())
+    cfg.flavour = flavour;
+    dir.save_config(change, &cfg)?;
+    Ok(true)
 }
 
 /// The bootstrap kubeconfig to append, checked.

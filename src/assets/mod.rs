@@ -1,5 +1,7 @@
-//! The asset directory: its layout, atomic writes with the right modes, the state-changing lock,
-//! and `mcsctl.json`.
+//! The asset directory: its layout, changes that land whole ([`change`]), the state-changing
+//! lock, directories with exact modes, and `mcsctl.json`.
+
+pub mod change;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -8,6 +10,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
+
+pub use change::{Change, Recovered};
 
 use crate::ignition::render::Flavour;
 
@@ -117,7 +121,7 @@ impl AssetDir {
                 self.root.display()
             );
         }
-        fs::create_dir_all(&self.root).with_context(|| format!("creating {}", self.root.display()))
+        ensure_dir(self, &self.root)
     }
 
     /// Whether the directory holds anything but our lock file.
@@ -142,7 +146,8 @@ impl AssetDir {
         let mut names: Vec<String> = fs::read_dir(&self.root)
             .with_context(|| format!("reading {}", self.root.display()))?
             .filter_map(|e| e.ok())
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+            // Following symlinks: an admin may link worker.ign to where the PXE server reads it.
+            .filter(|e| fs::metadata(e.path()).is_ok_and(|m| m.is_file()))
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| n.ends_with(".ign") && !n.starts_with('.'))
             .collect();
@@ -151,7 +156,9 @@ impl AssetDir {
     }
 
     /// Takes the exclusive lock that every state-changing command holds until it returns, so two
-    /// concurrent `token rotate` runs serialise instead of losing a token.
+    /// concurrent `token rotate` runs serialise instead of losing a token. Taking it completes
+    /// a change an earlier process committed but did not finish, and removes leftovers of
+    /// interrupted ones, before the caller reads anything.
     pub fn lock(&self) -> Result<DirLock> {
         self.require()?;
         let p = self.path(layout::LOCK);
@@ -164,37 +171,32 @@ impl AssetDir {
             .with_context(|| format!("opening lock file {}", p.display()))?;
         file.lock()
             .with_context(|| format!("locking {}", p.display()))?;
-        Ok(DirLock { _file: file })
+        let recovered = change::recover(self)?;
+        Ok(DirLock {
+            _file: file,
+            recovered,
+        })
     }
 
-    /// Writes a file atomically (temp file in the same directory, fsync, rename, fsync of the
-    /// directory), created with `mode` from the start so a secret is never readable by others.
-    pub fn write(
-        &self,
-        rel: &str,
-        contents: &[u8],
-        mode: u32,
-        overwrite: Overwrite,
-    ) -> Result<PathBuf> {
-        let p = self.path(rel);
-        write_atomic(&p, contents, mode, overwrite)?;
-        Ok(p)
+    /// For readers (`inspect`, `doctor`, `serve`): completes a committed but unfinished change
+    /// before reading, so a killed command is never seen half done. Returns the command it
+    /// completed. Cheap when nothing is pending (no lock taken).
+    pub fn settle(&self) -> Result<Option<String>> {
+        if !change::pending(self) {
+            return Ok(None);
+        }
+        Ok(self.lock()?.recovered.completed)
     }
 
-    /// Removes a file inside the directory (and syncs the directory); a missing file is fine.
-    pub fn remove(&self, rel: &str) -> Result<bool> {
-        let p = self.path(rel);
-        match fs::remove_file(&p) {
-            Ok(()) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-            Err(e) => return Err(e).with_context(|| format!("removing {}", p.display())),
-        }
-        if let Some(parent) = p.parent() {
-            File::open(parent)
-                .and_then(|d| d.sync_all())
-                .with_context(|| format!("syncing directory {}", parent.display()))?;
-        }
-        Ok(true)
+    /// Whether a committed change is waiting to be completed.
+    pub fn change_pending(&self) -> bool {
+        change::pending(self)
+    }
+
+    /// A change to this directory, named after the command making it (shown if it has to be
+    /// completed later).
+    pub fn change(&self, command: &str) -> Change<'_> {
+        Change::new(self, command)
     }
 
     /// Loads `mcsctl.json`.
@@ -225,11 +227,12 @@ impl AssetDir {
         Ok(cfg)
     }
 
-    /// Saves `mcsctl.json`.
-    pub fn save_config(&self, cfg: &ClusterConfig) -> Result<PathBuf> {
+    /// Adds `mcsctl.json` to a change.
+    pub fn save_config(&self, change: &mut Change<'_>, cfg: &ClusterConfig) -> Result<()> {
         let mut text = serde_json::to_vec_pretty(cfg).context("encoding mcsctl.json")?;
         text.push(b'\n');
-        self.write(layout::CONFIG, &text, PUBLIC_MODE, Overwrite::Allow)
+        change.write(layout::CONFIG, &text, PUBLIC_MODE, Overwrite::Allow);
+        Ok(())
     }
 }
 
@@ -237,6 +240,51 @@ impl AssetDir {
 #[derive(Debug)]
 pub struct DirLock {
     _file: File,
+    recovered: Recovered,
+}
+
+impl DirLock {
+    /// What taking the lock completed or cleaned up.
+    pub fn recovered(&self) -> &Recovered {
+        &self.recovered
+    }
+}
+
+/// Creates `path` and its missing parents with exact modes whatever the umask: `auth/` (and
+/// below) of an asset directory 0700, every other directory 0755. Existing directories are
+/// left as they are.
+pub(crate) fn ensure_dir(dir: &AssetDir, path: &Path) -> Result<()> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_dir() => return Ok(()),
+        Ok(_) => bail!("{} is not a directory", path.display()),
+        Err(_) => {}
+    }
+    if let Some(parent) = path.parent()
+        && !parent.as_os_str().is_empty()
+    {
+        ensure_dir(dir, parent)?;
+    }
+    let secret = path
+        .strip_prefix(dir.root())
+        .ok()
+        .and_then(|r| r.components().next())
+        .is_some_and(|c| c.as_os_str() == "auth");
+    let mode = if secret { 0o700 } else { 0o755 };
+    use std::os::unix::fs::DirBuilderExt;
+    match fs::DirBuilder::new().mode(mode).create(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("creating {}", path.display())),
+    }
+    fs::set_permissions(path, fs::Permissions::from_mode(mode))
+        .with_context(|| format!("setting the mode of {}", path.display()))
+}
+
+/// fsyncs a directory, so renames and new entries in it are durable.
+pub(crate) fn sync_dir(d: &Path) -> Result<()> {
+    File::open(d)
+        .and_then(|f| f.sync_all())
+        .with_context(|| format!("syncing directory {}", d.display()))
 }
 
 trait Mode0600 {
@@ -250,7 +298,9 @@ impl Mode0600 for OpenOptions {
     }
 }
 
-/// Atomic write of any path (see [`AssetDir::write`]); creates the parent directory.
+/// Atomic write of one file outside a [`Change`] (an `--output` file, a man page): temporary
+/// file in the same directory created with `mode`, fsync, rename, fsync of the directory;
+/// creates the parent directory (0755).
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrite) -> Result<()> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
@@ -261,12 +311,12 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrit
     {
         bail!("{} is not a directory", parent.display());
     }
-    fs::create_dir_all(&parent).with_context(|| format!("creating {}", parent.display()))?;
+    ensure_dir(&AssetDir::new(&parent), &parent)?;
     if overwrite == Overwrite::Never && fs::symlink_metadata(path).is_ok() {
         bail!("{} exists; use --force to overwrite", path.display());
     }
     let mut tmp = tempfile::Builder::new()
-        .prefix(".mcsctl-tmp-")
+        .prefix(change::TMP_PREFIX)
         .permissions(fs::Permissions::from_mode(mode))
         .tempfile_in(&parent)
         .with_context(|| format!("creating a temporary file in {}", parent.display()))?;
@@ -298,10 +348,7 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrit
             })?;
         }
     }
-    File::open(&parent)
-        .and_then(|d| d.sync_all())
-        .with_context(|| format!("syncing directory {}", parent.display()))?;
-    Ok(())
+    sync_dir(&parent)
 }
 
 /// `mcsctl.json`: what the later commands need to know about the cluster.

@@ -1,0 +1,414 @@
+//! Changes to the asset directory that land as a whole or not at all, whatever moment the
+//! process is killed at.
+//!
+//! A command describes its change (files to write, files to remove) and commits it under the
+//! directory lock. Commit stages every new file next to its target (`.mcsctl-new-*`, created
+//! with its final mode, fsynced), then writes the journal `.mcsctl-journal` by one atomic
+//! rename: that rename is the commit point. Then each staged file is renamed over its target,
+//! each removal done, and the journal removed.
+//!
+//! - Killed before the journal lands: the previous state is intact; the staged files are
+//!   leftovers, removed by the next command.
+//! - Killed after: the change is decided. The next process that takes the lock (every command,
+//!   and `inspect`, `doctor` and `serve` before they read) rolls it forward from the journal,
+//!   so nobody ever reads a mix of old and new files.
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+use serde::{Deserialize, Serialize};
+
+use super::{AssetDir, DirLock, Overwrite, ensure_dir, sync_dir};
+
+/// The journal of a committed change.
+pub const JOURNAL: &str = ".mcsctl-journal";
+/// Prefix of staged files.
+const STAGED_PREFIX: &str = ".mcsctl-new-";
+/// Prefix of temporary files of single atomic writes.
+pub const TMP_PREFIX: &str = ".mcsctl-tmp-";
+
+/// One step of a change.
+#[derive(Debug)]
+enum Op {
+    Write {
+        bytes: Vec<u8>,
+        mode: u32,
+        overwrite: Overwrite,
+    },
+    Remove,
+}
+
+/// A change to the asset directory, described before anything is written.
+#[derive(Debug)]
+pub struct Change<'d> {
+    dir: &'d AssetDir,
+    command: String,
+    steps: Vec<(PathBuf, Op)>,
+}
+
+/// The journal as written: targets and staged files, absolute or relative to the directory.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Journal {
+    command: String,
+    steps: Vec<Step>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Step {
+    target: PathBuf,
+    /// The staged file to rename over the target; none for a removal.
+    staged: Option<PathBuf>,
+}
+
+impl<'d> Change<'d> {
+    pub(super) fn new(dir: &'d AssetDir, command: &str) -> Change<'d> {
+        Change {
+            dir,
+            command: command.to_string(),
+            steps: Vec::new(),
+        }
+    }
+
+    /// Writes `rel` (inside the directory) with `mode`.
+    pub fn write(&mut self, rel: &str, bytes: &[u8], mode: u32, overwrite: Overwrite) {
+        self.write_path(&self.dir.path(rel), bytes, mode, overwrite);
+    }
+
+    /// Writes any path (a pointer config's symlink target, an --output file) as part of the
+    /// same change.
+    pub fn write_path(&mut self, path: &Path, bytes: &[u8], mode: u32, overwrite: Overwrite) {
+        self.steps.push((
+            path.to_path_buf(),
+            Op::Write {
+                bytes: bytes.to_vec(),
+                mode,
+                overwrite,
+            },
+        ));
+    }
+
+    /// Removes `rel` (inside the directory) if it exists.
+    pub fn remove(&mut self, rel: &str) {
+        self.steps.push((self.dir.path(rel), Op::Remove));
+    }
+
+    /// Whether the change has nothing to do.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Lands the change. The lock proves the caller holds the directory; it was taken (and any
+    /// earlier change recovered) before the caller read the state this change is built on.
+    pub fn commit(self, _lock: &DirLock) -> Result<()> {
+        if self.steps.is_empty() {
+            return Ok(());
+        }
+        // Refusals first: nothing is staged when one target may not be replaced.
+        for (target, op) in &self.steps {
+            if let Op::Write {
+                overwrite: Overwrite::Never,
+                ..
+            } = op
+                && fs::symlink_metadata(target).is_ok()
+            {
+                bail!("{} exists; use --force to overwrite", target.display());
+            }
+            if fs::metadata(target).is_ok_and(|m| m.is_dir()) {
+                bail!(
+                    "{} is a directory; mcsctl writes a file there",
+                    target.display()
+                );
+            }
+        }
+        let mut staged: Vec<Step> = Vec::new();
+        let result = self.stage(&mut staged);
+        if let Err(e) = result {
+            for s in &staged {
+                if let Some(p) = &s.staged {
+                    let _ = fs::remove_file(p);
+                }
+            }
+            return Err(e);
+        }
+        let journal = Journal {
+            command: self.command.clone(),
+            steps: staged,
+        };
+        let text = serde_json::to_vec_pretty(&journal).context("encoding the journal")?;
+        let root = self.dir.root();
+        super::write_atomic(&root.join(JOURNAL), &text, 0o600, Overwrite::Allow)
+            .context("committing the change")?;
+        apply(&journal).with_context(|| {
+            format!(
+                "completing `{}` (recorded in {}; the next mcsctl command completes it once this is fixed)",
+                self.command,
+                root.join(JOURNAL).display()
+            )
+        })?;
+        fs::remove_file(root.join(JOURNAL)).context("removing the journal")?;
+        sync_dir(root)?;
+        Ok(())
+    }
+
+    /// Writes every new file beside its target, durable before the journal names it.
+    fn stage(&self, staged: &mut Vec<Step>) -> Result<()> {
+        let mut parents: Vec<PathBuf> = Vec::new();
+        for (target, op) in &self.steps {
+            match op {
+                Op::Write { bytes, mode, .. } => {
+                    let parent = parent_of(target);
+                    ensure_dir(self.dir, &parent)?;
+                    let name = target
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    let mut tmp = tempfile::Builder::new()
+                        .prefix(&format!("{STAGED_PREFIX}{name}-"))
+                        .permissions(fs::Permissions::from_mode(*mode))
+                        .tempfile_in(&parent)
+                        .with_context(|| format!("staging {}", target.display()))?;
+                    // The umask may have narrowed the mode: make it exact.
+                    tmp.as_file()
+                        .set_permissions(fs::Permissions::from_mode(*mode))
+                        .with_context(|| format!("staging {}", target.display()))?;
+                    tmp.write_all(bytes)
+                        .and_then(|_| tmp.as_file().sync_all())
+                        .with_context(|| format!("staging {}", target.display()))?;
+                    let path = tmp
+                        .into_temp_path()
+                        .keep()
+                        .with_context(|| format!("staging {}", target.display()))?;
+                    staged.push(Step {
+                        target: target.clone(),
+                        staged: Some(path),
+                    });
+                    if !parents.contains(&parent) {
+                        parents.push(parent);
+                    }
+                }
+                Op::Remove => staged.push(Step {
+                    target: target.clone(),
+                    staged: None,
+                }),
+            }
+        }
+        for p in parents {
+            sync_dir(&p)?;
+        }
+        Ok(())
+    }
+}
+
+fn parent_of(p: &Path) -> PathBuf {
+    match p.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Rolls a journal forward: each staged file still there is renamed over its target (a
+/// missing one was renamed before the kill), each removal done.
+fn apply(j: &Journal) -> Result<()> {
+    let mut parents: Vec<PathBuf> = Vec::new();
+    for s in &j.steps {
+        match &s.staged {
+            Some(staged) => match fs::rename(staged, &s.target) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound && !staged.exists() => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("replacing {}", s.target.display()));
+                }
+            },
+            None => match fs::remove_file(&s.target) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    return Err(e).with_context(|| format!("removing {}", s.target.display()));
+                }
+            },
+        }
+        let parent = parent_of(&s.target);
+        if !parents.contains(&parent) {
+            parents.push(parent);
+        }
+    }
+    for p in parents {
+        sync_dir(&p)?;
+    }
+    Ok(())
+}
+
+/// What recovery found and did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    /// The command whose committed change was completed.
+    pub completed: Option<String>,
+    /// Leftover staged or temporary files removed.
+    pub removed_leftovers: usize,
+}
+
+/// Completes a committed change and removes leftovers of interrupted ones. Call with the lock.
+pub(super) fn recover(dir: &AssetDir) -> Result<Recovered> {
+    let root = dir.root();
+    let mut out = Recovered::default();
+    let jpath = root.join(JOURNAL);
+    match fs::read(&jpath) {
+        Ok(bytes) => {
+            let j: Journal = serde_json::from_slice(&bytes).with_context(|| {
+                format!(
+                    "{} is not a journal mcsctl wrote; move it away after checking the directory",
+                    jpath.display()
+                )
+            })?;
+            apply(&j).with_context(|| format!("completing the interrupted `{}`", j.command))?;
+            fs::remove_file(&jpath).context("removing the journal")?;
+            sync_dir(root)?;
+            out.completed = Some(j.command);
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("reading {}", jpath.display())),
+    }
+    out.removed_leftovers = remove_leftovers(root, 3)?;
+    Ok(out)
+}
+
+/// Removes `.mcsctl-new-*` and `.mcsctl-tmp-*` files (which may hold private keys) below
+/// `d`, `depth` levels deep. Only called with no journal pending.
+fn remove_leftovers(d: &Path, depth: usize) -> Result<usize> {
+    let rd = match fs::read_dir(d) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
+    };
+    let mut n = 0;
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_file() && (name.starts_with(STAGED_PREFIX) || name.starts_with(TMP_PREFIX)) {
+            fs::remove_file(e.path())
+                .with_context(|| format!("removing leftover {}", e.path().display()))?;
+            n += 1;
+        } else if ft.is_dir() && depth > 0 && !name.starts_with('.') {
+            n += remove_leftovers(&e.path(), depth - 1)?;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether anything is left for [`recover`] to do (checked without the lock, to decide
+/// whether a reader needs to take it).
+pub(super) fn pending(dir: &AssetDir) -> bool {
+    dir.root().join(JOURNAL).exists()
+}
+
+/// For tests of interrupted changes: the journal of `steps` as commit writes it.
+#[cfg(test)]
+fn journal_for(command: &str, steps: Vec<(PathBuf, Option<PathBuf>)>) -> Vec<u8> {
+    let j = Journal {
+        command: command.into(),
+        steps: steps
+            .into_iter()
+            .map(|(target, staged)| Step { target, staged })
+            .collect(),
+    };
+    serde_json::to_vec(&j).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::{PUBLIC_MODE, SECRET_MODE};
+
+    fn dir() -> (tempfile::TempDir, AssetDir) {
+        let t = tempfile::tempdir().unwrap();
+        let d = AssetDir::new(t.path().join("a"));
+        d.create().unwrap();
+        (t, d)
+    }
+
+    #[test]
+    fn commit_writes_everything_with_modes_and_leaves_nothing_behind() {
+        let (_t, d) = dir();
+        let lock = d.lock().unwrap();
+        let mut c = d.change("test");
+        c.write("tls/k", b"key", SECRET_MODE, Overwrite::Never);
+        c.write("c", b"cert", PUBLIC_MODE, Overwrite::Never);
+        c.commit(&lock).unwrap();
+        assert_eq!(fs::read(d.path("tls/k")).unwrap(), b"key");
+        assert_eq!(
+            fs::metadata(d.path("tls/k")).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let names: Vec<String> = fs::read_dir(d.root())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            !names
+                .iter()
+                .any(|n| n.starts_with(".mcsctl-new") || n == JOURNAL),
+            "{names:?}"
+        );
+        // Never: nothing staged, nothing changed.
+        let mut c = d.change("test");
+        c.write("new", b"x", PUBLIC_MODE, Overwrite::Never);
+        c.write("c", b"other", PUBLIC_MODE, Overwrite::Never);
+        let e = c.commit(&lock).unwrap_err().to_string();
+        assert!(e.contains("use --force"), "{e}");
+        assert!(!d.exists("new"));
+        assert_eq!(fs::read(d.path("c")).unwrap(), b"cert");
+        // Removal.
+        let mut c = d.change("test");
+        c.remove("c");
+        c.remove("never-was");
+        c.commit(&lock).unwrap();
+        assert!(!d.exists("c"));
+    }
+
+    #[test]
+    fn a_committed_change_is_completed_by_the_next_lock() {
+        let (_t, d) = dir();
+        fs::write(d.path("a"), b"old a").unwrap();
+        fs::write(d.path("b"), b"old b").unwrap();
+        fs::write(d.path("gone"), b"x").unwrap();
+        // Killed after the journal landed and `a` was replaced, before `b` and the removal.
+        let staged_b = d.path(".mcsctl-new-b-1");
+        fs::write(&staged_b, b"new b").unwrap();
+        fs::write(d.path("a"), b"new a").unwrap();
+        fs::write(
+            d.path(JOURNAL),
+            journal_for(
+                "cert renew",
+                vec![
+                    (d.path("a"), Some(d.path(".mcsctl-new-a-1"))),
+                    (d.path("b"), Some(staged_b)),
+                    (d.path("gone"), None),
+                ],
+            ),
+        )
+        .unwrap();
+        // A leftover of another, uncommitted change.
+        fs::create_dir(d.path("tls")).unwrap();
+        fs::write(d.path("tls/.mcsctl-tmp-abc"), b"private key").unwrap();
+        let r = d.lock().unwrap().recovered().clone();
+        assert_eq!(r.completed.as_deref(), Some("cert renew"));
+        assert_eq!(r.removed_leftovers, 1);
+        assert_eq!(fs::read(d.path("a")).unwrap(), b"new a");
+        assert_eq!(fs::read(d.path("b")).unwrap(), b"new b");
+        assert!(!d.exists("gone") && !d.exists(JOURNAL) && !d.exists("tls/.mcsctl-tmp-abc"));
+        assert_eq!(d.lock().unwrap().recovered().clone(), Recovered::default());
+    }
+
+    #[test]
+    fn a_foreign_journal_is_refused_not_guessed_at() {
+        let (_t, d) = dir();
+        fs::write(d.path(JOURNAL), b"{\"something\": 1}").unwrap();
+        let e = format!("{:#}", d.lock().unwrap_err());
+        assert!(e.contains("is not a journal mcsctl wrote"), "{e}");
+    }
+}
