@@ -1399,7 +1399,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1422,6 +1422,18 @@ _mcsctl() {
                     return 0
                     ;;
                 --handshake-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --write-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connection-deadline)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy-protocol-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -265,17 +265,20 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'P
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l insecure-listen -d 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l auth -d 'Auth mode (default: token when auth/tokens.json has live tokens, else none)' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l auth -d 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
 split\t'Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config'
 none\t'Full configs to anyone (a loud warning at start)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l header-timeout -d 'Time allowed to send a request\'s headers; also the idle keep-alive timeout' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l handshake-timeout -d 'Time allowed for a TLS handshake' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l handshake-timeout -d 'Time allowed for a TLS handshake (and a PROXY protocol header)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l write-timeout -d 'How long a response may stay unsent because the client does not read; then the connection is cut' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l connection-deadline -d 'How long one connection may stay open; then it is closed after the request in flight' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l proxy-protocol-from -d 'Load balancer (address or CIDR) whose connections start with a PROXY protocol v1/v2 header; repeatable (default: proxyProtocolFrom of mcsctl.json)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-connections -d 'Most connections open at once; further connections are closed at once' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-header-bytes -d 'Largest request head in bytes; larger requests get 431' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload-interval -d 'How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l drain-timeout -d 'How long SIGTERM waits for in-flight requests before exiting' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-failures -d 'Failed token attempts per address per minute before it gets 429' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'How long an address that exceeded --max-failures gets 429' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-failures -d 'Unknown tokens per client (address; IPv6 /64) per minute before it gets 429; valid tokens are always served' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'How long a client that exceeded --max-failures gets 429' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"

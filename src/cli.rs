@@ -427,7 +427,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDR")]
     pub insecure_listen: Option<String>,
 
-    /// Auth mode (default: token when auth/tokens.json has live tokens, else none).
+    /// Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live).
     #[arg(long, value_enum)]
     pub auth: Option<ServeAuth>,
 
@@ -435,9 +435,21 @@ pub struct ServeArgs {
     #[arg(long, default_value = "10s", value_name = "DUR")]
     pub header_timeout: String,
 
-    /// Time allowed for a TLS handshake.
+    /// Time allowed for a TLS handshake (and a PROXY protocol header).
     #[arg(long, default_value = "10s", value_name = "DUR")]
     pub handshake_timeout: String,
+
+    /// How long a response may stay unsent because the client does not read; then the connection is cut.
+    #[arg(long, default_value = "30s", value_name = "DUR")]
+    pub write_timeout: String,
+
+    /// How long one connection may stay open; then it is closed after the request in flight.
+    #[arg(long, default_value = "10m", value_name = "DUR")]
+    pub connection_deadline: String,
+
+    /// Load balancer (address or CIDR) whose connections start with a PROXY protocol v1/v2 header; repeatable (default: proxyProtocolFrom of mcsctl.json).
+    #[arg(long = "proxy-protocol-from", value_name = "CIDR")]
+    pub proxy_protocol_from: Vec<String>,
 
     /// Most connections open at once; further connections are closed at once.
     #[arg(long, default_value_t = 4096, value_name = "N")]
@@ -455,11 +467,11 @@ pub struct ServeArgs {
     #[arg(long, default_value = "30s", value_name = "DUR")]
     pub drain_timeout: String,
 
-    /// Failed token attempts per address per minute before it gets 429.
+    /// Unknown tokens per client (address; IPv6 /64) per minute before it gets 429; valid tokens are always served.
     #[arg(long, default_value_t = 20, value_name = "N")]
     pub max_failures: u32,
 
-    /// How long an address that exceeded --max-failures gets 429.
+    /// How long a client that exceeded --max-failures gets 429.
     #[arg(long, default_value = "5m", value_name = "DUR")]
     pub block_for: String,
 }

@@ -188,6 +188,20 @@ impl AssetDir {
         Ok(self.lock()?.recovered.completed)
     }
 
+    /// A shared lock for a reader that must not read a change while it is being written
+    /// (`serve`'s reload). `Ok(None)` when there is no lock file (a read-only Kubernetes
+    /// mount has no writers); `Err(Busy)` while a command holds the lock.
+    pub fn try_read_lock(&self) -> std::result::Result<Option<File>, Busy> {
+        let Ok(f) = File::open(self.path(layout::LOCK)) else {
+            return Ok(None);
+        };
+        match f.try_lock_shared() {
+            Ok(()) => Ok(Some(f)),
+            Err(std::fs::TryLockError::WouldBlock) => Err(Busy),
+            Err(std::fs::TryLockError::Error(_)) => Ok(None),
+        }
+    }
+
     /// Whether a committed change is waiting to be completed.
     pub fn change_pending(&self) -> bool {
         change::pending(self)
@@ -235,6 +249,10 @@ impl AssetDir {
         Ok(())
     }
 }
+
+/// A command holds the directory lock.
+#[derive(Debug, Clone, Copy)]
+pub struct Busy;
 
 /// Holds the directory lock until dropped.
 #[derive(Debug)]
@@ -372,6 +390,13 @@ pub struct ClusterConfig {
     /// What `render` renders for (absent in files written before flavours: openshift).
     #[serde(default)]
     pub flavour: Flavour,
+    /// `serve`'s auth mode when `--auth` is not given: token (the default), split or none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serve_auth: Option<String>,
+    /// Load balancers (addresses or CIDR blocks) whose connections to `serve` start with a
+    /// PROXY protocol header.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub proxy_protocol_from: Vec<String>,
 }
 
 impl ClusterConfig {

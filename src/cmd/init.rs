@@ -90,6 +90,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         token_transport: transport.name().to_string(),
         key_algorithm: alg.name().to_string(),
         flavour: super::flavour(args.flavour),
+        serve_auth: None,
+        proxy_protocol_from: Vec::new(),
     };
     let t = now();
     let ca_key = generate_key(ui, alg, "CA")?;

@@ -8,6 +8,7 @@ use super::duration_flag;
 use crate::assets::AssetDir;
 use crate::cli::{ServeArgs, ServeAuth};
 use crate::exit::usage;
+use crate::serve::proxy::Cidr;
 use crate::serve::{AuthMode, Options};
 
 fn addr(flag: &str, s: &str) -> Result<SocketAddr> {
@@ -23,6 +24,30 @@ fn std_duration(flag: &str, s: &str) -> Result<std::time::Duration> {
     Ok(std::time::Duration::from_secs(
         d.whole_seconds().max(0) as u64
     ))
+}
+
+/// The balancers: --proxy-protocol-from, else proxyProtocolFrom of mcsctl.json.
+fn proxies(dir: &AssetDir, flags: &[String]) -> Result<Vec<Cidr>> {
+    if !flags.is_empty() {
+        return flags
+            .iter()
+            .map(|c| Cidr::parse(c).map_err(|e| usage(format!("--proxy-protocol-from: {e}"))))
+            .collect();
+    }
+    let Ok(cfg) = dir.config() else {
+        return Ok(Vec::new());
+    };
+    cfg.proxy_protocol_from
+        .iter()
+        .map(|c| {
+            Cidr::parse(c).map_err(|e| {
+                anyhow::anyhow!(
+                    "{}: proxyProtocolFrom: {e}",
+                    dir.path(crate::assets::layout::CONFIG).display()
+                )
+            })
+        })
+        .collect()
 }
 
 /// Runs `serve`.
@@ -49,6 +74,9 @@ pub fn run(dir: &AssetDir, a: &ServeArgs) -> Result<u8> {
         drain_timeout: std_duration("drain-timeout", &a.drain_timeout)?,
         max_failures: a.max_failures,
         block_for: std_duration("block-for", &a.block_for)?,
+        write_timeout: std_duration("write-timeout", &a.write_timeout)?,
+        connection_deadline: std_duration("connection-deadline", &a.connection_deadline)?,
+        proxy_from: proxies(dir, &a.proxy_protocol_from)?,
     };
     crate::serve::run(opts)
 }

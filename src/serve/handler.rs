@@ -1,15 +1,19 @@
 //! Request handling as a plain function of the request and the loaded state: routing, token
 //! checks, rate limiting and spec negotiation. No I/O here, so every branch is unit-testable.
+//!
+//! The order is what keeps valid machines in and everyone else out: a valid token is served
+//! first, whatever else is going on; only then may a blocked client get 429; a guess (a token
+//! matching nothing) counts towards a block; a stale token the server knows (expired,
+//! revoked) is refused with its reason and never counts.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use time::OffsetDateTime;
 
-use super::state::{State, TokenDigest, digest};
+use super::limit::RateLimiter;
+use super::state::{State, TokenDigest, Tokens, digest};
 use crate::ignition::SpecVersion;
 use crate::ignition::accept::{Wanted, negotiate};
 use crate::names::is_dns_label;
@@ -26,12 +30,22 @@ pub enum AuthMode {
 }
 
 impl AuthMode {
-    /// The name used on the command line and in logs.
+    /// The name used on the command line, in `mcsctl.json` and in logs.
     pub fn name(self) -> &'static str {
         match self {
             AuthMode::Token => "token",
             AuthMode::Split => "split",
             AuthMode::None => "none",
+        }
+    }
+
+    /// Parses the name.
+    pub fn parse(s: &str) -> Option<AuthMode> {
+        match s {
+            "token" => Some(AuthMode::Token),
+            "split" => Some(AuthMode::Split),
+            "none" => Some(AuthMode::None),
+            _ => None,
         }
     }
 }
@@ -49,7 +63,7 @@ pub struct Request<'a> {
     pub authorization: Option<&'a str>,
     /// `Accept` header.
     pub accept: Option<&'a str>,
-    /// Client address.
+    /// The client's address (behind a PROXY-protocol balancer: the real client's).
     pub remote: IpAddr,
 }
 
@@ -66,8 +80,10 @@ pub struct Response {
     pub headers: Vec<(&'static str, String)>,
     /// Pool named in the path, when valid.
     pub pool: Option<String>,
-    /// `token:<id>`, `none` or `invalid`.
+    /// `token:<id>`, `expired:<id>`, `revoked:<id>`, `invalid` or `none`.
     pub auth: String,
+    /// Set when this request's guess blocked its client (for one event line).
+    pub blocked_for: Option<Duration>,
 }
 
 impl Response {
@@ -88,70 +104,7 @@ impl Response {
             headers: Vec::new(),
             pool: None,
             auth: "none".into(),
-        }
-    }
-}
-
-/// Failed token attempts per address; an address over the limit gets 429 for a while, others
-/// are unaffected.
-#[derive(Debug)]
-pub struct RateLimiter {
-    inner: Mutex<HashMap<IpAddr, Attempts>>,
-    max_failures: u32,
-    window: Duration,
-    block: Duration,
-}
-
-#[derive(Debug)]
-struct Attempts {
-    window_start: Instant,
-    failures: u32,
-    blocked_until: Option<Instant>,
-}
-
-impl RateLimiter {
-    /// At most `max_failures` failures per `window`; then blocked for `block`.
-    pub fn new(max_failures: u32, window: Duration, block: Duration) -> RateLimiter {
-        RateLimiter {
-            inner: Mutex::new(HashMap::new()),
-            max_failures,
-            window,
-            block,
-        }
-    }
-
-    /// Seconds until `ip` may try again, if it is blocked.
-    pub fn blocked(&self, ip: IpAddr, now: Instant) -> Option<u64> {
-        let m = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        m.get(&ip)
-            .and_then(|a| a.blocked_until)
-            .filter(|until| *until > now)
-            .map(|until| (until - now).as_secs().max(1))
-    }
-
-    /// Records a failed attempt.
-    pub fn failure(&self, ip: IpAddr, now: Instant) {
-        let mut m = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if m.len() > 100_000 {
-            // Bounded memory under a spray of addresses: forget the quiet ones.
-            let (window, block) = (self.window, self.block);
-            m.retain(|_, a| {
-                now.duration_since(a.window_start) < window
-                    || a.blocked_until.is_some_and(|u| u > now - block)
-            });
-        }
-        let a = m.entry(ip).or_insert(Attempts {
-            window_start: now,
-            failures: 0,
-            blocked_until: None,
-        });
-        if now.duration_since(a.window_start) > self.window {
-            a.window_start = now;
-            a.failures = 0;
-        }
-        a.failures += 1;
-        if a.failures >= self.max_failures {
-            a.blocked_until = Some(now + self.block);
+            blocked_for: None,
         }
     }
 }
@@ -167,31 +120,50 @@ fn presented<'a>(req: &Request<'a>) -> Option<&'a str> {
     req.query?.split('&').find_map(|p| p.strip_prefix("token="))
 }
 
-/// Checks a presented token against the live digests in constant time per comparison; the
-/// secret itself is never kept.
-fn check_token<'s>(
-    tokens: &'s [TokenDigest],
-    token: &str,
-    now: OffsetDateTime,
-) -> Option<&'s TokenDigest> {
+/// What a presented token is.
+#[derive(Debug, PartialEq, Eq)]
+enum Presented<'s> {
+    /// No token.
+    Nothing,
+    /// A live token.
+    Valid(&'s str),
+    /// A token the server knows and refuses (`expired` or `revoked`), with its id.
+    Stale(&'static str, &'s str),
+    /// A token that matches nothing: a guess.
+    Unknown,
+}
+
+/// Classifies a token by its digest, comparing in constant time against every digest the
+/// server holds (not stopping at a match), so timing says nothing about which matched.
+fn classify<'s>(tokens: &'s Tokens, token: Option<&str>, now: OffsetDateTime) -> Presented<'s> {
+    let Some(token) = token else {
+        return Presented::Nothing;
+    };
     let d = digest(token);
-    let mut found = None;
-    // Compare against every digest, not stopping at a match, so timing says nothing about
-    // which token (or whether any) matched.
-    for t in tokens {
-        if aws_lc_rs::constant_time::verify_slices_are_equal(&t.digest, &d).is_ok()
-            && found.is_none()
-        {
-            found = Some(t);
+    let eq = |x: &[u8; 32]| aws_lc_rs::constant_time::verify_slices_are_equal(x, &d).is_ok();
+    let mut live: Option<&TokenDigest> = None;
+    for t in &tokens.live {
+        if eq(&t.digest) && live.is_none() {
+            live = Some(t);
         }
     }
-    found.filter(|t| t.expires.is_none_or(|e| now < e))
+    let mut dead = None;
+    for t in &tokens.dead {
+        if eq(&t.digest) && dead.is_none() {
+            dead = Some(t);
+        }
+    }
+    match (live, dead) {
+        (Some(t), _) if t.expires.is_none_or(|e| now < e) => Presented::Valid(&t.id),
+        (Some(t), _) => Presented::Stale("expired", &t.id),
+        (None, Some(t)) => Presented::Stale(t.why, &t.id),
+        (None, None) => Presented::Unknown,
+    }
 }
 
 /// Handles one request.
 pub fn handle(
     state: &State,
-    auth: AuthMode,
     limiter: &RateLimiter,
     req: &Request<'_>,
     now: OffsetDateTime,
@@ -214,42 +186,53 @@ pub fn handle(
     if !is_dns_label(pool) {
         return Response::text(404, "not found");
     }
-    if let Some(retry) = limiter.blocked(req.remote, clock) {
+    let who = classify(&state.tokens, presented(req), now);
+    let label = match &who {
+        Presented::Nothing => "none".to_string(),
+        Presented::Valid(id) => format!("token:{id}"),
+        Presented::Stale(why, id) => format!("{why}:{id}"),
+        Presented::Unknown => "invalid".to_string(),
+    };
+    let mut r = if let Presented::Valid(_) = who {
+        serve_config(state.full.get(pool).map(|p| &p.variants), req.accept)
+    } else if let Some(retry) = limiter.blocked(req.remote, clock) {
         let mut r = Response::text(
             429,
-            "too many failed token attempts from this address; try later",
+            "too many failed token attempts from this client; try later",
         );
         r.headers.push(("retry-after", retry.to_string()));
-        r.pool = Some(pool.to_string());
-        return r;
-    }
-    let token = presented(req);
-    let matched = token.and_then(|t| check_token(&state.tokens, t, now));
-    let auth_label = match (token, matched) {
-        (_, Some(t)) => format!("token:{}", t.id),
-        (Some(_), None) => "invalid".to_string(),
-        (None, None) => "none".to_string(),
+        r
+    } else {
+        let blocked_for = if who == Presented::Unknown {
+            limiter.failure(req.remote, clock)
+        } else {
+            None
+        };
+        let mut r = match state.auth {
+            AuthMode::None => serve_config(state.full.get(pool).map(|p| &p.variants), req.accept),
+            AuthMode::Split => serve_config(state.pre.get(pool).map(|p| &p.variants), req.accept),
+            AuthMode::Token => unauthorized(&who, state.tokens.live_at(now)),
+        };
+        r.blocked_for = blocked_for;
+        r
     };
-    if token.is_some() && matched.is_none() {
-        limiter.failure(req.remote, clock);
-    }
-    let configs = match (auth, matched.is_some()) {
-        (AuthMode::None, _) | (_, true) => &state.full,
-        (AuthMode::Split, false) => &state.pre,
-        (AuthMode::Token, false) => {
-            let mut r = Response::text(
-                401,
-                "a valid provisioning token is required (Authorization: Bearer <id>.<secret>)",
-            );
-            r.headers.push(("www-authenticate", "Bearer".into()));
-            r.pool = Some(pool.to_string());
-            r.auth = auth_label;
-            return r;
-        }
-    };
-    let mut r = serve_config(configs.get(pool), req.accept);
     r.pool = Some(pool.to_string());
-    r.auth = auth_label;
+    r.auth = label;
+    r
+}
+
+/// 401 with the reason: what a machine's console and the admin need to see.
+fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
+    let msg = match who {
+        _ if live == 0 => "no provisioning token is live on this server (auth/tokens.json has none current), so every config request is refused; run `mcsctl token create` or `mcsctl token rotate`".to_string(),
+        Presented::Stale(why, id) => format!(
+            "token {id} is {why}: this pointer config is stale; write a new one (mcsctl pointer, or mcsctl token rotate rewrites them)"
+        ),
+        Presented::Unknown => "invalid provisioning token".to_string(),
+        _ => "a valid provisioning token is required (Authorization: Bearer <id>.<secret>)".to_string(),
+    };
+    let mut r = Response::text(401, msg);
+    r.headers.push(("www-authenticate", "Bearer".into()));
     r
 }
 
@@ -281,25 +264,14 @@ fn serve_config(
         headers: Vec::new(),
         pool: None,
         auth: String::new(),
+        blocked_for: None,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn limiter_blocks_one_address_only() {
-        let l = RateLimiter::new(3, Duration::from_secs(60), Duration::from_secs(300));
-        let (a, b): (IpAddr, IpAddr) = ("127.0.0.1".parse().unwrap(), "127.0.0.2".parse().unwrap());
-        let t = Instant::now();
-        for _ in 0..4 {
-            l.failure(a, t);
-        }
-        assert!(l.blocked(a, t).is_some());
-        assert!(l.blocked(b, t).is_none());
-        assert!(l.blocked(a, t + Duration::from_secs(301)).is_none());
-    }
+    use crate::serve::state::DeadToken;
 
     #[test]
     fn presented_tokens() {
@@ -316,5 +288,49 @@ mod tests {
         assert_eq!(presented(&r), Some("abc.def"));
         r.authorization = Some("Basic abc");
         assert_eq!(presented(&r), Some("x.y"));
+    }
+
+    #[test]
+    fn tokens_are_valid_stale_or_guesses() {
+        let now = OffsetDateTime::now_utc();
+        let t = Tokens {
+            live: vec![
+                TokenDigest {
+                    id: "aaaaaa".into(),
+                    digest: digest("aaaaaa.live"),
+                    expires: None,
+                },
+                TokenDigest {
+                    id: "bbbbbb".into(),
+                    digest: digest("bbbbbb.lapsed"),
+                    expires: Some(now - time::Duration::seconds(1)),
+                },
+            ],
+            dead: vec![DeadToken {
+                id: "cccccc".into(),
+                digest: digest("cccccc.gone"),
+                why: "revoked",
+            }],
+            present: true,
+        };
+        assert_eq!(classify(&t, None, now), Presented::Nothing);
+        assert_eq!(
+            classify(&t, Some("aaaaaa.live"), now),
+            Presented::Valid("aaaaaa")
+        );
+        assert_eq!(
+            classify(&t, Some("bbbbbb.lapsed"), now),
+            Presented::Stale("expired", "bbbbbb"),
+            "expired since the last reload"
+        );
+        assert_eq!(
+            classify(&t, Some("cccccc.gone"), now),
+            Presented::Stale("revoked", "cccccc")
+        );
+        assert_eq!(
+            classify(&t, Some("aaaaaa.wrongsecret"), now),
+            Presented::Unknown,
+            "a known id with another secret is a guess"
+        );
     }
 }

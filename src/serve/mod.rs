@@ -4,12 +4,21 @@
 //! hyper 1 rather than axum: the server has two routes and needs hyper's own knobs (header
 //! read timeout, buffer limit for 431, keep-alive) on every connection; a router would add a
 //! layer without removing any code.
+//!
+//! Reliability promises, each kept by one part: a client that stops reading is cut off
+//! ([`io`]); logging never blocks a request ([`log`]); a bad file keeps only its own part's
+//! last good state ([`state`]); the auth mode never follows the token count and fails closed
+//! ([`state`], [`handler`]); guessing cannot lock out a valid token ([`limit`]), even behind a
+//! load balancer ([`proxy`]).
 
 pub mod handler;
+pub mod io;
+pub mod limit;
+pub mod log;
+pub mod proxy;
 pub mod state;
 
 use std::convert::Infallible;
-use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -21,13 +30,16 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use time::OffsetDateTime;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::{Semaphore, watch};
 
 pub use handler::AuthMode;
-use handler::{RateLimiter, Request};
-use state::State;
+use handler::Request;
+use limit::RateLimiter;
+use log::{Log, now_rfc3339};
+use proxy::Cidr;
+use state::{Loader, State};
 
 use crate::assets::AssetDir;
 
@@ -40,13 +52,17 @@ pub struct Options {
     pub listen: SocketAddr,
     /// Optional plain-HTTP listen address.
     pub insecure_listen: Option<SocketAddr>,
-    /// Auth mode; `None` picks `token` when tokens exist, else `none`.
+    /// Auth mode; `None`: `serveAuth` of `mcsctl.json`, else token (re-read at each reload).
     pub auth: Option<AuthMode>,
     /// Time allowed for a request's headers, and for an idle keep-alive connection (hyper
     /// starts the same timer when it waits for the next request).
     pub header_timeout: Duration,
-    /// Time allowed for a TLS handshake.
+    /// Time allowed for a TLS handshake (and a PROXY header).
     pub handshake_timeout: Duration,
+    /// How long a response may stay unsent because the client does not read.
+    pub write_timeout: Duration,
+    /// How long one connection may live; then it is closed after its request in flight.
+    pub connection_deadline: Duration,
     /// Most connections open at once; more are closed at accept.
     pub max_connections: usize,
     /// How often to look for changed files.
@@ -55,10 +71,12 @@ pub struct Options {
     pub max_header_bytes: usize,
     /// How long SIGTERM waits for in-flight requests.
     pub drain_timeout: Duration,
-    /// Failed token attempts per address per minute before 429.
+    /// Failed token guesses per client per minute before 429.
     pub max_failures: u32,
-    /// How long an address stays blocked.
+    /// How long a client stays blocked.
     pub block_for: Duration,
+    /// Load balancers whose connections start with a PROXY protocol header.
+    pub proxy_from: Vec<Cidr>,
 }
 
 /// Request heads larger than this are dropped by hyper without an answer.
@@ -67,8 +85,8 @@ const HARD_HEAD_LIMIT: usize = 256 * 1024;
 struct Shared {
     max_header_bytes: usize,
     state: RwLock<Arc<State>>,
-    auth: AuthMode,
     limiter: RateLimiter,
+    log: Log,
 }
 
 impl Shared {
@@ -86,34 +104,20 @@ pub fn run(opts: Options) -> Result<u8> {
     rt.block_on(serve(opts))
 }
 
-fn event(kind: &str, message: &str) {
-    let line = serde_json::json!({ "time": now_rfc3339(), "event": kind, "message": message });
-    eprintln!("{line}");
-}
-
-fn now_rfc3339() -> String {
-    OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
-}
-
 async fn serve(opts: Options) -> Result<u8> {
+    let log = Log::start();
     let provider = crate::pki::remote::provider();
     // A change a killed command committed is completed before anything is read (a read-only
     // mount has no journal; if completing fails, the per-part reload keeps what it can).
     match opts.dir.settle() {
-        Ok(Some(c)) => event("recovery", &format!("completed an interrupted `{c}`")),
+        Ok(Some(c)) => log.event("recovery", &format!("completed an interrupted `{c}`")),
         Ok(None) => {}
-        Err(e) => event("recovery-failed", &format!("{e:#}")),
+        Err(e) => log.event("recovery-failed", &format!("{e:#}")),
     }
+    let loader = Loader::new(opts.dir.clone(), provider, opts.auth);
     // Taken before the load: a change that lands while loading is seen by the first poll.
-    let loaded_from = state::fingerprint(&opts.dir);
-    let state = State::load(&opts.dir, provider.clone(), OffsetDateTime::now_utc())?;
-    let auth = opts.auth.unwrap_or(if state.tokens.is_empty() {
-        AuthMode::None
-    } else {
-        AuthMode::Token
-    });
+    let loaded_from = loader.fingerprint();
+    let (state, outcome) = loader.initial(OffsetDateTime::now_utc())?;
     let tls_listener = TcpListener::bind(opts.listen)
         .await
         .with_context(|| format!("listening on {}", opts.listen))?;
@@ -130,13 +134,19 @@ async fn serve(opts: Options) -> Result<u8> {
     let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
     let int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
-    banner(&opts, &state, auth, &tls_listener, plain_listener.as_ref());
+    log.raw(banner(
+        &opts,
+        &state,
+        &outcome,
+        &tls_listener,
+        plain_listener.as_ref(),
+    ));
 
     let shared = Arc::new(Shared {
         max_header_bytes: opts.max_header_bytes,
         state: RwLock::new(Arc::new(state)),
-        auth,
         limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
+        log: log.clone(),
     });
     let (stop_tx, stop_rx) = watch::channel(false);
     let permits = Arc::new(Semaphore::new(opts.max_connections));
@@ -148,31 +158,35 @@ async fn serve(opts: Options) -> Result<u8> {
         // respond() can answer a clean 431 for heads between the two.
         .max_buf_size(HARD_HEAD_LIMIT.max(opts.max_header_bytes * 2))
         .keep_alive(true);
+    let conn = Arc::new(ConnOpts {
+        http,
+        handshake_timeout: opts.handshake_timeout,
+        write_timeout: opts.write_timeout,
+        connection_deadline: opts.connection_deadline,
+        proxy_from: opts.proxy_from.clone(),
+    });
 
-    let mut tasks = Vec::new();
-    tasks.push(tokio::spawn(accept_loop(
+    let mut tasks = vec![tokio::spawn(accept_loop(
         tls_listener,
         true,
         shared.clone(),
-        http.clone(),
+        conn.clone(),
         permits.clone(),
         stop_rx.clone(),
-        opts.handshake_timeout,
-    )));
+    ))];
     if let Some(l) = plain_listener {
         tasks.push(tokio::spawn(accept_loop(
             l,
             false,
             shared.clone(),
-            http.clone(),
+            conn.clone(),
             permits.clone(),
             stop_rx.clone(),
-            opts.handshake_timeout,
         )));
     }
     let reloader = tokio::spawn(reload_loop(
+        loader,
         opts.dir.clone(),
-        provider,
         shared.clone(),
         loaded_from,
         hup,
@@ -181,7 +195,7 @@ async fn serve(opts: Options) -> Result<u8> {
     ));
 
     wait_for_stop(term, int).await;
-    event(
+    log.event(
         "shutdown",
         "stopping: no new connections; draining in-flight requests",
     );
@@ -196,7 +210,7 @@ async fn serve(opts: Options) -> Result<u8> {
         .await
         .is_err()
     {
-        event(
+        log.event(
             "shutdown",
             &format!(
                 "drain timeout ({}s) reached; closing the remaining connections",
@@ -204,19 +218,19 @@ async fn serve(opts: Options) -> Result<u8> {
             ),
         );
     }
-    event("shutdown", "stopped");
+    log.event("shutdown", "stopped");
+    log.flush(Duration::from_secs(2));
     Ok(crate::exit::OK)
 }
 
 fn banner(
     opts: &Options,
     state: &State,
-    auth: AuthMode,
+    outcome: &state::Outcome,
     tls: &TcpListener,
     plain: Option<&TcpListener>,
-) {
-    let mut pools: Vec<&String> = state.full.keys().collect();
-    pools.sort();
+) -> String {
+    let pools = state.pools();
     let mut pre: Vec<&String> = state.pre.keys().collect();
     pre.sort();
     let addr = |l: &TcpListener| l.local_addr().map(|a| a.to_string()).unwrap_or_default();
@@ -232,11 +246,12 @@ fn banner(
     ));
     b.push_str(&format!(
         "  serving certificate sha256: {}\n",
-        state.cert_fingerprint
+        state.tls.cert_fingerprint
     ));
     b.push_str(&format!(
         "  CA sha256: {}\n",
         state
+            .tls
             .ca_fingerprint
             .as_deref()
             .unwrap_or("(tls/mcs-ca.crt not present)")
@@ -246,14 +261,10 @@ fn banner(
         if pools.is_empty() {
             "none (no rendered/<pool>.ign yet)".into()
         } else {
-            pools
-                .iter()
-                .map(|s| s.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
+            pools.join(", ")
         }
     ));
-    if auth == AuthMode::Split {
+    if state.auth == AuthMode::Split {
         b.push_str(&format!(
             "  pre-approval pools: {}\n",
             if pre.is_empty() {
@@ -266,26 +277,49 @@ fn banner(
             }
         ));
     }
+    let live = state.tokens.live_at(OffsetDateTime::now_utc());
     b.push_str(&format!(
-        "  auth: {} ({} live token(s))\n",
-        auth.name(),
-        state.tokens.len()
+        "  auth: {} ({live} live token(s)){}\n",
+        state.auth.name(),
+        if opts.auth.is_some() {
+            " from --auth"
+        } else {
+            ""
+        }
     ));
-    if auth == AuthMode::None {
+    if !opts.proxy_from.is_empty() {
+        let list: Vec<String> = opts.proxy_from.iter().map(Cidr::to_string).collect();
         b.push_str(&format!(
-            "WARNING: --auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
+            "  PROXY protocol from: {} (their connections must start with a header)\n",
+            list.join(", ")
+        ));
+    }
+    b.push_str(&format!(
+        "  limits: write timeout {}s, connection deadline {}s, {} connections\n",
+        opts.write_timeout.as_secs(),
+        opts.connection_deadline.as_secs(),
+        opts.max_connections
+    ));
+    if state.auth == AuthMode::None {
+        b.push_str(&format!(
+            "WARNING: auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
             addr(tls)
         ));
     }
-    if auth == AuthMode::Token && state.tokens.is_empty() {
-        b.push_str("WARNING: --auth token but no live token in auth/tokens.json: every config request will get 401.\n");
+    if state.auth != AuthMode::None && live == 0 {
+        b.push_str(&format!(
+            "WARNING: auth {} but no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`.\n",
+            state.auth.name()
+        ));
+    }
+    for (part, why) in &outcome.failed {
+        b.push_str(&format!("WARNING: {part} not served: {why}\n"));
     }
     if plain.is_some() {
         b.push_str("WARNING: the plain HTTP listener sends configs and tokens in clear text.\n");
     }
     b.push_str("ready\n");
-    // One write, so the banner is never interleaved with the first log lines.
-    eprint!("{b}");
+    b
 }
 
 /// Stops on SIGTERM or SIGINT.
@@ -296,15 +330,22 @@ async fn wait_for_stop(mut term: Signal, mut int: Signal) {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What every connection is served with.
+struct ConnOpts {
+    http: hyper::server::conn::http1::Builder,
+    handshake_timeout: Duration,
+    write_timeout: Duration,
+    connection_deadline: Duration,
+    proxy_from: Vec<Cidr>,
+}
+
 async fn accept_loop(
     listener: TcpListener,
     tls: bool,
     shared: Arc<Shared>,
-    http: hyper::server::conn::http1::Builder,
+    conn: Arc<ConnOpts>,
     permits: Arc<Semaphore>,
     mut stop: watch::Receiver<bool>,
-    handshake_timeout: Duration,
 ) {
     let mut refused_logged = Instant::now() - Duration::from_secs(60);
     loop {
@@ -316,14 +357,14 @@ async fn accept_loop(
             Ok(x) => x,
             Err(e) => {
                 // EMFILE and friends: back off briefly rather than spin.
-                event("accept-error", &e.to_string());
+                shared.log.event("accept-error", &e.to_string());
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             if refused_logged.elapsed() > Duration::from_secs(10) {
-                event(
+                shared.log.event(
                     "connection-limit",
                     &format!(
                         "connection limit reached; closing new connections (e.g. from {peer})"
@@ -336,54 +377,117 @@ async fn accept_loop(
         };
         let _ = tcp.set_nodelay(true);
         let shared = shared.clone();
-        let http = http.clone();
+        let conn = conn.clone();
         let w = stop.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            if tls {
-                let cfg = shared.current().tls.clone();
-                let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
-                let Ok(Ok(stream)) =
-                    tokio::time::timeout(handshake_timeout, acceptor.accept(tcp)).await
-                else {
-                    return;
-                };
-                serve_conn(TokioIo::new(stream), peer, shared, http, w).await;
-            } else {
-                serve_conn(TokioIo::new(tcp), peer, shared, http, w).await;
-            }
+            handle_conn(tcp, peer, tls, shared, conn, w).await;
         });
     }
 }
 
+/// One connection: the PROXY header from a listed balancer, the TLS handshake, then HTTP/1.1
+/// with writes guarded and the connection's life bounded.
+async fn handle_conn(
+    mut tcp: TcpStream,
+    peer: SocketAddr,
+    tls: bool,
+    shared: Arc<Shared>,
+    conn: Arc<ConnOpts>,
+    stop: watch::Receiver<bool>,
+) {
+    let mut client = peer;
+    let mut via = None;
+    if conn.proxy_from.iter().any(|c| c.contains(peer.ip())) {
+        match proxy::read_header(&mut tcp, conn.handshake_timeout).await {
+            Ok(Some(real)) => {
+                client = real;
+                via = Some(peer);
+            }
+            Ok(None) => via = Some(peer),
+            Err(e) => {
+                shared.log.event(
+                    "proxy-refused",
+                    &format!("closing a connection from balancer {peer}: {e}"),
+                );
+                return;
+            }
+        }
+    }
+    let guarded = io::WriteGuard::new(tcp, conn.write_timeout);
+    let peer = Peer { client, via };
+    if tls {
+        let cfg = shared.current().tls.config.clone();
+        let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
+        let Ok(Ok(stream)) =
+            tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await
+        else {
+            return;
+        };
+        serve_conn(TokioIo::new(stream), peer, shared, conn, stop).await;
+    } else {
+        serve_conn(TokioIo::new(guarded), peer, shared, conn, stop).await;
+    }
+}
+
+/// Who is on the other end.
+#[derive(Debug, Clone, Copy)]
+struct Peer {
+    /// The client (behind a balancer: the address its PROXY header gave).
+    client: SocketAddr,
+    /// The balancer, when the connection came through one.
+    via: Option<SocketAddr>,
+}
+
 async fn serve_conn<I>(
     io: I,
-    peer: SocketAddr,
+    peer: Peer,
     shared: Arc<Shared>,
-    http: hyper::server::conn::http1::Builder,
+    conn: Arc<ConnOpts>,
     mut stop: watch::Receiver<bool>,
 ) where
     I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
+    let svc_shared = shared.clone();
     let svc = service_fn(move |req| {
-        let shared = shared.clone();
+        let shared = svc_shared.clone();
         async move { Ok::<_, Infallible>(respond(&shared, peer, req)) }
     });
-    let conn = http.serve_connection(io, svc);
-    tokio::pin!(conn);
-    tokio::select! {
-        _ = conn.as_mut() => {}
+    let c = conn.http.serve_connection(io, svc);
+    tokio::pin!(c);
+    let deadline = tokio::time::sleep(conn.connection_deadline);
+    tokio::pin!(deadline);
+    let result = tokio::select! {
+        r = c.as_mut() => r,
         _ = stop.changed() => {
             // Finish the request in flight (if any), then close.
-            conn.as_mut().graceful_shutdown();
-            let _ = conn.await;
+            c.as_mut().graceful_shutdown();
+            c.await
+        }
+        _ = &mut deadline => {
+            c.as_mut().graceful_shutdown();
+            c.await
+        }
+    };
+    if let Err(e) = result {
+        let timed_out = std::error::Error::source(&e)
+            .and_then(|s| s.downcast_ref::<std::io::Error>())
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut);
+        if timed_out {
+            shared.log.event(
+                "write-timeout",
+                &format!(
+                    "closed the connection from {}: it stopped reading",
+                    peer.client
+                ),
+            );
         }
     }
 }
 
 fn respond(
     shared: &Shared,
-    peer: SocketAddr,
+    peer: Peer,
     req: hyper::Request<Incoming>,
 ) -> hyper::Response<Full<Bytes>> {
     let start = Instant::now();
@@ -396,7 +500,7 @@ fn respond(
         query: req.uri().query(),
         authorization: h("authorization"),
         accept: h("accept"),
-        remote: peer.ip(),
+        remote: peer.client.ip(),
     };
     // Counted without allocating: the request line's target plus every header line.
     let head_size: usize = req.uri().path_and_query().map_or(0, |p| p.as_str().len())
@@ -409,16 +513,25 @@ fn respond(
     } else {
         handler::handle(
             &state,
-            shared.auth,
             &shared.limiter,
             &request,
             OffsetDateTime::now_utc(),
             start,
         )
     };
+    if let Some(block) = r.blocked_for {
+        shared.log.event(
+            "blocked",
+            &format!(
+                "client {} sent too many unknown tokens: 429 for {}s (valid tokens are still served)",
+                limit::client_key(peer.client.ip()),
+                block.as_secs()
+            ),
+        );
+    }
     let head = req.method() == hyper::Method::HEAD;
     let bytes = if head { 0 } else { r.body.len() };
-    access_log(&request, peer, &r, bytes, start, h("user-agent"));
+    access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
     let mut resp = hyper::Response::builder()
         .status(r.status)
         .header("content-type", r.content_type)
@@ -433,20 +546,21 @@ fn respond(
     })
 }
 
-/// One JSON line per request on stdout. The query is never logged (it may carry `?token=`),
-/// nor any header but the user agent; long client-controlled values are cut.
+/// One JSON line per request. The query is never logged (it may carry `?token=`), nor any
+/// header but the user agent; long client-controlled values are cut.
 fn access_log(
+    shared: &Shared,
     req: &Request<'_>,
-    peer: SocketAddr,
+    peer: Peer,
     r: &handler::Response,
     bytes: usize,
     start: Instant,
     ua: Option<&str>,
 ) {
     let cut = |s: &str, n: usize| s.chars().take(n).collect::<String>();
-    let line = serde_json::json!({
+    let mut line = serde_json::json!({
         "time": now_rfc3339(),
-        "remote": peer.to_string(),
+        "remote": peer.client.to_string(),
         "method": cut(req.method, 16),
         "path": cut(req.path, 256),
         "pool": r.pool,
@@ -456,13 +570,15 @@ fn access_log(
         "durationMs": (start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
         "userAgent": ua.map(|u| cut(u, 256)),
     });
-    let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{line}");
+    if let Some(v) = peer.via {
+        line["via"] = v.to_string().into();
+    }
+    shared.log.access(line.to_string());
 }
 
 async fn reload_loop(
+    loader: Loader,
     dir: AssetDir,
-    provider: Arc<rustls::crypto::CryptoProvider>,
     shared: Arc<Shared>,
     loaded_from: state::Fingerprint,
     mut hup: Signal,
@@ -470,7 +586,10 @@ async fn reload_loop(
     mut stop: watch::Receiver<bool>,
 ) {
     let mut seen = loaded_from;
-    let mut failed_at: Option<state::Fingerprint> = None;
+    // The last failure message of each part: a part that keeps failing is retried at every
+    // poll (a chmod, a Secret swap) but logged once per distinct reason.
+    let mut failing: std::collections::HashMap<String, String> = Default::default();
+    let mut live_before = shared.current().tokens.live_at(OffsetDateTime::now_utc());
     let mut tick = tokio::time::interval(every);
     tick.tick().await;
     loop {
@@ -479,38 +598,73 @@ async fn reload_loop(
             _ = hup.recv() => true,
             _ = stop.changed() => return,
         };
-        let now = state::fingerprint(&dir);
-        if !forced && now == seen && failed_at.is_none() {
+        let now = OffsetDateTime::now_utc();
+        // Tokens expire without any file changing: say so when the last one goes.
+        let live_now = shared.current().tokens.live_at(now);
+        if live_now == 0 && live_before > 0 && shared.current().auth != AuthMode::None {
+            shared.log.event(
+                "no-live-token",
+                "the last live token expired: every request for a full config now gets 401",
+            );
+        }
+        live_before = live_now;
+        let fp = loader.fingerprint();
+        if !forced && fp == seen && failing.is_empty() {
             continue;
         }
-        if !forced && failed_at.as_ref() == Some(&now) {
-            continue;
+        // A killed command's committed change is completed first (this takes the exclusive
+        // lock, so before the shared one below).
+        if dir.change_pending()
+            && let Ok(Some(c)) = dir.settle()
+        {
+            shared
+                .log
+                .event("recovery", &format!("completed an interrupted `{c}`"));
         }
-        match State::load(&dir, provider.clone(), OffsetDateTime::now_utc()) {
-            Ok(s) => {
-                let msg = format!(
-                    "reloaded{}: certificate sha256 {}, {} live token(s), pools {:?}",
-                    if forced { " on SIGHUP" } else { "" },
-                    s.cert_fingerprint,
-                    s.tokens.len(),
-                    {
-                        let mut p: Vec<&String> = s.full.keys().collect();
-                        p.sort();
-                        p
-                    }
-                );
-                *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(s);
-                seen = now;
-                failed_at = None;
-                event("reload", &msg);
-            }
-            Err(e) => {
-                event(
+        // A command writing right now: try at the next poll rather than read its half.
+        let Ok(guard) = dir.try_read_lock() else {
+            continue;
+        };
+        let prev = shared.current();
+        let (next, outcome) = loader.reload(&prev, now);
+        drop(guard);
+        let failed_parts: Vec<String> = outcome.failed.iter().map(|(p, _)| p.clone()).collect();
+        for (part, why) in &outcome.failed {
+            if failing.get(part) != Some(why) {
+                shared.log.event(
                     "reload-failed",
-                    &format!("keeping the last good state: {e:#}"),
+                    &format!("{part}: keeping its last good state: {why}"),
                 );
-                failed_at = Some(now);
             }
         }
+        failing.retain(|p, _| failed_parts.contains(p));
+        for (part, why) in outcome.failed {
+            failing.insert(part, why);
+        }
+        if !outcome.changed.is_empty() || forced {
+            let live = next.tokens.live_at(now);
+            let msg = format!(
+                "reloaded{}: {}; auth {}, {live} live token(s), pools {:?}",
+                if forced { " on SIGHUP" } else { "" },
+                if outcome.changed.is_empty() {
+                    "nothing changed".to_string()
+                } else {
+                    outcome.changed.join(", ")
+                },
+                next.auth.name(),
+                next.pools(),
+            );
+            if live == 0 && next.auth != AuthMode::None {
+                shared.log.event(
+                    "no-live-token",
+                    "no live token: every request for a full config gets 401",
+                );
+            }
+            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+            shared.log.event("reload", &msg);
+        } else {
+            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+        }
+        seen = fp;
     }
 }

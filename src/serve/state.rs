@@ -1,10 +1,11 @@
-//! What `serve` holds in memory, loaded from the asset directory as one unit: the TLS
-//! configuration, digests of the live tokens, and every rendered config in every spec version.
-//! A reload builds a new `State` and swaps it in only when the whole of it loaded.
+//! What `serve` holds in memory, in parts that load and reload on their own: the TLS pair, the
+//! tokens, the auth mode, and each pool's config. A part whose new files are bad keeps its last
+//! good state and nothing else does: a truncated `rendered/infra.ign` keeps infra's old config
+//! while a rotated token takes effect at once. Failed parts are retried at every poll.
 
 use std::collections::{BTreeMap, HashMap};
 use std::os::unix::fs::MetadataExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
@@ -12,18 +13,19 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use time::OffsetDateTime;
 
+use super::handler::AuthMode;
 use crate::assets::{AssetDir, layout};
 use crate::ignition::translate::Variants;
 use crate::names::is_dns_label;
 use crate::pki::cert::CertInfo;
-use crate::token::TokenStore;
+use crate::token::{State as TokenState, TokenStore};
 
 /// The rendered configs directory, relative to the asset directory.
 pub const RENDERED: &str = "rendered";
 /// The pre-approval subset, relative to the asset directory.
 pub const PRE_APPROVAL: &str = "rendered/pre-approval";
 
-/// A live token as the server keeps it: the id (public) and a SHA-256 digest of `<id>.<secret>`.
+/// A token the server accepts: the id (public) and a SHA-256 digest of `<id>.<secret>`.
 #[derive(Debug, Clone)]
 pub struct TokenDigest {
     /// Public id.
@@ -34,32 +36,91 @@ pub struct TokenDigest {
     pub expires: Option<OffsetDateTime>,
 }
 
-/// One loaded generation of the asset directory.
-pub struct State {
-    /// TLS configuration for new connections.
-    pub tls: Arc<rustls::ServerConfig>,
+/// A token the server knows and refuses: a stale pointer config, not a guess.
+#[derive(Debug, Clone)]
+pub struct DeadToken {
+    /// Public id.
+    pub id: String,
+    /// SHA-256 of the bearer string.
+    pub digest: [u8; 32],
+    /// `expired` or `revoked`.
+    pub why: &'static str,
+}
+
+/// The TLS part.
+pub struct Tls {
+    /// Configuration for new connections.
+    pub config: Arc<rustls::ServerConfig>,
     /// SHA-256 fingerprint of the serving certificate.
     pub cert_fingerprint: String,
-    /// SHA-256 fingerprint of the CA that issued it, when tls/mcs-ca.crt is present.
+    /// SHA-256 fingerprint of tls/mcs-ca.crt, when present.
     pub ca_fingerprint: Option<String>,
-    /// Live tokens (current and in-grace), as digests.
-    pub tokens: Vec<TokenDigest>,
-    /// Full rendered configs by pool.
-    pub full: HashMap<String, Variants>,
+    /// The serving certificate's notAfter (Unix seconds).
+    pub not_after: i64,
+}
+
+/// The tokens part.
+#[derive(Debug, Clone, Default)]
+pub struct Tokens {
+    /// Tokens accepted (each checked for expiry per request).
+    pub live: Vec<TokenDigest>,
+    /// Tokens known and refused.
+    pub dead: Vec<DeadToken>,
+    /// Whether `auth/tokens.json` was read at all.
+    pub present: bool,
+}
+
+impl Tokens {
+    /// How many are live at `now`.
+    pub fn live_at(&self, now: OffsetDateTime) -> usize {
+        self.live
+            .iter()
+            .filter(|t| t.expires.is_none_or(|e| now < e))
+            .count()
+    }
+}
+
+/// One pool's config, with the identity of the file it came from.
+pub struct Pool {
+    /// Every spec version of it.
+    pub variants: Variants,
+    ident: FileId,
+}
+
+/// One loaded generation. Parts are shared between generations that did not change them.
+pub struct State {
+    /// The TLS part.
+    pub tls: Arc<Tls>,
+    /// The tokens part.
+    pub tokens: Arc<Tokens>,
+    /// The auth mode in force.
+    pub auth: AuthMode,
+    /// Full configs by pool.
+    pub full: HashMap<String, Arc<Pool>>,
     /// Pre-approval configs by pool.
-    pub pre: HashMap<String, Variants>,
+    pub pre: HashMap<String, Arc<Pool>>,
 }
 
 impl std::fmt::Debug for State {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("State")
-            .field("cert", &self.cert_fingerprint)
+            .field("cert", &self.tls.cert_fingerprint)
+            .field("auth", &self.auth.name())
             .field(
                 "tokens",
-                &self.tokens.iter().map(|t| &t.id).collect::<Vec<_>>(),
+                &self.tokens.live.iter().map(|t| &t.id).collect::<Vec<_>>(),
             )
-            .field("pools", &self.full.keys().collect::<Vec<_>>())
+            .field("pools", &self.pools())
             .finish()
+    }
+}
+
+impl State {
+    /// Pool names with a full config, sorted.
+    pub fn pools(&self) -> Vec<String> {
+        let mut p: Vec<String> = self.full.keys().cloned().collect();
+        p.sort();
+        p
     }
 }
 
@@ -71,17 +132,184 @@ pub fn digest(bearer: &str) -> [u8; 32] {
     out
 }
 
-impl State {
-    /// Loads everything; any bad file fails the whole load (the caller keeps the last good
-    /// state). `now` filters out expired tokens at load; expiry is checked again per request.
-    pub fn load(
-        dir: &AssetDir,
+/// A file's identity after following symlinks: (device, inode, size, mtime s, mtime ns,
+/// ctime s, ctime ns). A Kubernetes Secret update swaps the `..data` symlink, which changes
+/// the inode behind every name; a `chmod` changes the ctime.
+pub type FileId = (u64, u64, u64, i64, i64, i64, i64);
+
+fn file_id(p: &Path) -> Option<FileId> {
+    std::fs::metadata(p).ok().map(|m| {
+        (
+            m.dev(),
+            m.ino(),
+            m.size(),
+            m.mtime(),
+            m.mtime_nsec(),
+            m.ctime(),
+            m.ctime_nsec(),
+        )
+    })
+}
+
+/// Identities of everything the server reads, to notice a change.
+pub type Fingerprint = BTreeMap<PathBuf, FileId>;
+
+/// Loads and reloads the parts.
+pub struct Loader {
+    dir: AssetDir,
+    provider: Arc<rustls::crypto::CryptoProvider>,
+    /// `--auth`, which fixes the mode; else `mcsctl.json` decides at every reload.
+    fixed_auth: Option<AuthMode>,
+}
+
+/// What a reload changed, and which parts failed (each keeping its last good state).
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Parts that now hold something new.
+    pub changed: Vec<String>,
+    /// (part, why) for parts whose new files were refused.
+    pub failed: Vec<(String, String)>,
+}
+
+impl Loader {
+    /// A loader for `dir`.
+    pub fn new(
+        dir: AssetDir,
         provider: Arc<rustls::crypto::CryptoProvider>,
-        now: OffsetDateTime,
-    ) -> Result<State> {
-        dir.require()?;
-        let cert_path = dir.path(layout::SERVING_CERT);
-        let key_path = dir.path(layout::SERVING_KEY);
+        fixed_auth: Option<AuthMode>,
+    ) -> Loader {
+        Loader {
+            dir,
+            provider,
+            fixed_auth,
+        }
+    }
+
+    /// Identities of every file the server reads.
+    pub fn fingerprint(&self) -> Fingerprint {
+        let mut m = BTreeMap::new();
+        for rel in [
+            layout::SERVING_CERT,
+            layout::SERVING_KEY,
+            layout::TOKENS,
+            layout::CA_CERT,
+            layout::CONFIG,
+        ] {
+            let p = self.dir.path(rel);
+            if let Some(id) = file_id(&p) {
+                m.insert(p, id);
+            }
+        }
+        for sub in [RENDERED, PRE_APPROVAL] {
+            for (_, p) in pool_files(&self.dir.path(sub)) {
+                if let Some(id) = file_id(&p) {
+                    m.insert(p, id);
+                }
+            }
+        }
+        m
+    }
+
+    /// The first load. The TLS pair must load, and a token store that exists must parse (a
+    /// server that cannot tell which tokens are valid does not start); a missing store is no
+    /// token (with token auth, every config request gets 401). A bad pool file is left out
+    /// and reported; the others are served.
+    pub fn initial(&self, now: OffsetDateTime) -> Result<(State, Outcome)> {
+        self.dir.require()?;
+        let tls = Arc::new(self.tls()?);
+        let tokens = Arc::new(match self.tokens(now) {
+            Ok(t) => t,
+            Err(e) if !self.dir.exists(layout::TOKENS) => {
+                let _ = e;
+                Tokens::default()
+            }
+            Err(e) => return Err(e),
+        });
+        let auth = self.auth(None)?;
+        let mut outcome = Outcome::default();
+        let full = self.pools(RENDERED, &HashMap::new(), &mut outcome);
+        let pre = self.pools(PRE_APPROVAL, &HashMap::new(), &mut outcome);
+        Ok((
+            State {
+                tls,
+                tokens,
+                auth,
+                full,
+                pre,
+            },
+            outcome,
+        ))
+    }
+
+    /// A reload: each part tried on its own; a part that fails keeps `prev`'s.
+    pub fn reload(&self, prev: &State, now: OffsetDateTime) -> (State, Outcome) {
+        let mut o = Outcome::default();
+        let tls = match self.tls() {
+            Ok(t) => {
+                if t.cert_fingerprint != prev.tls.cert_fingerprint
+                    || t.ca_fingerprint != prev.tls.ca_fingerprint
+                {
+                    o.changed
+                        .push(format!("certificate sha256 {}", t.cert_fingerprint));
+                }
+                Arc::new(t)
+            }
+            Err(e) => {
+                o.failed.push(("tls".into(), format!("{e:#}")));
+                prev.tls.clone()
+            }
+        };
+        let tokens = match self.tokens(now) {
+            Ok(t) => {
+                let ids = |t: &Tokens| {
+                    let mut v: Vec<(String, [u8; 32])> =
+                        t.live.iter().map(|x| (x.id.clone(), x.digest)).collect();
+                    v.sort();
+                    v
+                };
+                if ids(&t) != ids(&prev.tokens) || t.dead.len() != prev.tokens.dead.len() {
+                    o.changed.push(format!("{} live token(s)", t.live_at(now)));
+                }
+                Arc::new(t)
+            }
+            // Never an empty token set in place of a missing file: a store that vanished
+            // for a moment (a Secret swap, an admin's mistake) keeps the last good tokens.
+            Err(e) => {
+                if prev.tokens.present || self.dir.exists(layout::TOKENS) {
+                    o.failed.push(("tokens".into(), format!("{e:#}")));
+                }
+                prev.tokens.clone()
+            }
+        };
+        let auth = match self.auth(Some(prev.auth)) {
+            Ok(a) => {
+                if a != prev.auth {
+                    o.changed.push(format!("auth {}", a.name()));
+                }
+                a
+            }
+            Err(e) => {
+                o.failed.push(("auth".into(), format!("{e:#}")));
+                prev.auth
+            }
+        };
+        let full = self.pools(RENDERED, &prev.full, &mut o);
+        let pre = self.pools(PRE_APPROVAL, &prev.pre, &mut o);
+        (
+            State {
+                tls,
+                tokens,
+                auth,
+                full,
+                pre,
+            },
+            o,
+        )
+    }
+
+    fn tls(&self) -> Result<Tls> {
+        let cert_path = self.dir.path(layout::SERVING_CERT);
+        let key_path = self.dir.path(layout::SERVING_KEY);
         let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&cert_path)
             .and_then(|it| it.collect::<Result<Vec<_>, _>>())
             .map_err(|e| anyhow!("reading {}: {e}", cert_path.display()))?;
@@ -92,7 +320,7 @@ impl State {
             .map_err(|e| anyhow!("reading {}: {e}", key_path.display()))?;
         let leaf = CertInfo::from_der(&chain[0])
             .with_context(|| format!("reading {}", cert_path.display()))?;
-        let mut tls = rustls::ServerConfig::builder_with_provider(provider.clone())
+        let mut tls = rustls::ServerConfig::builder_with_provider(self.provider.clone())
             .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
             .map_err(|e| anyhow!("TLS setup: {e}"))?
             .with_no_client_auth()
@@ -109,10 +337,10 @@ impl State {
         tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
         tls.ticketer =
             rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
-        let ca_fingerprint = if dir.exists(layout::CA_CERT) {
+        let ca_fingerprint = if self.dir.exists(layout::CA_CERT) {
             crate::pki::cert::parse_pem_certs(
-                &dir.read(layout::CA_CERT)?,
-                &dir.path(layout::CA_CERT).display().to_string(),
+                &self.dir.read(layout::CA_CERT)?,
+                &self.dir.path(layout::CA_CERT).display().to_string(),
             )
             .ok()
             .and_then(|v| v.into_iter().next())
@@ -120,99 +348,133 @@ impl State {
         } else {
             None
         };
-
-        let tokens = if dir.exists(layout::TOKENS) {
-            let store = TokenStore::parse(
-                &dir.read(layout::TOKENS)?,
-                &dir.path(layout::TOKENS).display().to_string(),
-            )?;
-            store
-                .live(now)
-                .map(|t| TokenDigest {
-                    id: t.id.clone(),
-                    digest: digest(&t.bearer()),
-                    expires: t.expires,
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-
-        Ok(State {
-            tls: Arc::new(tls),
+        Ok(Tls {
+            config: Arc::new(tls),
             cert_fingerprint: leaf.fingerprint,
             ca_fingerprint,
-            tokens,
-            full: load_configs(&dir.path(RENDERED))?,
-            pre: load_configs(&dir.path(PRE_APPROVAL))?,
+            not_after: leaf.not_after,
         })
     }
-}
 
-/// `<pool>.ign` files of a directory (missing directory: none). Names that are not DNS labels
-/// are skipped: they could never be requested.
-fn load_configs(d: &Path) -> Result<HashMap<String, Variants>> {
-    let mut out = HashMap::new();
-    let rd = match std::fs::read_dir(d) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(out),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
-    };
-    for e in rd {
-        let e = e.with_context(|| format!("reading {}", d.display()))?;
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Some(pool) = name.strip_suffix(".ign") else {
-            continue;
-        };
-        if !is_dns_label(pool) {
-            continue;
-        }
-        let p = e.path();
-        // Follows symlinks (Kubernetes mounts are symlinks into ..data).
-        if !std::fs::metadata(&p).is_ok_and(|m| m.is_file()) {
-            continue;
-        }
-        let bytes = std::fs::read(&p).with_context(|| format!("reading {}", p.display()))?;
-        out.insert(
-            pool.to_string(),
-            Variants::new(&bytes, &p.display().to_string())?,
-        );
-    }
-    Ok(out)
-}
-
-/// File identities by path: (device, inode, size, mtime seconds, mtime nanoseconds).
-pub type Fingerprint = BTreeMap<String, (u64, u64, u64, i64, i64)>;
-
-/// What the poller compares to notice a change: for every file the server reads, its
-/// identity after following symlinks (device, inode, size, mtime). A Kubernetes Secret update
-/// swaps the `..data` symlink, which changes the inode behind every name.
-pub fn fingerprint(dir: &AssetDir) -> Fingerprint {
-    let mut m = BTreeMap::new();
-    let mut add = |p: &Path| {
-        if let Ok(md) = std::fs::metadata(p) {
-            m.insert(
-                p.display().to_string(),
-                (md.dev(), md.ino(), md.size(), md.mtime(), md.mtime_nsec()),
+    fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {
+        if !self.dir.exists(layout::TOKENS) {
+            bail!(
+                "{} is missing; keeping the tokens last read",
+                self.dir.path(layout::TOKENS).display()
             );
         }
-    };
-    for rel in [
-        layout::SERVING_CERT,
-        layout::SERVING_KEY,
-        layout::TOKENS,
-        layout::CA_CERT,
-    ] {
-        add(&dir.path(rel));
+        let store = TokenStore::parse(
+            &self.dir.read(layout::TOKENS)?,
+            &self.dir.path(layout::TOKENS).display().to_string(),
+        )?;
+        let mut t = Tokens {
+            present: true,
+            ..Tokens::default()
+        };
+        for tok in &store.tokens {
+            let d = digest(&tok.bearer());
+            if tok.is_live(now) {
+                t.live.push(TokenDigest {
+                    id: tok.id.clone(),
+                    digest: d,
+                    expires: tok.expires,
+                });
+            } else {
+                t.dead.push(DeadToken {
+                    id: tok.id.clone(),
+                    digest: d,
+                    why: if tok.state == TokenState::Revoked {
+                        "revoked"
+                    } else {
+                        "expired"
+                    },
+                });
+            }
+        }
+        Ok(t)
     }
-    for sub in [RENDERED, PRE_APPROVAL] {
-        if let Ok(rd) = std::fs::read_dir(dir.path(sub)) {
-            for e in rd.flatten() {
-                if e.file_name().to_string_lossy().ends_with(".ign") {
-                    add(&e.path());
+
+    /// `--auth` if given; else `serveAuth` of `mcsctl.json`; else token. Never derived from
+    /// how many tokens are live.
+    fn auth(&self, prev: Option<AuthMode>) -> Result<AuthMode> {
+        if let Some(a) = self.fixed_auth {
+            return Ok(a);
+        }
+        if !self.dir.exists(layout::CONFIG) {
+            return Ok(prev.unwrap_or(AuthMode::Token));
+        }
+        let cfg = self.dir.config()?;
+        match cfg.serve_auth.as_deref() {
+            None => Ok(AuthMode::Token),
+            Some(s) => AuthMode::parse(s).ok_or_else(|| {
+                anyhow!(
+                    "{}: serveAuth {s:?} is not token, split or none",
+                    self.dir.path(layout::CONFIG).display()
+                )
+            }),
+        }
+    }
+
+    /// The `<pool>.ign` files of `sub`: unchanged files keep their loaded config, changed ones
+    /// are loaded, a bad one keeps its last good config (or stays out) and is reported.
+    fn pools(
+        &self,
+        sub: &str,
+        prev: &HashMap<String, Arc<Pool>>,
+        o: &mut Outcome,
+    ) -> HashMap<String, Arc<Pool>> {
+        let mut out = HashMap::new();
+        for (pool, p) in pool_files(&self.dir.path(sub)) {
+            let Some(ident) = file_id(&p) else { continue };
+            if let Some(old) = prev.get(&pool)
+                && old.ident == ident
+            {
+                out.insert(pool, old.clone());
+                continue;
+            }
+            let loaded = std::fs::read(&p)
+                .with_context(|| format!("reading {}", p.display()))
+                .and_then(|bytes| Variants::new(&bytes, &p.display().to_string()));
+            match loaded {
+                Ok(variants) => {
+                    o.changed.push(format!("{sub}/{pool}.ign"));
+                    out.insert(pool, Arc::new(Pool { variants, ident }));
+                }
+                Err(e) => {
+                    o.failed
+                        .push((format!("{sub}/{pool}.ign"), format!("{e:#}")));
+                    if let Some(old) = prev.get(&pool) {
+                        out.insert(pool, old.clone());
+                    }
                 }
             }
         }
+        for pool in prev.keys() {
+            if !out.contains_key(pool) && !self.dir.path(sub).join(format!("{pool}.ign")).exists() {
+                o.changed.push(format!("{sub}/{pool}.ign removed"));
+            }
+        }
+        out
     }
-    m
+}
+
+/// `<pool>.ign` files of a directory (missing directory: none); names that are not DNS
+/// labels are skipped (they could never be requested); symlinks are followed (Kubernetes
+/// mounts are symlinks into `..data`).
+fn pool_files(d: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(rd) = std::fs::read_dir(d) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = rd
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let pool = name.strip_suffix(".ign")?.to_string();
+            let p = e.path();
+            (is_dns_label(&pool) && std::fs::metadata(&p).is_ok_and(|m| m.is_file()))
+                .then_some((pool, p))
+        })
+        .collect();
+    out.sort();
+    out
 }

@@ -15,6 +15,7 @@ mod pki;
 mod pointer;
 mod render;
 mod serve;
+mod serve_faults;
 mod support;
 mod token;
 mod tty;

@@ -200,15 +200,16 @@ fn bad_tokens_from_one_address_get_429_others_unaffected() {
     }
     assert_eq!(statuses.get(&401), Some(&20), "{statuses:?}");
     assert_eq!(statuses.get(&429), Some(&980), "{statuses:?}");
-    // Even the right token is refused from the blocked address for a while...
+    // The right token is served even from the blocked address (behind a load balancer every
+    // machine shares it)...
     assert_eq!(
         attacker
             .request("GET", "/config/worker", &[("Authorization", &good)])
             .unwrap()
             .status,
-        429
+        200
     );
-    // ...while another address fetches normally.
+    // ...and another address is not blocked at all.
     let mut other = Https::over(connect_from("127.0.0.2", s.addr), &ca);
     assert_eq!(
         other
@@ -296,11 +297,7 @@ fn split_auth_serves_pre_approval_without_a_token() {
 fn auth_none_warns_loudly() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &["--auth", "none"]);
-    assert!(
-        s.stderr().contains("WARNING: --auth none"),
-        "{}",
-        s.stderr()
-    );
+    assert!(s.stderr().contains("WARNING: auth none"), "{}", s.stderr());
     let r = https_get(&s, &a.join("tls/mcs-ca.crt"), "/config/worker", &[]);
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
 }
@@ -388,7 +385,7 @@ fn reload_on_change_keeps_last_good_state_and_follows_symlink_swaps() {
         "{}",
         s.stderr()
     );
-    assert!(s.stderr().contains("keeping the last good state"));
+    assert!(s.stderr().contains("keeping its last good state"));
     let bearer = format!("Bearer {}", tokens_of(&good));
     assert_eq!(
         https_get(&s, &ca, "/config/worker", &[("Authorization", &bearer)]).status,

@@ -304,6 +304,8 @@ pub struct Serve {
     child: Option<std::process::Child>,
     pub addr: SocketAddr,
     pub log: PathBuf,
+    /// The access log pipe, when started with [`Serve::start_with_stdout_pipe`].
+    pub stdout: Option<std::process::ChildStdout>,
     stderr: Arc<Mutex<String>>,
     _logdir: tempfile::TempDir,
 }
@@ -311,6 +313,15 @@ pub struct Serve {
 impl Serve {
     /// Starts `mcsctl serve` in `cwd` (asset dir `mcs-assets`) with fast reloads.
     pub fn start(cwd: &Path, extra: &[&str]) -> Serve {
+        Serve::spawn(cwd, extra, false)
+    }
+
+    /// Like [`Serve::start`], with stdout (the access log) a pipe the caller may leave unread.
+    pub fn start_with_stdout_pipe(cwd: &Path, extra: &[&str]) -> Serve {
+        Serve::spawn(cwd, extra, true)
+    }
+
+    fn spawn(cwd: &Path, extra: &[&str], pipe_stdout: bool) -> Serve {
         let logdir = tempfile::tempdir().unwrap();
         let log = logdir.path().join("access.log");
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
@@ -323,10 +334,15 @@ impl Serve {
                 &["--reload-interval", "1s"][..]
             })
             .args(extra)
-            .stdout(std::fs::File::create(&log).unwrap())
+            .stdout(if pipe_stdout {
+                std::process::Stdio::piped()
+            } else {
+                std::fs::File::create(&log).unwrap().into()
+            })
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
+        let stdout = child.stdout.take();
         let stderr = Arc::new(Mutex::new(String::new()));
         let (tx, rx) = std::sync::mpsc::channel();
         let mut pipe = BufReader::new(child.stderr.take().unwrap());
@@ -355,6 +371,7 @@ impl Serve {
             child: Some(child),
             addr,
             log,
+            stdout,
             stderr,
             _logdir: logdir,
         };

@@ -1,0 +1,381 @@
+//! `mcsctl serve` under attack and faults: it fails closed with no live token, never locks
+//! out a valid token (not even behind a load balancer), cuts off clients that do not read,
+//! keeps answering with stdout stalled, and reloads each part on its own.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use crate::serve::{FULL_34, PRE_32};
+use crate::support::{Https, Serve, connect_from, demo, https_get, ok, render, tokens};
+
+const KARGS_33: &str =
+    r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
+
+fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let mut args = vec!["--san", "127.0.0.1"];
+    args.extend_from_slice(extra_init);
+    let d = demo(&args);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, Some(PRE_32));
+    render(&a, "infra", KARGS_33, None);
+    (d, a)
+}
+
+/// Polls `f` until it is true, at most `limit`.
+fn eventually(limit: Duration, mut f: impl FnMut() -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    false
+}
+
+#[test]
+fn with_no_live_token_serve_fails_closed_and_says_why() {
+    let (d, a) = setup(&["--no-token"]);
+    let expired = ok(d.path(), &["token", "create", "--ttl", "1s"])
+        .trim()
+        .to_string();
+    std::thread::sleep(Duration::from_millis(1300));
+    let s = Serve::start(d.path(), &[]);
+    let err = s.stderr();
+    assert!(
+        err.contains("auth: token (0 live token(s))")
+            && err.contains("WARNING: auth token but no live token"),
+        "{err}"
+    );
+    let ca = a.join("tls/mcs-ca.crt");
+    let r = https_get(&s, &ca, "/config/worker", &[]);
+    assert_eq!(r.status, 401, "never the full config to anyone");
+    assert!(
+        r.text()
+            .contains("no provisioning token is live on this server"),
+        "{}",
+        r.text()
+    );
+    // The expired token: refused with its reason, logged as such, never counted as guessing.
+    let bearer = format!("Bearer {expired}");
+    let mut c = Https::connect(s.addr, &ca);
+    for _ in 0..30 {
+        let r = c
+            .request("GET", "/config/worker", &[("Authorization", &bearer)])
+            .unwrap();
+        assert_eq!(r.status, 401);
+    }
+    let id = expired.split_once('.').unwrap().0;
+    assert!(
+        s.access_log()
+            .contains(&format!("\"auth\":\"expired:{id}\""))
+    );
+    // Re-evaluated on reload: a new token takes effect without a restart.
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    let fresh = format!("Bearer {}", tokens(&a).pop().unwrap());
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            https_get(&s, &ca, "/config/worker", &[("Authorization", &fresh)]).status == 200
+        }),
+        "{}",
+        s.stderr()
+    );
+    // The mode follows mcsctl.json (never the token count), also on reload.
+    let cfg_path = a.join("mcsctl.json");
+    let mut cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&cfg_path).unwrap()).unwrap();
+    cfg["serveAuth"] = "split".into();
+    std::fs::write(&cfg_path, serde_json::to_vec_pretty(&cfg).unwrap()).unwrap();
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            let r = https_get(&s, &ca, "/config/worker", &[]);
+            r.status == 200 && r.body == PRE_32.as_bytes()
+        }),
+        "{}",
+        s.stderr()
+    );
+    assert!(s.stderr().contains("auth split"), "{}", s.stderr());
+}
+
+#[test]
+fn guessing_never_locks_out_a_valid_token_and_stale_tokens_are_not_guesses() {
+    let (d, a) = setup(&[]);
+    let old = tokens(&a)[0].clone();
+    crate::support::rotate_and_revoke(d.path());
+    let good = format!("Bearer {}", tokens(&a).pop().unwrap());
+    let s = Serve::start(d.path(), &["--max-failures", "5"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    // The shared address of a load balancer without PROXY protocol: a guesser and a machine.
+    let mut guesser = Https::over(connect_from("127.0.0.2", s.addr), &ca);
+    for i in 0..8 {
+        let bad = format!("Bearer aaaaaa.guess-{i}");
+        let st = guesser
+            .request("GET", "/config/worker", &[("Authorization", &bad)])
+            .unwrap()
+            .status;
+        assert_eq!(st, if i < 5 { 401 } else { 429 }, "guess {i}");
+    }
+    let mut machine = Https::over(connect_from("127.0.0.2", s.addr), &ca);
+    let r = machine
+        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .unwrap();
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
+    assert!(s.wait_stderr("\"event\":\"blocked\"", Duration::from_secs(5)));
+    assert_eq!(
+        s.stderr().matches("\"event\":\"blocked\"").count(),
+        1,
+        "logged once"
+    );
+    // A machine with a stale pointer config (revoked token) is told so and never blocked.
+    let mut stale = Https::over(connect_from("127.0.0.3", s.addr), &ca);
+    let revoked = format!("Bearer {old}");
+    for _ in 0..20 {
+        let r = stale
+            .request("GET", "/config/worker", &[("Authorization", &revoked)])
+            .unwrap();
+        assert_eq!(r.status, 401);
+        assert!(
+            r.text()
+                .contains("is revoked: this pointer config is stale"),
+            "{}",
+            r.text()
+        );
+    }
+    let id = old.split_once('.').unwrap().0;
+    assert!(
+        s.access_log()
+            .contains(&format!("\"auth\":\"revoked:{id}\""))
+    );
+    // A known id with a wrong secret is a guess like any other.
+    let forged = format!("Bearer {id}.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA");
+    let mut forger = Https::over(connect_from("127.0.0.4", s.addr), &ca);
+    let statuses: Vec<u16> = (0..7)
+        .map(|_| {
+            forger
+                .request("GET", "/config/worker", &[("Authorization", &forged)])
+                .unwrap()
+                .status
+        })
+        .collect();
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+}
+
+/// A TLS client over `tcp` after writing `header` raw (a PROXY protocol header).
+fn through_balancer(tcp: TcpStream, header: &[u8], ca: &std::path::Path) -> Https {
+    let mut tcp = tcp;
+    tcp.write_all(header).unwrap();
+    Https::over(tcp, ca)
+}
+
+fn v2(src: [u8; 4], port: u16) -> Vec<u8> {
+    let mut h = b"\r\n\r\n\0\r\nQUIT\n".to_vec();
+    h.extend_from_slice(&[0x21, 0x11, 0, 12]);
+    h.extend_from_slice(&src);
+    h.extend_from_slice(&[127, 0, 0, 1]);
+    h.extend_from_slice(&port.to_be_bytes());
+    h.extend_from_slice(&22623u16.to_be_bytes());
+    h
+}
+
+#[test]
+fn behind_a_proxy_protocol_balancer_each_machine_is_its_own_client() {
+    let (_d, a) = setup(&[]);
+    let d = _d;
+    let good = format!("Bearer {}", tokens(&a)[0]);
+    let s = Serve::start(
+        d.path(),
+        &[
+            "--proxy-protocol-from",
+            "127.0.0.9/32",
+            "--max-failures",
+            "5",
+        ],
+    );
+    assert!(
+        s.stderr().contains("PROXY protocol from: 127.0.0.9/32"),
+        "{}",
+        s.stderr()
+    );
+    let ca = a.join("tls/mcs-ca.crt");
+    let lb = || connect_from("127.0.0.9", s.addr);
+    // A guesser behind the balancer (v1 header) gets blocked...
+    let mut guesser = through_balancer(
+        lb(),
+        b"PROXY TCP4 198.51.100.7 127.0.0.1 40000 22623\r\n",
+        &ca,
+    );
+    let last = (0..7)
+        .map(|i| {
+            let bad = format!("Bearer aaaaaa.guess-{i}");
+            guesser
+                .request("GET", "/config/worker", &[("Authorization", &bad)])
+                .unwrap()
+                .status
+        })
+        .last();
+    assert_eq!(last, Some(429));
+    // ...another machine behind the same balancer (v2 header) is not.
+    let mut machine = through_balancer(lb(), &v2([198, 51, 100, 8], 40001), &ca);
+    assert_eq!(
+        machine
+            .request("GET", "/config/worker", &[])
+            .unwrap()
+            .status,
+        401
+    );
+    let r = machine
+        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .unwrap();
+    assert_eq!(r.status, 200);
+    let log = s.access_log();
+    assert!(
+        log.contains("\"remote\":\"198.51.100.7:40000\"") && log.contains("\"via\":\"127.0.0.9:"),
+        "{log}"
+    );
+    assert!(log.contains("\"remote\":\"198.51.100.8:40001\""), "{log}");
+    assert!(
+        s.stderr()
+            .contains("client 198.51.100.7 sent too many unknown tokens")
+    );
+    // The balancer's address must speak PROXY protocol: without a header, nothing.
+    let mut bare = Https::over(lb(), &ca);
+    assert!(bare.request("GET", "/healthz", &[]).is_err());
+    assert!(s.wait_stderr("proxy-refused", Duration::from_secs(5)));
+    // And nobody else can claim an address: a header from an unlisted address is not read.
+    let mut spoof = through_balancer(
+        connect_from("127.0.0.10", s.addr),
+        b"PROXY TCP4 203.0.113.1 127.0.0.1 1 22623\r\n",
+        &ca,
+    );
+    assert!(spoof.request("GET", "/healthz", &[]).is_err());
+    assert!(!s.access_log().contains("203.0.113.1"));
+}
+
+#[test]
+fn clients_that_do_not_read_are_cut_off_and_legitimate_ones_get_in() {
+    let (d, a) = setup(&[]);
+    let good = format!("Bearer {}", tokens(&a)[0]);
+    let s = Serve::start(
+        d.path(),
+        &["--max-connections", "4", "--write-timeout", "2s"],
+    );
+    let ca = a.join("tls/mcs-ca.crt");
+    // Four clients take every slot, pipeline requests without a token and never read.
+    let attackers: Vec<_> = (0..4)
+        .map(|_| {
+            let mut c = Https::connect(s.addr, &ca);
+            c.peer_leaf();
+            std::thread::spawn(move || {
+                let batch = "GET /config/worker HTTP/1.1\r\nHost: x\r\n\r\n".repeat(2000);
+                let start = Instant::now();
+                // Until the server cuts the connection (bounded: 60 s).
+                while start.elapsed() < Duration::from_secs(60) {
+                    if c.send(batch.as_bytes()).is_err() {
+                        return true;
+                    }
+                }
+                false
+            })
+        })
+        .collect();
+    // A machine keeps trying, as Ignition does; it gets in once the readers are cut off.
+    let got_in = eventually(Duration::from_secs(45), || {
+        let Ok(tcp) = TcpStream::connect(s.addr) else {
+            return false;
+        };
+        let mut c = Https::over(tcp, &ca);
+        c.request("GET", "/config/worker", &[("Authorization", &good)])
+            .is_ok_and(|r| r.status == 200)
+    });
+    assert!(got_in, "{}", s.stderr());
+    for a in attackers {
+        assert!(a.join().unwrap(), "an attacker kept its connection");
+    }
+    assert!(
+        s.stderr().contains("\"event\":\"write-timeout\""),
+        "{}",
+        s.stderr()
+    );
+}
+
+#[test]
+fn a_stalled_stdout_blocks_no_request() {
+    let (d, a) = setup(&[]);
+    let mut s = Serve::start_with_stdout_pipe(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    // Nobody reads the access log: the pipe (64 KiB) fills after a few hundred lines, the
+    // queue after 8192. Every request must still be answered (each read is bounded).
+    let mut c = Https::connect(s.addr, &ca);
+    for i in 0..10_000 {
+        let r = c
+            .request("GET", "/healthz", &[])
+            .unwrap_or_else(|e| panic!("request {i}: {e}"));
+        assert_eq!(r.status, 200);
+    }
+    let good = format!("Bearer {}", tokens(&a)[0]);
+    assert_eq!(
+        https_get(&s, &ca, "/config/worker", &[("Authorization", &good)]).status,
+        200
+    );
+    // Once the log is read again, the loss is reported.
+    let mut out = s.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        let mut sink = [0u8; 65536];
+        while out.read(&mut sink).is_ok_and(|n| n > 0) {}
+    });
+    assert!(
+        s.wait_stderr(
+            "access-log line(s): stdout was not being read",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+}
+
+#[test]
+fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
+    let (d, a) = setup(&[]);
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    // infra is truncated, then the token rotated: worker must take the new token at once.
+    std::fs::write(a.join("rendered/infra.ign"), &KARGS_33[..20]).unwrap();
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    let fresh = format!("Bearer {}", tokens(&a).pop().unwrap());
+    assert!(
+        eventually(Duration::from_secs(10), || {
+            https_get(&s, &ca, "/config/worker", &[("Authorization", &fresh)]).status == 200
+        }),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr()
+            .contains("rendered/infra.ign: keeping its last good state")
+    );
+    let r = https_get(&s, &ca, "/config/infra", &[("Authorization", &fresh)]);
+    assert_eq!(
+        (r.status, r.body.as_slice()),
+        (200, KARGS_33.as_bytes()),
+        "infra's last good"
+    );
+    // A missing tokens.json is a failed reload, not an empty token set.
+    std::fs::remove_file(a.join("auth/tokens.json")).unwrap();
+    assert!(s.wait_stderr(
+        "tokens: keeping its last good state",
+        Duration::from_secs(10)
+    ));
+    assert_eq!(
+        https_get(&s, &ca, "/config/worker", &[("Authorization", &fresh)]).status,
+        200
+    );
+    // Logged once per reason, though retried at every poll.
+    std::thread::sleep(Duration::from_millis(2500));
+    assert_eq!(
+        s.stderr().matches("rendered/infra.ign: keeping").count(),
+        1,
+        "{}",
+        s.stderr()
+    );
+}
