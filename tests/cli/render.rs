@@ -512,3 +512,60 @@ fn split_serve_from_render_output_with_the_real_ignition_client() {
         "full config: {fetched}"
     );
 }
+
+#[test]
+fn the_scan_walks_every_string_of_the_pre_approval_set() {
+    let d = demo(&[]);
+    let sa = "eyJhbGciOiJSUzI1NiIsImtpZCI6IjEyMyJ9.eyJzdWIiOiJzeXN0ZW06c2VydmljZWFjY291bnQ6ZGVmYXVsdDpkZWZhdWx0In0.c2lnbmF0dXJl";
+    let file = |path: &str, text: &str| serde_json::json!({"path": path, "contents": {"source": format!("data:,{}", percent(text))}});
+    let cases: Vec<(serde_json::Value, &str, &str)> = vec![
+        (
+            serde_json::json!({"storage": {"files": [file("/etc/kc", "kind: Config\nusers:\n- name: u\n  user:\n    token: abcdef\n")]}}),
+            "/etc/kc",
+            "kubeconfig with credentials",
+        ),
+        (
+            serde_json::json!({"storage": {"files": [file("/etc/sa-token", sa)]}}),
+            "/etc/sa-token",
+            "JWT",
+        ),
+        (
+            serde_json::json!({"storage": {"files": [{"path": "/etc/extra", "contents": {"source": "https://admin:hunter2@mirror.example.com/extra"}}]}}),
+            "/etc/extra",
+            "credentials in a URL",
+        ),
+        (
+            serde_json::json!({"ignition": {"config": {"merge": [{"source": "https://mirror.example.com/extra.ign", "httpHeaders": [{"name": "Authorization", "value": "Basic dXNlcjpwYXNz"}]}]}}}),
+            "ignition.config.merge[0].httpHeaders",
+            "HTTP header credential",
+        ),
+        (
+            serde_json::json!({"storage": {"luks": [{"name": "data", "device": "/dev/sdb", "keyFile": {"source": "data:;base64,c2VjcmV0"}}]}}),
+            "luks device data",
+            "LUKS key file",
+        ),
+        (
+            serde_json::json!({"storage": {"files": [{"path": "/etc/blob", "contents": {"source": "data:;base64,not*base64"}}]}}),
+            "/etc/blob",
+            "content that cannot be decoded",
+        ),
+    ];
+    for (mut config, at, kind) in cases {
+        config["ignition"]["version"] = "3.2.0".into();
+        let mc = serde_json::json!({"kind": "MachineConfig", "metadata": {"name": "05-worker-pre", "labels": {"machineconfiguration.openshift.io/role": "worker"}},
+            "spec": {"neededBeforeNodeApproved": true, "config": config}});
+        std::fs::write(d.path().join("pre.json"), mc.to_string()).unwrap();
+        let before = snapshot(d.path());
+        let (code, _, err) = run(d.path(), &["render", "--machine-configs", "pre.json"]);
+        assert_eq!(code, 1, "{kind} not caught: {err}");
+        assert!(
+            err.contains(&format!("MachineConfig 05-worker-pre puts a {kind}")) && err.contains(at),
+            "{kind} at {at}: {err}"
+        );
+        assert_eq!(err.lines().count(), 1, "{err}");
+        for secret in ["abcdef", "hunter2", "dXNlcjpwYXNz", "c2VjcmV0", "eyJhbGci"] {
+            assert!(!err.contains(secret), "the error printed a secret: {err}");
+        }
+        assert_eq!(snapshot(d.path()), before, "nothing written");
+    }
+}
