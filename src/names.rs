@@ -48,6 +48,14 @@ impl San {
         }
         let name = raw.to_ascii_lowercase();
         let base = name.strip_prefix("*.").unwrap_or(&name);
+        // No DNS name ends in an all-digit label: 10.0.0.300 is a mistyped address.
+        if base
+            .rsplit('.')
+            .next()
+            .is_some_and(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_digit()))
+        {
+            return Err(format!("invalid IP address in SAN {s:?}"));
+        }
         if is_dns_name(base) {
             Ok(San::Dns(name))
         } else {

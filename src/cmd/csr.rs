@@ -67,6 +67,16 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
     };
     let (text, name) = read_input(&a.csrs)?;
     let csrs = kube::csrs(&text, &name)?;
+    // The approver never gives a client certificate for a name a Node already has (that
+    // would let a machine impersonate it): without the Nodes that cannot be checked.
+    let pending_client = csrs
+        .iter()
+        .any(|c| c.signer == crate::csr::CLIENT_SIGNER && c.approved.is_none() && !c.denied);
+    if pending_client && a.nodes.is_none() {
+        return Err(usage(
+            "--nodes is required to decide client CSRs: a client certificate is approved only for a name no Node has yet (the approver's check against impersonation); pass `oc get nodes -o json` (an empty List on a new cluster)",
+        ));
+    }
     let mut ctx = Context {
         now,
         network_type: a.network_type.clone(),

@@ -32,59 +32,57 @@ fn addresses(v: &Value) -> Vec<Address> {
 
 /// CertificateSigningRequest objects.
 pub fn csrs(text: &str, what: &str) -> Result<Vec<Csr>> {
-    objects(text, what)?
-        .into_iter()
-        .filter(|o| {
-            o["kind"]
-                .as_str()
-                .is_none_or(|k| k == "CertificateSigningRequest")
-        })
-        .map(|o| {
-            let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();
-            let req_b64 = o["spec"]["request"]
-                .as_str()
-                .ok_or_else(|| anyhow!("{what}: CSR {name:?} has no spec.request"))?;
-            let request = base64::engine::general_purpose::STANDARD
-                .decode(req_b64.trim())
-                .map_err(|_| anyhow!("{what}: CSR {name:?}: spec.request is not base64"))?;
-            let conds = o["status"]["conditions"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            let approved = conds
-                .iter()
-                .find(|c| {
-                    c["type"] == "Approved" && c["status"].as_str().is_none_or(|s| s == "True")
+    of_kind(
+        objects(text, what)?,
+        "CertificateSigningRequest",
+        what,
+        "--csrs",
+    )?
+    .into_iter()
+    .map(|o| {
+        let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();
+        let req_b64 = o["spec"]["request"]
+            .as_str()
+            .ok_or_else(|| anyhow!("{what}: CSR {name:?} has no spec.request"))?;
+        let request = base64::engine::general_purpose::STANDARD
+            .decode(req_b64.trim())
+            .map_err(|_| anyhow!("{what}: CSR {name:?}: spec.request is not base64"))?;
+        let conds = o["status"]["conditions"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let approved = conds
+            .iter()
+            .find(|c| c["type"] == "Approved" && c["status"].as_str().is_none_or(|s| s == "True"))
+            .map(|c| -> Result<Approved> {
+                Ok(Approved {
+                    last_transition: timestamp(&c["lastTransitionTime"])?,
+                    message: c["message"].as_str().unwrap_or("").to_string(),
                 })
-                .map(|c| -> Result<Approved> {
-                    Ok(Approved {
-                        last_transition: timestamp(&c["lastTransitionTime"])?,
-                        message: c["message"].as_str().unwrap_or("").to_string(),
-                    })
-                })
-                .transpose()?;
-            let denied = conds
-                .iter()
-                .any(|c| c["type"] == "Denied" || c["type"] == "Failed");
-            Ok(Csr {
-                created: timestamp(&o["metadata"]["creationTimestamp"])
-                    .with_context(|| format!("{what}: CSR {name}"))?,
-                name,
-                request,
-                signer: o["spec"]["signerName"].as_str().unwrap_or("").to_string(),
-                username: o["spec"]["username"].as_str().unwrap_or("").to_string(),
-                groups: strings(&o["spec"]["groups"]),
-                usages: strings(&o["spec"]["usages"]),
-                approved,
-                denied,
             })
+            .transpose()?;
+        let denied = conds
+            .iter()
+            .any(|c| c["type"] == "Denied" || c["type"] == "Failed");
+        Ok(Csr {
+            created: timestamp(&o["metadata"]["creationTimestamp"])
+                .with_context(|| format!("{what}: CSR {name}"))?,
+            name,
+            request,
+            signer: o["spec"]["signerName"].as_str().unwrap_or("").to_string(),
+            username: o["spec"]["username"].as_str().unwrap_or("").to_string(),
+            groups: strings(&o["spec"]["groups"]),
+            usages: strings(&o["spec"]["usages"]),
+            approved,
+            denied,
         })
-        .collect()
+    })
+    .collect()
 }
 
 /// Machine API Machines.
 pub fn machines(text: &str, what: &str) -> Result<Vec<Machine>> {
-    objects(text, what)?
+    of_kind(objects(text, what)?, "Machine", what, "--machines")?
         .into_iter()
         .map(|o| {
             let name = o["metadata"]["name"].as_str().unwrap_or("").to_string();
@@ -101,9 +99,22 @@ pub fn machines(text: &str, what: &str) -> Result<Vec<Machine>> {
         .collect()
 }
 
+/// Every object must be of `kind` (an object without a kind is taken as one): a file given
+/// for the wrong flag is an error naming both, never silently empty.
+fn of_kind(objs: Vec<Value>, kind: &str, what: &str, flag: &str) -> Result<Vec<Value>> {
+    if let Some(other) = objs
+        .iter()
+        .filter_map(|o| o["kind"].as_str())
+        .find(|k| *k != kind)
+    {
+        bail!("{what} holds {other} objects, not {kind}; {flag} takes `oc get` output of {kind}s");
+    }
+    Ok(objs)
+}
+
 /// Nodes.
 pub fn nodes(text: &str, what: &str) -> Result<Vec<Node>> {
-    Ok(objects(text, what)?
+    Ok(of_kind(objects(text, what)?, "Node", what, "--nodes")?
         .into_iter()
         .map(|o| Node {
             name: o["metadata"]["name"].as_str().unwrap_or("").to_string(),
@@ -117,18 +128,20 @@ pub fn nodes(text: &str, what: &str) -> Result<Vec<Node>> {
 
 /// OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`).
 pub fn host_subnets(text: &str, what: &str) -> Result<Vec<HostSubnet>> {
-    Ok(objects(text, what)?
-        .into_iter()
-        .map(|o| HostSubnet {
-            name: o["metadata"]["name"]
-                .as_str()
-                .or(o["host"].as_str())
-                .unwrap_or("")
-                .to_string(),
-            egress_ips: strings(&o["egressIPs"]),
-            egress_cidrs: strings(&o["egressCIDRs"]),
-        })
-        .collect())
+    Ok(
+        of_kind(objects(text, what)?, "HostSubnet", what, "--host-subnets")?
+            .into_iter()
+            .map(|o| HostSubnet {
+                name: o["metadata"]["name"]
+                    .as_str()
+                    .or(o["host"].as_str())
+                    .unwrap_or("")
+                    .to_string(),
+                egress_ips: strings(&o["egressIPs"]),
+                egress_cidrs: strings(&o["egressCIDRs"]),
+            })
+            .collect(),
+    )
 }
 
 /// The UPI inventory: the hosts an admin expects to join.

@@ -321,3 +321,24 @@ fn commands_without_an_asset_directory_say_how_to_make_one() {
     );
     fails(e.path(), &["cert", "renew"], 1, "run `mcsctl init` first");
 }
+
+#[test]
+fn a_mistyped_address_is_not_a_dns_name() {
+    let d = tempfile::tempdir().unwrap();
+    for san in ["10.0.0.300", "192.168.1", "*.10.0.0.1"] {
+        let (code, _, err) = crate::support::run(
+            d.path(),
+            &[
+                "init",
+                "--cluster-name",
+                "demo",
+                "--base-domain",
+                "example.com",
+                "--san",
+                san,
+            ],
+        );
+        assert_eq!(code, 2, "{san}: {err}");
+        assert!(err.contains("invalid IP address in SAN"), "{san}: {err}");
+    }
+}

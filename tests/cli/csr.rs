@@ -252,6 +252,47 @@ fn machine_api_review_and_time_window() {
         serde_json::to_vec(&machine("2026-11-21T08:00:00Z")).unwrap(),
     )
     .unwrap();
+    // Client CSRs are never decided without the Nodes (the check against impersonation).
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--machines",
+            "m.json",
+            "--now",
+            NOW,
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--nodes is required to decide client CSRs"),
+        "{err}"
+    );
+    // A file given for the wrong flag is named, not read as empty.
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--machines",
+            "m.json",
+            "--nodes",
+            "csrs.json",
+            "--now",
+            NOW,
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("csrs.json holds CertificateSigningRequest objects, not Node; --nodes takes"),
+        "{err}"
+    );
+    std::fs::write(d.path().join("nodes.json"), r#"{"kind":"List","items":[]}"#).unwrap();
     let args = [
         "csr",
         "review",
@@ -259,6 +300,8 @@ fn machine_api_review_and_time_window() {
         "csrs.json",
         "--machines",
         "m.json",
+        "--nodes",
+        "nodes.json",
         "--now",
         NOW,
         "--approve-names",
