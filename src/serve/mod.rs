@@ -141,6 +141,12 @@ async fn serve(opts: Options) -> Result<u8> {
         &tls_listener,
         plain_listener.as_ref(),
     ));
+    if state.auth != AuthMode::None && state.tokens.live_at(OffsetDateTime::now_utc()) == 0 {
+        log.event(
+            "no-live-token",
+            "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
+        );
+    }
 
     let shared = Arc::new(Shared {
         max_header_bytes: opts.max_header_bytes,

@@ -217,13 +217,10 @@ impl Loader {
     pub fn initial(&self, now: OffsetDateTime) -> Result<(State, Outcome)> {
         self.dir.require()?;
         let tls = Arc::new(self.tls()?);
-        let tokens = Arc::new(match self.tokens(now) {
-            Ok(t) => t,
-            Err(e) if !self.dir.exists(layout::TOKENS) => {
-                let _ = e;
-                Tokens::default()
-            }
-            Err(e) => return Err(e),
+        let tokens = Arc::new(if self.dir.exists(layout::TOKENS) {
+            self.tokens(now)?
+        } else {
+            Tokens::default()
         });
         let auth = self.auth(None)?;
         let mut outcome = Outcome::default();

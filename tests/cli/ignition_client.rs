@@ -223,7 +223,7 @@ fn header_token_fetch_of_a_34_config_by_ignition_214() {
     if !fetches_full(d.path(), "lab.ign") {
         return;
     }
-    let log = s.access_log();
+    let log = s.access_log_with("/config/worker");
     let line = log
         .lines()
         .find(|l| l.contains("/config/worker"))
@@ -358,7 +358,7 @@ fn openshift_worker(serve_args: &[&str]) -> (tempfile::TempDir, Serve, String) {
 
 /// The access-log line of the first request for `path`.
 fn logged(s: &Serve, path: &str) -> String {
-    s.access_log()
+    s.access_log_with(path)
         .lines()
         .find(|l| l.contains(path))
         .map(str::to_string)

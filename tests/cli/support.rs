@@ -394,6 +394,19 @@ impl Serve {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
+    /// The access log once it holds `needle` (bounded: 10 s). Lines are written by serve's log
+    /// thread, a moment after the response.
+    pub fn access_log_with(&self, needle: &str) -> String {
+        let start = std::time::Instant::now();
+        loop {
+            let log = self.access_log();
+            if log.contains(needle) || start.elapsed() > std::time::Duration::from_secs(10) {
+                return log;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Waits for `needle` to appear on stderr (bounded).
     pub fn wait_stderr(&self, needle: &str, limit: std::time::Duration) -> bool {
         let start = std::time::Instant::now();

@@ -12,7 +12,7 @@ use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{json_line, record_flavour};
+use super::{commit_recording_flavour, json_line};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -92,15 +92,7 @@ pub fn run(
     } else {
         Vec::new()
     };
-    let recorded = record_flavour(dir, &mut change, flavour)?;
-    change.commit(&lock)?;
-    if recorded {
-        ui.info(format!(
-            "recorded flavour {} in {}",
-            flavour.name(),
-            layout::CONFIG
-        ));
-    }
+    commit_recording_flavour(ui, dir, change, &lock, flavour)?;
     let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
     let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
     ui.info(format!(

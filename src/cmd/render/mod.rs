@@ -11,7 +11,7 @@ use std::path::Path;
 use anyhow::{Context as _, Result, bail};
 
 use super::{now, spec_flag};
-use crate::assets::{AssetDir, Change, Overwrite, SECRET_MODE, layout};
+use crate::assets::{AssetDir, Change, DirLock, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::render::secrets::{self, Finding};
@@ -152,15 +152,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             removed: Vec::new(),
         });
     }
-    let recorded = record_flavour(dir, &mut change, flavour)?;
-    change.commit(&lock)?;
-    if recorded {
-        ui.info(format!(
-            "recorded flavour {} in {}",
-            flavour.name(),
-            layout::CONFIG
-        ));
-    }
+    commit_recording_flavour(ui, dir, change, &lock, flavour)?;
     for p in skipped {
         ui.info(format!(
             "pool {p} (from {}): no MachineConfig applies; not rendered",
@@ -215,18 +207,32 @@ fn pools(mcs: &[MachineConfig], dir: &AssetDir) -> Result<Vec<String>> {
     Ok(pools)
 }
 
-/// Adds the flavour to `mcsctl.json` when it changed (read under the caller's lock); returns
-/// whether it did.
-fn record_flavour(dir: &AssetDir, change: &mut Change<'_>, flavour: Flavour) -> Result<bool> {
-    let Ok(mut cfg) = dir.config() else {
-        return Ok(false);
-    };
-    if cfg.flavour == flavour {
-        return Ok(false);
+/// Commits `change`, with the flavour added to `mcsctl.json` when it changed (read under the
+/// caller's lock), and says so.
+fn commit_recording_flavour(
+    ui: &Ui,
+    dir: &AssetDir,
+    mut change: Change<'_>,
+    lock: &DirLock,
+    flavour: Flavour,
+) -> Result<()> {
+    let mut recorded = false;
+    if let Ok(mut cfg) = dir.config()
+        && cfg.flavour != flavour
+    {
+        cfg.flavour = flavour;
+        dir.save_config(&mut change, &cfg)?;
+        recorded = true;
     }
-    cfg.flavour = flavour;
-    dir.save_config(change, &cfg)?;
-    Ok(true)
+    change.commit(lock)?;
+    if recorded {
+        ui.info(format!(
+            "recorded flavour {} in {}",
+            flavour.name(),
+            layout::CONFIG
+        ));
+    }
+    Ok(())
 }
 
 /// The bootstrap kubeconfig to append, checked.
