@@ -52,6 +52,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--cluster-name', '--cluster-name', [CompletionResultType]::ParameterName, 'Cluster name (a DNS label), as in the install-config')
             [CompletionResult]::new('--base-domain', '--base-domain', [CompletionResultType]::ParameterName, 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>')
             [CompletionResult]::new('--san', '--san', [CompletionResultType]::ParameterName, 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or https://HOST:PORT; its host becomes a SAN')
+            [CompletionResult]::new('--ca-cert', '--ca-cert', [CompletionResultType]::ParameterName, 'Adopt this CA instead of creating one (openshift-install''s tls/root-ca.crt; PEM or DER)')
+            [CompletionResult]::new('--ca-key', '--ca-key', [CompletionResultType]::ParameterName, 'The adopted CA''s private key (PEM or DER; PKCS#1, PKCS#8 or SEC1)')
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Machine pool to write a pointer config for; repeatable (default: worker and master)')
             [CompletionResult]::new('--key-algorithm', '--key-algorithm', [CompletionResultType]::ParameterName, 'Key algorithm of the CA and serving keys')
             [CompletionResult]::new('--ca-validity', '--ca-validity', [CompletionResultType]::ParameterName, 'Validity of the CA (e.g. 10y, 365d)')
@@ -86,8 +89,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -96,7 +102,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity of the CA')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing CA')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
@@ -109,11 +115,61 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;ca;import' {
-            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'CA certificate, PEM')
-            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'CA private key, PEM (PKCS#1, PKCS#8 or SEC1)')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'CA certificate, PEM or DER')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1)')
+            [CompletionResult]::new('--bundle', '--bundle', [CompletionResultType]::ParameterName, 'A cluster''s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
-            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing CA')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing CA (rotate to the imported one and promote it in one step)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;ca;rotate' {
+            [CompletionResult]::new('--key-algorithm', '--key-algorithm', [CompletionResultType]::ParameterName, 'Key algorithm of the new CA key (default: the active CA''s)')
+            [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity of the new CA')
+            [CompletionResult]::new('--cert', '--cert', [CompletionResultType]::ParameterName, 'Rotate to an existing CA instead of a new one: its certificate (PEM or DER)')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'The existing CA''s private key (PEM or DER)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;ca;promote' {
+            [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity of the re-issued serving certificate (never beyond the new CA''s)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Promote even though some pointer configs here do not trust the new CA (they are named)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;ca;retire' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory (CA, serving certificate, tokens, pointer configs)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout')
+            [CompletionResult]::new('--purge', '--purge', [CompletionResultType]::ParameterName, 'Also delete the keys of retired CAs kept under tls/retired/')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Print more detail about what is done, on stderr')
@@ -126,8 +182,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;ca;help' {
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -135,6 +194,15 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;ca;help;import' {
+            break
+        }
+        'mcsctl;ca;help;rotate' {
+            break
+        }
+        'mcsctl;ca;help;promote' {
+            break
+        }
+        'mcsctl;ca;help;retire' {
             break
         }
         'mcsctl;ca;help;help' {
@@ -571,14 +639,26 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;ca' {
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)')
-            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle')
+            [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both')
+            [CompletionResult]::new('promote', 'promote', [CompletionResultType]::ParameterValue, 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one')
+            [CompletionResult]::new('retire', 'retire', [CompletionResultType]::ParameterValue, 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config')
             break
         }
         'mcsctl;help;ca;create' {
             break
         }
         'mcsctl;help;ca;import' {
+            break
+        }
+        'mcsctl;help;ca;rotate' {
+            break
+        }
+        'mcsctl;help;ca;promote' {
+            break
+        }
+        'mcsctl;help;ca;retire' {
             break
         }
         'mcsctl;help;cert' {

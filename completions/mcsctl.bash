@@ -67,6 +67,15 @@ _mcsctl() {
             mcsctl__subcmd__ca,import)
                 cmd="mcsctl__subcmd__ca__subcmd__import"
                 ;;
+            mcsctl__subcmd__ca,promote)
+                cmd="mcsctl__subcmd__ca__subcmd__promote"
+                ;;
+            mcsctl__subcmd__ca,retire)
+                cmd="mcsctl__subcmd__ca__subcmd__retire"
+                ;;
+            mcsctl__subcmd__ca,rotate)
+                cmd="mcsctl__subcmd__ca__subcmd__rotate"
+                ;;
             mcsctl__subcmd__ca__subcmd__help,create)
                 cmd="mcsctl__subcmd__ca__subcmd__help__subcmd__create"
                 ;;
@@ -75,6 +84,15 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__ca__subcmd__help,import)
                 cmd="mcsctl__subcmd__ca__subcmd__help__subcmd__import"
+                ;;
+            mcsctl__subcmd__ca__subcmd__help,promote)
+                cmd="mcsctl__subcmd__ca__subcmd__help__subcmd__promote"
+                ;;
+            mcsctl__subcmd__ca__subcmd__help,retire)
+                cmd="mcsctl__subcmd__ca__subcmd__help__subcmd__retire"
+                ;;
+            mcsctl__subcmd__ca__subcmd__help,rotate)
+                cmd="mcsctl__subcmd__ca__subcmd__help__subcmd__rotate"
                 ;;
             mcsctl__subcmd__cert,help)
                 cmd="mcsctl__subcmd__cert__subcmd__help"
@@ -160,6 +178,15 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__ca,import)
                 cmd="mcsctl__subcmd__help__subcmd__ca__subcmd__import"
                 ;;
+            mcsctl__subcmd__help__subcmd__ca,promote)
+                cmd="mcsctl__subcmd__help__subcmd__ca__subcmd__promote"
+                ;;
+            mcsctl__subcmd__help__subcmd__ca,retire)
+                cmd="mcsctl__subcmd__help__subcmd__ca__subcmd__retire"
+                ;;
+            mcsctl__subcmd__help__subcmd__ca,rotate)
+                cmd="mcsctl__subcmd__help__subcmd__ca__subcmd__rotate"
+                ;;
             mcsctl__subcmd__help__subcmd__cert,issue)
                 cmd="mcsctl__subcmd__help__subcmd__cert__subcmd__issue"
                 ;;
@@ -243,7 +270,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version create import help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version create import rotate promote retire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -295,7 +322,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__help)
-            opts="create import help"
+            opts="create import rotate promote retire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -350,13 +377,145 @@ _mcsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcsctl__subcmd__ca__subcmd__help__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ca__subcmd__help__subcmd__retire)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ca__subcmd__help__subcmd__rotate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcsctl__subcmd__ca__subcmd__import)
-            opts="-q -v -h -V --cert --key --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --cert --key --bundle --force --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --bundle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ca__subcmd__promote)
+            opts="-q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --validity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ca__subcmd__retire)
+            opts="-q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ca__subcmd__rotate)
+            opts="-q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --key-algorithm)
+                    COMPREPLY=($(compgen -W "ecdsa-p256 ecdsa-p384 ed25519 rsa-2048 rsa-3072 rsa-4096" -- "${cur}"))
+                    return 0
+                    ;;
+                --validity)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --cert)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -783,7 +942,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__ca)
-            opts="create import"
+            opts="create import rotate promote retire"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -811,6 +970,48 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__ca__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__ca__subcmd__promote)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__ca__subcmd__retire)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__ca__subcmd__rotate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1119,7 +1320,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__init)
-            opts="-q -v -h -V --cluster-name --base-domain --san --pool --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --cluster-name --base-domain --san --url --ca-cert --ca-key --pool --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,6 +1335,18 @@ _mcsctl() {
                     return 0
                     ;;
                 --san)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ca-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -48,6 +48,9 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --cluster-name 'Cluster name (a DNS label), as in the install-config'
             cand --base-domain 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>'
             cand --san 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable'
+            cand --url 'Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or https://HOST:PORT; its host becomes a SAN'
+            cand --ca-cert 'Adopt this CA instead of creating one (openshift-install''s tls/root-ca.crt; PEM or DER)'
+            cand --ca-key 'The adopted CA''s private key (PEM or DER; PKCS#1, PKCS#8 or SEC1)'
             cand --pool 'Machine pool to write a pointer config for; repeatable (default: worker and master)'
             cand --key-algorithm 'Key algorithm of the CA and serving keys'
             cand --ca-validity 'Validity of the CA (e.g. 10y, 365d)'
@@ -81,8 +84,11 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+            cand create 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+            cand import 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle'
+            cand rotate 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+            cand promote 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+            cand retire 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;ca;create'= {
@@ -90,7 +96,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --validity 'Validity of the CA'
             cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
             cand --format 'Output format of the data written to stdout'
-            cand --force 'Replace an existing CA'
+            cand --force 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Print more detail about what is done, on stderr'
@@ -102,11 +108,58 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;ca;import'= {
-            cand --cert 'CA certificate, PEM'
-            cand --key 'CA private key, PEM (PKCS#1, PKCS#8 or SEC1)'
+            cand --cert 'CA certificate, PEM or DER'
+            cand --key 'CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1)'
+            cand --bundle 'A cluster''s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM'
             cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
             cand --format 'Output format of the data written to stdout'
-            cand --force 'Replace an existing CA'
+            cand --force 'Replace an existing CA (rotate to the imported one and promote it in one step)'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca;rotate'= {
+            cand --key-algorithm 'Key algorithm of the new CA key (default: the active CA''s)'
+            cand --validity 'Validity of the new CA'
+            cand --cert 'Rotate to an existing CA instead of a new one: its certificate (PEM or DER)'
+            cand --key 'The existing CA''s private key (PEM or DER)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca;promote'= {
+            cand --validity 'Validity of the re-issued serving certificate (never beyond the new CA''s)'
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --force 'Promote even though some pointer configs here do not trust the new CA (they are named)'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Print more detail about what is done, on stderr'
+            cand --verbose 'Print more detail about what is done, on stderr'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ca;retire'= {
+            cand --dir 'Asset directory (CA, serving certificate, tokens, pointer configs)'
+            cand --format 'Output format of the data written to stdout'
+            cand --purge 'Also delete the keys of retired CAs kept under tls/retired/'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Print more detail about what is done, on stderr'
@@ -118,13 +171,22 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;ca;help'= {
-            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+            cand create 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+            cand import 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle'
+            cand rotate 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+            cand promote 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+            cand retire 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;ca;help;create'= {
         }
         &'mcsctl;ca;help;import'= {
+        }
+        &'mcsctl;ca;help;rotate'= {
+        }
+        &'mcsctl;ca;help;promote'= {
+        }
+        &'mcsctl;ca;help;retire'= {
         }
         &'mcsctl;ca;help;help'= {
         }
@@ -524,12 +586,21 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;init'= {
         }
         &'mcsctl;help;ca'= {
-            cand create 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-            cand import 'Adopt an existing CA, e.g. openshift-install''s tls/root-ca.{crt,key}'
+            cand create 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+            cand import 'Adopt an existing CA (openshift-install''s tls/root-ca.{crt,key}), or trust a cluster''s CA bundle'
+            cand rotate 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+            cand promote 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+            cand retire 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
         }
         &'mcsctl;help;ca;create'= {
         }
         &'mcsctl;help;ca;import'= {
+        }
+        &'mcsctl;help;ca;rotate'= {
+        }
+        &'mcsctl;help;ca;promote'= {
+        }
+        &'mcsctl;help;ca;retire'= {
         }
         &'mcsctl;help;cert'= {
             cand issue 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'

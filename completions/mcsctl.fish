@@ -49,6 +49,9 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cluster-name -d 'Cluster name (a DNS label), as in the install-config' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l base-domain -d 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l san -d 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l url -d 'Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or https://HOST:PORT; its host becomes a SAN' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-cert -d 'Adopt this CA instead of creating one (openshift-install\'s tls/root-ca.crt; PEM or DER)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-key -d 'The adopted CA\'s private key (PEM or DER; PKCS#1, PKCS#8 or SEC1)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l pool -d 'Machine pool to write a pointer config for; repeatable (default: worker and master)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l key-algorithm -d 'Key algorithm of the CA and serving keys' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
 ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
@@ -73,17 +76,20 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d '
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "import" -d 'Adopt an existing CA (openshift-install\'s tls/root-ca.{crt,key}), or trust a cluster\'s CA bundle'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "rotate" -d 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "promote" -d 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "retire" -d 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l key-algorithm -d 'Key algorithm of the CA key' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
 ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
 ed25519\t'Ed25519'
@@ -94,25 +100,65 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail about what is done, on stderr'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l cert -d 'CA certificate, PEM' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l key -d 'CA private key, PEM (PKCS#1, PKCS#8 or SEC1)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l cert -d 'CA certificate, PEM or DER' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l key -d 'CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l bundle -d 'A cluster\'s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
 json\t'One JSON document (schema in the README)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Print more detail about what is done, on stderr'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key-algorithm -d 'Key algorithm of the new CA key (default: the active CA\'s)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
+ed25519\t'Ed25519'
+rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
+rsa-3072\t'RSA 3072-bit'
+rsa-4096\t'RSA 4096-bit'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l validity -d 'Validity of the new CA' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l cert -d 'Rotate to an existing CA instead of a new one: its certificate (PEM or DER)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key -d 'The existing CA\'s private key (PEM or DER)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l validity -d 'Validity of the re-issued serving certificate (never beyond the new CA\'s)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l force -d 'Promote even though some pointer configs here do not trust the new CA (they are named)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
+json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l purge -d 'Also delete the keys of retired CAs kept under tls/retired/'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s v -l verbose -d 'Print more detail about what is done, on stderr'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "import" -d 'Adopt an existing CA (openshift-install\'s tls/root-ca.{crt,key}), or trust a cluster\'s CA bundle'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "rotate" -d 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
@@ -397,8 +443,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "man" -d 'Write one man page per command into a directory'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA, e.g. openshift-install\'s tls/root-ca.{crt,key}'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA (openshift-install\'s tls/root-ca.{crt,key}), or trust a cluster\'s CA bundle'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "rotate" -d 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "promote" -d 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "retire" -d 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from cert" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'

@@ -164,6 +164,18 @@ pub struct InitArgs {
     #[arg(long = "san", value_name = "SAN")]
     pub sans: Vec<String>,
 
+    /// Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or https://HOST:PORT; its host becomes a SAN.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+
+    /// Adopt this CA instead of creating one (openshift-install's tls/root-ca.crt; PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "ca_key")]
+    pub ca_cert: Option<PathBuf>,
+
+    /// The adopted CA's private key (PEM or DER; PKCS#1, PKCS#8 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "ca_cert")]
+    pub ca_key: Option<PathBuf>,
+
     /// Machine pool to write a pointer config for; repeatable (default: worker and master).
     #[arg(long = "pool", value_name = "POOL")]
     pub pools: Vec<String>,
@@ -204,10 +216,16 @@ pub struct InitArgs {
 /// `ca` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum CaCommand {
-    /// Create a new MCS CA (tls/mcs-ca.crt, tls/mcs-ca.key, tls/mcs-ca-bundle.crt).
+    /// Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once.
     Create(CaCreateArgs),
-    /// Adopt an existing CA, e.g. openshift-install's tls/root-ca.{crt,key}.
+    /// Adopt an existing CA (openshift-install's tls/root-ca.{crt,key}), or trust a cluster's CA bundle.
     Import(CaImportArgs),
+    /// Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both.
+    Rotate(CaRotateArgs),
+    /// Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one.
+    Promote(CaPromoteArgs),
+    /// Phase 3 of 3: drop the previous CA from the bundle and every pointer config.
+    Retire(CaRetireArgs),
 }
 
 /// Arguments of `ca create`.
@@ -221,7 +239,7 @@ pub struct CaCreateArgs {
     #[arg(long, default_value = "10y", value_name = "DUR")]
     pub validity: String,
 
-    /// Replace an existing CA.
+    /// Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step.
     #[arg(long)]
     pub force: bool,
 }
@@ -229,17 +247,61 @@ pub struct CaCreateArgs {
 /// Arguments of `ca import`.
 #[derive(Debug, Args)]
 pub struct CaImportArgs {
-    /// CA certificate, PEM.
-    #[arg(long, value_name = "FILE")]
-    pub cert: PathBuf,
+    /// CA certificate, PEM or DER.
+    #[arg(long, value_name = "FILE", requires = "key", conflicts_with = "bundle")]
+    pub cert: Option<PathBuf>,
 
-    /// CA private key, PEM (PKCS#1, PKCS#8 or SEC1).
+    /// CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1).
     #[arg(long, value_name = "FILE")]
-    pub key: PathBuf,
+    pub key: Option<PathBuf>,
 
-    /// Replace an existing CA.
+    /// A cluster's CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM.
+    #[arg(long, value_name = "FILE", required_unless_present = "cert")]
+    pub bundle: Option<PathBuf>,
+
+    /// Replace an existing CA (rotate to the imported one and promote it in one step).
     #[arg(long)]
     pub force: bool,
+}
+
+/// Arguments of `ca rotate`.
+#[derive(Debug, Args)]
+pub struct CaRotateArgs {
+    /// Key algorithm of the new CA key (default: the active CA's).
+    #[arg(long, value_enum)]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity of the new CA.
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub validity: String,
+
+    /// Rotate to an existing CA instead of a new one: its certificate (PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "key")]
+    pub cert: Option<PathBuf>,
+
+    /// The existing CA's private key (PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "cert")]
+    pub key: Option<PathBuf>,
+}
+
+/// Arguments of `ca promote`.
+#[derive(Debug, Args)]
+pub struct CaPromoteArgs {
+    /// Validity of the re-issued serving certificate (never beyond the new CA's).
+    #[arg(long, default_value = "10y", value_name = "DUR")]
+    pub validity: String,
+
+    /// Promote even though some pointer configs here do not trust the new CA (they are named).
+    #[arg(long)]
+    pub force: bool,
+}
+
+/// Arguments of `ca retire`.
+#[derive(Debug, Args)]
+pub struct CaRetireArgs {
+    /// Also delete the keys of retired CAs kept under tls/retired/.
+    #[arg(long)]
+    pub purge: bool,
 }
 
 /// `cert` subcommands.

@@ -38,6 +38,10 @@ fn secret(namespace: &str, name: &str, kind: &str, data: BTreeMap<String, Vec<u8
 pub struct Inputs {
     /// tls/mcs-ca.crt.
     pub ca_cert: Vec<u8>,
+    /// tls/mcs-ca-bundle.crt: every CA pointers trust (two during a rotation).
+    pub ca_bundle: Vec<u8>,
+    /// tls/mcs-ca.key, when the directory holds the signing key.
+    pub ca_key: Option<Vec<u8>>,
     /// tls/mcs.crt.
     pub serving_cert: Vec<u8>,
     /// tls/mcs.key.
@@ -80,6 +84,17 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
             }),
             secret: false,
         },
+        // Since OpenShift 4.19 the MCO keeps the MCS CA here and rotates it (library-go
+        // certrotation): the bundle in the ConfigMap, the signing pair in the Secret.
+        Manifest {
+            file: "machine-config-server-ca-configmap.yaml".into(),
+            object: json!({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "machine-config-server-ca", "namespace": MCO_NAMESPACE, "labels": {"app.kubernetes.io/managed-by": "mcsctl"}},
+                "data": {"ca-bundle.crt": String::from_utf8_lossy(&i.ca_bundle)},
+            }),
+            secret: false,
+        },
         Manifest {
             file: "machine-config-server-tls-secret.yaml".into(),
             object: secret(
@@ -94,6 +109,21 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
             secret: true,
         },
     ];
+    if let Some(key) = &i.ca_key {
+        out.push(Manifest {
+            file: "machine-config-server-ca-secret.yaml".into(),
+            object: secret(
+                MCO_NAMESPACE,
+                "machine-config-server-ca",
+                "kubernetes.io/tls",
+                BTreeMap::from([
+                    ("tls.crt".into(), i.ca_cert.clone()),
+                    ("tls.key".into(), key.clone()),
+                ]),
+            ),
+            secret: true,
+        });
+    }
     if let Some(tokens) = &i.tokens_json {
         let mut data = BTreeMap::from([("tokens.json".to_string(), tokens.clone())]);
         if let Some(t) = &i.current_token {

@@ -25,6 +25,16 @@ pub mod layout {
     pub const CA_KEY: &str = "tls/mcs-ca.key";
     /// The CAs written into pointer configs.
     pub const CA_BUNDLE: &str = "tls/mcs-ca-bundle.crt";
+    /// A CA being introduced by `ca rotate`, until `ca promote`.
+    pub const CA_NEXT_CERT: &str = "tls/mcs-ca-next.crt";
+    /// Its key.
+    pub const CA_NEXT_KEY: &str = "tls/mcs-ca-next.key";
+    /// The CA `ca promote` replaced, trusted until `ca retire`.
+    pub const CA_PREVIOUS_CERT: &str = "tls/mcs-ca-previous.crt";
+    /// Its key.
+    pub const CA_PREVIOUS_KEY: &str = "tls/mcs-ca-previous.key";
+    /// Keys of retired CAs, kept until `ca retire --purge`.
+    pub const RETIRED: &str = "tls/retired";
     /// The serving certificate.
     pub const SERVING_CERT: &str = "tls/mcs.crt";
     /// The serving key.
@@ -397,6 +407,13 @@ pub struct ClusterConfig {
     /// PROXY protocol header.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub proxy_protocol_from: Vec<String>,
+    /// Where machines reach the MCS when not at api-int (`init --url`), e.g. a load balancer:
+    /// `https://HOST:PORT`; each pool's config is at `<url>/config/<pool>`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// A pool's own merge URL (`pointer --url`), kept by every rewrite.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub urls: std::collections::BTreeMap<String, String>,
 }
 
 impl ClusterConfig {
@@ -408,9 +425,16 @@ impl ClusterConfig {
         format!("api-int.{}.{}", self.cluster_name, self.base_domain)
     }
 
-    /// The default merge source of a pool.
+    /// The merge source of a pool: its own URL (`pointer --url`), else `<url>/config/<pool>`
+    /// (`init --url`), else api-int on port 22623.
     pub fn default_url(&self, pool: &str) -> String {
-        format!("https://{}:22623/config/{pool}", self.api_int_host())
+        if let Some(u) = self.urls.get(pool) {
+            return u.clone();
+        }
+        match &self.url {
+            Some(base) => format!("{}/config/{pool}", base.trim_end_matches('/')),
+            None => format!("https://{}:22623/config/{pool}", self.api_int_host()),
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::names::San;
 use crate::pki::cert::parse_pem_certs;
-use crate::pki::issue::{Issued, issue_serving};
+use crate::pki::issue::{Ca, Issued, issue_serving};
 use crate::pki::keys::KeyAlgorithm;
 use crate::ui::Ui;
 
@@ -75,22 +75,14 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
 pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
     let validity = duration_flag("validity", &args.validity)?;
     let lock = lock(ui, dir)?;
-    if !dir.exists(layout::SERVING_CERT) {
-        bail!(
-            "{} does not exist; run `mcsctl cert issue` first",
-            dir.path(layout::SERVING_CERT).display()
-        );
-    }
-    let name = dir.path(layout::SERVING_CERT).display().to_string();
-    let old = parse_pem_certs(&dir.read(layout::SERVING_CERT)?, &name)?.remove(0);
-    let alg = match args.key_algorithm {
-        Some(a) => key_algorithm(a),
-        None => algorithm_of(&old.key)?,
-    };
     let ca = load_ca(dir)?;
-    let sans: Vec<San> = old.san_entries.clone();
-    let key = generate_key(ui, alg, "serving")?;
-    let issued = issue_serving(&ca, &key, &sans, validity, now())?;
+    let issued = reissue(
+        ui,
+        dir,
+        &ca,
+        validity,
+        args.key_algorithm.map(key_algorithm),
+    )?;
     write(
         ui,
         dir,
@@ -101,7 +93,33 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
     )
 }
 
-fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
+/// A new serving certificate from `ca` with the current one's SANs and a new key of the
+/// current key's algorithm (or `alg`). For `cert renew`, and for `ca promote` with the new CA.
+pub(crate) fn reissue(
+    ui: &Ui,
+    dir: &AssetDir,
+    ca: &Ca,
+    validity: time::Duration,
+    alg: Option<KeyAlgorithm>,
+) -> Result<Issued> {
+    if !dir.exists(layout::SERVING_CERT) {
+        bail!(
+            "{} does not exist; run `mcsctl cert issue` first",
+            dir.path(layout::SERVING_CERT).display()
+        );
+    }
+    let name = dir.path(layout::SERVING_CERT).display().to_string();
+    let old = parse_pem_certs(&dir.read(layout::SERVING_CERT)?, &name)?.remove(0);
+    let alg = match alg {
+        Some(a) => a,
+        None => algorithm_of(&old.key)?,
+    };
+    let sans: Vec<San> = old.san_entries.clone();
+    let key = generate_key(ui, alg, "serving")?;
+    issue_serving(ca, &key, &sans, validity, now())
+}
+
+pub(crate) fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
     Ok(match key_desc {
         "ECDSA P-256" => KeyAlgorithm::EcdsaP256,
         "ECDSA P-384" => KeyAlgorithm::EcdsaP384,
@@ -115,7 +133,7 @@ fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
     })
 }
 
-fn write(
+pub(crate) fn write(
     ui: &Ui,
     dir: &AssetDir,
     lock: &DirLock,

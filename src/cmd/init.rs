@@ -50,6 +50,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             pools.push(p.to_string());
         }
     }
+    let url = args.url.as_deref().map(mcs_url).transpose()?;
     let version = spec_flag(&args.spec_version)?;
     let transport = match (args.no_token, args.token_transport) {
         (true, _) => Transport::None,
@@ -92,12 +93,22 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         flavour: super::flavour(args.flavour),
         serve_auth: None,
         proxy_protocol_from: Vec::new(),
+        url: url.as_ref().map(|(u, _)| u.clone()),
+        urls: Default::default(),
     };
     let t = now();
-    let ca_key = generate_key(ui, alg, "CA")?;
-    let (ca, ca_issued) = create_ca(ca_key, ca_validity, t)?;
+    // An adopted CA (openshift-install's) is used as it is: no throwaway CA is ever made.
+    let (ca, ca_issued) = match (&args.ca_cert, &args.ca_key) {
+        (Some(c), Some(k)) => super::ca::adopt(c, k, t.unix_timestamp())?,
+        _ => create_ca(generate_key(ui, alg, "CA")?, ca_validity, t)?,
+    };
     let serving_key = generate_key(ui, alg, "serving")?;
     let mut all_sans = vec![San::Dns(cfg.api_int_host())];
+    if let Some((_, host)) = &url
+        && !all_sans.contains(host)
+    {
+        all_sans.push(host.clone());
+    }
     for s in sans {
         if !all_sans.contains(&s) {
             all_sans.push(s);
@@ -238,6 +249,38 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     }
     next_steps(ui, dir, &cfg, &pools, transport);
     Ok(exit::OK)
+}
+
+/// `--url`: `HOST`, `HOST:PORT` or `http(s)://HOST[:PORT]`, as `https://HOST:PORT` (port 22623
+/// unless given), and the host as a SAN.
+fn mcs_url(s: &str) -> Result<(String, San)> {
+    let bad = || {
+        usage(format!(
+            "--url {s:?}: expected the MCS address, HOST, HOST:PORT or https://HOST:PORT (mcsctl adds /config/<pool>)"
+        ))
+    };
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .unwrap_or(s)
+        .trim_end_matches('/');
+    if rest.is_empty() || rest.contains('/') || rest.contains('?') || rest.contains('@') {
+        return Err(bad());
+    }
+    let scheme = if s.starts_with("http://") {
+        "http"
+    } else {
+        "https"
+    };
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((h, p)) if !rest.starts_with('[') || h.ends_with(']') => {
+            (h, p.parse::<u16>().map_err(|_| bad())?)
+        }
+        _ => (rest, 22623),
+    };
+    let san = San::parse(host.trim_start_matches('[').trim_end_matches(']'))
+        .map_err(|e| usage(format!("--url: {e}")))?;
+    Ok((format!("{scheme}://{host}:{port}"), san))
 }
 
 fn next_steps(

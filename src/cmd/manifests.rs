@@ -28,6 +28,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     let cfg = dir.config()?;
     let mut i = Inputs {
         ca_cert: dir.read(layout::CA_CERT)?,
+        ca_bundle: dir.read(layout::CA_BUNDLE)?,
+        ca_key: if dir.exists(layout::CA_KEY) {
+            Some(dir.read(layout::CA_KEY)?)
+        } else {
+            None
+        },
         serving_cert: dir.read(layout::SERVING_CERT)?,
         serving_key: dir.read(layout::SERVING_KEY)?,
         ..Inputs::default()

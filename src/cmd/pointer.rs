@@ -37,26 +37,44 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     // `token rotate` cannot leave this pointer with the old token, nor another `pointer`
     // lose this pool from mcsctl.json.
     let lock = super::lock(ui, dir)?;
-    let mut cfg = dir.config()?;
-    let version = match &args.spec_version {
-        Some(v) => spec_flag(v)?,
-        None => crate::ignition::SpecVersion::parse(&cfg.spec_version)?,
+    // Without mcsctl.json (a directory made with `ca import` and `cert issue`), --url says
+    // where the MCS is.
+    let mut cfg = if dir.exists(layout::CONFIG) {
+        Some(dir.config()?)
+    } else if args.url.is_some() {
+        dir.require()?;
+        None
+    } else {
+        dir.require()?;
+        return Err(usage(format!(
+            "{} has no mcsctl.json to take the MCS address from; pass --url https://HOST:22623/config/{} (or run `mcsctl init`)",
+            dir.root().display(),
+            args.pool
+        )));
     };
-    let transport = match args.token_transport {
-        Some(cli::TokenTransport::Header) => Transport::Header,
-        Some(cli::TokenTransport::Query) => Transport::Query,
-        Some(cli::TokenTransport::None) => Transport::None,
-        None => Transport::parse(&cfg.token_transport)?,
+    let version = match (&args.spec_version, &cfg) {
+        (Some(v), _) => spec_flag(v)?,
+        (None, Some(c)) => crate::ignition::SpecVersion::parse(&c.spec_version)?,
+        (None, None) => crate::ignition::SpecVersion::DEFAULT,
+    };
+    let transport = match (args.token_transport, &cfg) {
+        (Some(cli::TokenTransport::Header), _) => Transport::Header,
+        (Some(cli::TokenTransport::Query), _) => Transport::Query,
+        (Some(cli::TokenTransport::None), _) => Transport::None,
+        (None, Some(c)) => Transport::parse(&c.token_transport)?,
+        (None, None) if dir.exists(layout::TOKENS) => Transport::Header,
+        (None, None) => Transport::None,
     };
     if transport == Transport::Header && !version.has_http_headers() {
         return Err(usage(
             "Ignition spec 3.0.0 has no httpHeaders: use --token-transport query or --spec-version 3.1.0 or later",
         ));
     }
-    let url = args
-        .url
-        .clone()
-        .unwrap_or_else(|| cfg.default_url(&args.pool));
+    let url = match (&args.url, &cfg) {
+        (Some(u), _) => u.clone(),
+        (None, Some(c)) => c.default_url(&args.pool),
+        (None, None) => return Err(usage("--url is required without mcsctl.json")),
+    };
     if pointer::url_host(&url).is_none()
         || !(url.starts_with("https://") || url.starts_with("http://"))
     {
@@ -121,9 +139,23 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             let rel = layout::pointer(&args.pool);
             let mut change = dir.change("pointer");
             change.write(&rel, &bytes, mode, overwrite);
-            if !cfg.pools.contains(&args.pool) {
-                cfg.pools.push(args.pool.clone());
-                dir.save_config(&mut change, &cfg)?;
+            if let Some(cfg) = &mut cfg {
+                let mut changed = false;
+                if !cfg.pools.contains(&args.pool) {
+                    cfg.pools.push(args.pool.clone());
+                    changed = true;
+                }
+                // The pool's own URL is remembered, so `pointer --force` and every rewrite
+                // keep it.
+                if let Some(u) = &args.url
+                    && cfg.default_url(&args.pool) != *u
+                {
+                    cfg.urls.insert(args.pool.clone(), u.clone());
+                    changed = true;
+                }
+                if changed {
+                    dir.save_config(&mut change, cfg)?;
+                }
             }
             change.commit(&lock)?;
             dir.path(&rel)

@@ -251,23 +251,50 @@ pub fn parse_pem_certs(text: &[u8], what: &str) -> Result<Vec<CertInfo>> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Status {
-    /// Valid, and not expiring within the warning window.
+    /// Valid, not inside the warning window, less than 80% of its life used.
     Ok,
-    /// Valid, but expiring within the warning window.
+    /// Valid, but inside the warning window or past 80% of its life.
     ExpiringSoon,
     /// Expired or not yet valid.
     Invalid,
 }
+
+/// The share of its life a certificate may use before it needs attention: library-go's
+/// certrotation (which the MCO uses for its CA since 4.19) refreshes at 80%.
+pub const REFRESH_AT: f64 = 0.8;
 
 impl Status {
     /// Classifies `cert` at `now` (Unix seconds) with a warning window in seconds.
     pub fn of(cert: &CertInfo, now: i64, warn_within: i64) -> Status {
         if now < cert.not_before || now > cert.not_after {
             Status::Invalid
-        } else if cert.not_after - now <= warn_within {
+        } else if cert.not_after - now <= warn_within || lifetime_used(cert, now) >= REFRESH_AT {
             Status::ExpiringSoon
         } else {
             Status::Ok
+        }
+    }
+
+    /// Why a certificate is not ok, in words: expired, not yet valid, inside the window, or
+    /// past 80% of its life.
+    pub fn reason(cert: &CertInfo, now: i64, warn_within: i64) -> Option<String> {
+        let left = crate::duration::residual(cert.not_after - now);
+        match Status::of(cert, now, warn_within) {
+            Status::Ok => None,
+            Status::Invalid if now < cert.not_before => Some(format!(
+                "is not valid until {} (a clock far behind, or a certificate from the future)",
+                rfc3339(cert.not_before)
+            )),
+            Status::Invalid => Some(format!("expired on {}", rfc3339(cert.not_after))),
+            Status::ExpiringSoon if cert.not_after - now <= warn_within => Some(format!(
+                "expires in {left} ({}), inside the warning window {}",
+                rfc3339(cert.not_after),
+                crate::duration::Duration(warn_within)
+            )),
+            Status::ExpiringSoon => Some(format!(
+                "has used {:.0}% of its life ({left} left): past the 80% at which it should be replaced",
+                lifetime_used(cert, now) * 100.0
+            )),
         }
     }
 
@@ -280,6 +307,12 @@ impl Status {
             Status::Invalid => "expired",
         }
     }
+}
+
+/// The share of the validity period that has passed at `now` (0 before notBefore).
+pub fn lifetime_used(cert: &CertInfo, now: i64) -> f64 {
+    let life = (cert.not_after - cert.not_before).max(1) as f64;
+    ((now - cert.not_before).max(0) as f64) / life
 }
 
 fn describe_key(spki: &SubjectPublicKeyInfo<'_>) -> String {

@@ -9,7 +9,7 @@ use rcgen::{
 use time::OffsetDateTime;
 
 use super::cert::CertInfo;
-use super::keys::{key_matches_spki, load_key_pem};
+use super::keys::key_matches_spki;
 use crate::names::San;
 
 /// Subject CN of the CA, as openshift-install writes it.
@@ -49,11 +49,11 @@ impl std::fmt::Debug for Ca {
 }
 
 impl Ca {
-    /// Loads a CA from PEM text and checks that it can act as one: the certificate is a CA
+    /// Loads a CA (PEM or DER; PKCS#1, PKCS#8 or SEC1 keys) and checks that it can act as one: the certificate is a CA
     /// (basicConstraints CA:true), may sign certificates when keyUsage is present, and the key
     /// is its private half. `cert_name`/`key_name` name the files in errors.
     pub fn load(cert_pem: &[u8], cert_name: &str, key_pem: &[u8], key_name: &str) -> Result<Ca> {
-        let certs = super::cert::parse_pem_certs(cert_pem, cert_name)?;
+        let certs = super::load::certs(cert_pem, cert_name)?;
         let [cert] = <[CertInfo; 1]>::try_from(certs)
             .map_err(|v| anyhow!("{cert_name}: expected one certificate, found {}", v.len()))?;
         if !cert.is_ca {
@@ -62,7 +62,7 @@ impl Ca {
                 cert.subject
             );
         }
-        let key = load_key_pem(key_pem, key_name)?;
+        let key = super::load::key(key_pem, key_name)?;
         if !key_matches_spki(&key, &cert.spki) {
             bail!(
                 "{key_name} does not match the certificate in {cert_name} (the public keys differ)"

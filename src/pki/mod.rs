@@ -3,7 +3,9 @@
 pub mod cert;
 pub mod issue;
 pub mod keys;
+pub mod load;
 pub mod remote;
+pub mod rotation;
 
 use anyhow::{Result, bail};
 
@@ -17,7 +19,10 @@ pub fn pem_blocks(text: &[u8], what: &str) -> Result<Vec<pem::Pem>> {
     }
     let blocks = match pem::parse_many(text) {
         Ok(b) => b,
-        Err(e) => bail!("{what}: malformed PEM: {e}"),
+        // The crate's message ("Invalid symbol 35, offset 68") says nothing to a reader.
+        Err(_) => bail!(
+            "{what}: malformed PEM: the base64 between a BEGIN and an END line is damaged (copied through a terminal or an editor that wrapped or changed it?)"
+        ),
     };
     if blocks.len() != begins || ends != begins {
         bail!(

@@ -22,16 +22,31 @@ fn fails(cwd: &Path, args: &[&str], code: i32, needle: &str) {
     assert_eq!(before, snapshot(cwd), "{args:?} changed files on disk");
 }
 
+/// Runs `inspect` with a target it cannot read: the report still comes out, with a failed
+/// row naming the file and a fix (exit 4), and nothing on disk changes.
+fn inspect_fails(cwd: &Path, args: &[&str], needle: &str) {
+    let before = snapshot(cwd);
+    let (got, out, err) = run(cwd, args);
+    assert_eq!(got, 4, "mcsctl {args:?}: stdout {out:?} stderr {err:?}");
+    assert!(err.is_empty(), "{err}");
+    let row = out
+        .lines()
+        .position(|l| l.starts_with("fail") && l.contains(needle))
+        .unwrap_or_else(|| panic!("no failed row with {needle:?}:\n{out}"));
+    let fix = out.lines().nth(row + 1).unwrap_or_default();
+    assert!(fix.trim_start().starts_with("fix: "), "{out}");
+    assert_eq!(before, snapshot(cwd), "{args:?} changed files on disk");
+}
+
 #[test]
 fn truncated_pem() {
     let d = demo(&[]);
     let a = d.path().join("mcs-assets");
     let pem = std::fs::read_to_string(a.join("tls/mcs.crt")).unwrap();
     std::fs::write(d.path().join("cut.crt"), &pem[..pem.len() / 2]).unwrap();
-    fails(
+    inspect_fails(
         d.path(),
         &["inspect", "cut.crt"],
-        1,
         "cut.crt: truncated or malformed PEM",
     );
     let key = std::fs::read_to_string(a.join("tls/mcs-ca.key")).unwrap();
@@ -210,10 +225,9 @@ fn dir_that_is_a_file() {
         1,
         "afile is not a directory",
     );
-    fails(
+    inspect_fails(
         e.path(),
         &["--dir", "afile", "inspect"],
-        1,
         "afile is not a directory",
     );
 }
@@ -250,12 +264,7 @@ fn garbage_in_tokens_json() {
 fn pointer_config_that_is_not_json() {
     let d = demo(&[]);
     std::fs::write(d.path().join("broken.ign"), "this is not json").unwrap();
-    fails(
-        d.path(),
-        &["inspect", "broken.ign"],
-        1,
-        "broken.ign is not JSON",
-    );
+    inspect_fails(d.path(), &["inspect", "broken.ign"], "broken.ign is not JSON");
     std::fs::write(d.path().join("mcs-assets/extra.ign"), "{\"ignition\": ").unwrap();
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 4, "{out}");

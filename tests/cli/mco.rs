@@ -355,7 +355,8 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 3, "{out}");
     assert!(
-        out.contains("rendered/worker.ign has no /etc/kubernetes/kubeconfig: nodes booted from it cannot send their CSR and never join; run `mcsctl render --bootstrap-kubeconfig FILE`"),
+        out.contains("rendered/worker.ign has no /etc/kubernetes/kubeconfig: nodes booted from it cannot send their CSR and never join\n")
+            && out.contains("fix: run `mcsctl render --bootstrap-kubeconfig FILE`"),
         "{out}"
     );
     // A kubeconfig the node could not use is refused, naming the file and never its token.

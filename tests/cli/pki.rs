@@ -340,18 +340,19 @@ fn ca_import_of_an_openshift_install_pair_works_end_to_end() {
         std::fs::read(d.path().join("root-ca.key")).unwrap()
     );
     assert_eq!(mode(&a.join("tls/mcs-ca.key")), 0o600);
-    // The bundle holds both CAs during the rotation; the serving cert is still the old CA's.
+    // --force rotates and promotes at once: the imported CA signs the serving certificate; the
+    // old one stays in the bundle (phase 2 of 3) until `ca retire`.
     let bundle = std::fs::read_to_string(a.join("tls/mcs-ca-bundle.crt")).unwrap();
     assert_eq!(bundle.matches("BEGIN CERTIFICATE").count(), 2);
     let (code, out, _) = run(d.path(), &["inspect"]);
-    assert_eq!(
-        code, 3,
-        "old-CA serving cert must be a warning during rotation:\n{out}"
+    assert_eq!(code, 3, "a rotation in progress needs attention:\n{out}");
+    assert!(
+        out.contains("phase 2 of 3") && out.contains("mcsctl ca retire"),
+        "{out}"
     );
-    ok(
-        d.path(),
-        &["cert", "issue", "--force", "--san", "127.0.0.1", "-q"],
-    );
+    ok(d.path(), &["ca", "retire", "-q"]);
+    let bundle = std::fs::read_to_string(a.join("tls/mcs-ca-bundle.crt")).unwrap();
+    assert_eq!(bundle.matches("BEGIN CERTIFICATE").count(), 1);
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 0, "{out}");
     check_openssl(d.path());

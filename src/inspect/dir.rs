@@ -1,0 +1,442 @@
+//! Inspecting an asset directory: its certificates, keys, the chain, where a CA rotation
+//! stands, the pointer configs against the serving certificate and the tokens, the bootstrap
+//! kubeconfig, and the modes of secrets and directories.
+
+use std::os::unix::fs::PermissionsExt;
+
+use anyhow::Result;
+use serde_json::Value;
+
+use super::{Level, Report, Role, pointer};
+use crate::assets::{AssetDir, layout};
+use crate::ignition::render::{Flavour, payload};
+use crate::kubeconfig;
+use crate::pki::cert::{CertInfo, parse_pem_certs};
+use crate::pki::keys::{key_matches_spki, load_key_pem};
+use crate::pki::rotation::Phase;
+use crate::serve::state::{PRE_APPROVAL, RENDERED};
+use crate::token::TokenStore;
+
+/// Inspects `dir`.
+pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
+    dir.require()?;
+    // A change a killed command committed is completed first: what inspect then checks is
+    // what every reader sees.
+    match dir.settle() {
+        Ok(Some(c)) => r.ok(
+            "recovery",
+            format!("completed an interrupted `{c}` (it was stopped after deciding its change)"),
+        ),
+        Ok(None) => {}
+        Err(e) => r.check(
+            Level::Fail,
+            "recovery",
+            format!("an interrupted change is pending and could not be completed: {e:#}"),
+            Some(
+                "run any mcsctl command that changes the directory, as a user who may write it"
+                    .to_string(),
+            ),
+        ),
+    }
+    let cfg = dir.config().ok();
+    dir_modes(r, dir);
+    let certs = |rel: &str| -> Result<Option<Vec<CertInfo>>> {
+        if !dir.exists(rel) {
+            return Ok(None);
+        }
+        parse_pem_certs(&dir.read(rel)?, &dir.path(rel).display().to_string()).map(Some)
+    };
+    let ca = certs(layout::CA_CERT)?.map(|mut v| v.remove(0));
+    let next = certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0));
+    let previous = certs(layout::CA_PREVIOUS_CERT)?.map(|mut v| v.remove(0));
+    let bundle = certs(layout::CA_BUNDLE)?.unwrap_or_default();
+    let serving = certs(layout::SERVING_CERT)?;
+
+    match &ca {
+        Some(ca) => {
+            r.cert(layout::CA_CERT, ca, Role::Ca);
+            if !ca.is_ca {
+                r.check(
+                    Level::Fail,
+                    "ca",
+                    format!("{} is not a CA certificate", layout::CA_CERT),
+                    Some("`mcsctl ca create` or `mcsctl ca import` a CA".to_string()),
+                );
+            }
+        }
+        None => r.check(
+            Level::Fail,
+            "missing",
+            format!("{} is missing", layout::CA_CERT),
+            Some("`mcsctl ca create`, or `mcsctl ca import` an existing CA".to_string()),
+        ),
+    }
+    for (rel, c) in [
+        (layout::CA_NEXT_CERT, &next),
+        (layout::CA_PREVIOUS_CERT, &previous),
+    ] {
+        if let Some(c) = c {
+            r.cert(rel, c, Role::OtherCa);
+        }
+    }
+    for (i, b) in bundle.iter().enumerate() {
+        let known = [&ca, &next, &previous]
+            .iter()
+            .any(|x| x.as_ref().is_some_and(|x| x.der == b.der));
+        if !known {
+            r.cert(
+                format!("{}[{}]", layout::CA_BUNDLE, i + 1),
+                b,
+                Role::OtherCa,
+            );
+        }
+    }
+    rotation(r, &ca, &next, &previous, &bundle);
+    let leaf = serving.as_ref().map(|v| v[0].clone());
+    match &serving {
+        Some(chain) => {
+            for (i, c) in chain.iter().enumerate() {
+                let name = if i == 0 {
+                    layout::SERVING_CERT.to_string()
+                } else {
+                    format!("{}[{}]", layout::SERVING_CERT, i + 1)
+                };
+                r.cert(name, c, Role::Serving);
+            }
+        }
+        None => r.check(
+            Level::Fail,
+            "missing",
+            format!("{} is missing", layout::SERVING_CERT),
+            Some("`mcsctl cert issue`".to_string()),
+        ),
+    }
+    keys(
+        r,
+        dir,
+        [
+            (layout::CA_KEY, ca.as_ref()),
+            (layout::CA_NEXT_KEY, next.as_ref()),
+            (layout::SERVING_KEY, leaf.as_ref()),
+        ],
+    )?;
+    if let (Some(leaf), Some(ca)) = (&leaf, &ca) {
+        chain(r, leaf, ca, &bundle);
+    }
+
+    // Pointer configs.
+    let store = if dir.exists(layout::TOKENS) {
+        check_mode(r, dir, layout::TOKENS);
+        match TokenStore::parse(
+            &dir.read(layout::TOKENS)?,
+            &dir.path(layout::TOKENS).display().to_string(),
+        ) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                r.check(Level::Fail, "tokens", format!("{e:#}"), Some("restore auth/tokens.json from a backup, or start a new one with `mcsctl token rotate`".to_string()));
+                None
+            }
+        }
+    } else {
+        None
+    };
+    let names = dir.pointer_files()?;
+    if names.is_empty() {
+        r.check(
+            Level::Warn,
+            "pointer",
+            "no pointer config (*.ign) in the asset directory",
+            Some("`mcsctl pointer --pool worker`".to_string()),
+        );
+    }
+    if let Some(cfg) = &cfg {
+        for pool in &cfg.pools {
+            if !names.contains(&layout::pointer(pool)) {
+                r.check(
+                    Level::Warn,
+                    "pointer",
+                    format!("pool {pool} has no {}", layout::pointer(pool)),
+                    Some(format!("`mcsctl pointer --pool {pool}`")),
+                );
+            }
+        }
+    }
+    for name in names {
+        let path = dir.path(&name);
+        let bytes = match dir.read(&name) {
+            Ok(b) => b,
+            Err(e) => {
+                r.check(
+                    Level::Fail,
+                    "pointer",
+                    format!("{e:#}"),
+                    Some(format!("check the permissions of {}", path.display())),
+                );
+                continue;
+            }
+        };
+        let info = match crate::ignition::pointer::parse(&bytes, &path.display().to_string()) {
+            Ok(i) => i,
+            Err(e) => {
+                r.check(
+                    Level::Fail,
+                    "pointer",
+                    format!("{e:#}"),
+                    Some(format!(
+                        "rewrite it: `mcsctl pointer --pool {} --force`",
+                        name.trim_end_matches(".ign")
+                    )),
+                );
+                continue;
+            }
+        };
+        pointer::check(r, &name, &info, leaf.as_ref(), store.as_ref());
+        if info.token_secret().is_some() {
+            check_mode(r, dir, &name);
+        }
+    }
+    bootstrap(
+        r,
+        dir,
+        cfg.as_ref().map_or(Flavour::default(), |c| c.flavour),
+    )
+}
+
+/// Where a CA rotation stands, and what comes next.
+fn rotation(
+    r: &mut Report,
+    ca: &Option<CertInfo>,
+    next: &Option<CertInfo>,
+    previous: &Option<CertInfo>,
+    bundle: &[CertInfo],
+) {
+    let phase = Phase::of(
+        next.is_some(),
+        previous.is_some()
+            || bundle
+                .iter()
+                .any(|b| ca.as_ref().is_some_and(|c| c.der != b.der)),
+    );
+    let (what, then) = phase.describe();
+    match then {
+        None => r.ok("ca-rotation", what),
+        Some(next_step) => r.check(
+            Level::Warn,
+            "ca-rotation",
+            what,
+            Some(next_step.to_string()),
+        ),
+    }
+    if let Some(ca) = ca
+        && !bundle.is_empty()
+        && !bundle.iter().any(|b| b.der == ca.der)
+    {
+        r.check(
+            Level::Fail,
+            "bundle",
+            format!(
+                "{} does not contain {}: pointer configs will not trust the serving certificate",
+                layout::CA_BUNDLE,
+                layout::CA_CERT
+            ),
+            Some(
+                "`mcsctl ca retire` rebuilds the bundle, or `mcsctl ca import --bundle FILE`"
+                    .to_string(),
+            ),
+        );
+    }
+}
+
+fn chain(r: &mut Report, leaf: &CertInfo, ca: &CertInfo, bundle: &[CertInfo]) {
+    if leaf.is_issued_by(ca) {
+        r.ok(
+            "chain",
+            format!("{} is signed by {}", layout::SERVING_CERT, layout::CA_CERT),
+        );
+    } else if bundle.iter().any(|b| leaf.is_issued_by(b)) {
+        r.check(
+            Level::Warn,
+            "chain",
+            format!("{} is signed by another CA of the bundle, not {}", layout::SERVING_CERT, layout::CA_CERT),
+            Some("`mcsctl cert issue --force` once every machine's pointer config trusts the active CA".to_string()),
+        );
+    } else {
+        r.check(
+            Level::Fail,
+            "chain",
+            format!(
+                "{} is not signed by {} (it names issuer {}; the CA is {})",
+                layout::SERVING_CERT,
+                layout::CA_CERT,
+                leaf.issuer_with_key_id(),
+                ca.subject_with_key_id()
+            ),
+            Some("issue it again: `mcsctl cert issue --force`".to_string()),
+        );
+    }
+    if !leaf.server_auth {
+        r.check(
+            Level::Fail,
+            "eku",
+            format!(
+                "{} lacks extended key usage serverAuth",
+                layout::SERVING_CERT
+            ),
+            Some("issue it again: `mcsctl cert issue --force`".to_string()),
+        );
+    }
+}
+
+/// Keys belong to their certificates; a CA key kept offline is fine.
+fn keys<const N: usize>(
+    r: &mut Report,
+    dir: &AssetDir,
+    pairs: [(&str, Option<&CertInfo>); N],
+) -> Result<()> {
+    for (key_rel, cert) in pairs {
+        let Some(cert) = cert else { continue };
+        if !dir.exists(key_rel) {
+            if key_rel == layout::SERVING_KEY {
+                r.check(
+                    Level::Fail,
+                    "key-match",
+                    format!("{key_rel} is missing"),
+                    Some("`mcsctl cert issue --force`".to_string()),
+                );
+            } else {
+                r.ok("key-match", format!("{key_rel} is not here (kept offline, or the cluster signs): fine until something must be signed"));
+            }
+            continue;
+        }
+        check_mode(r, dir, key_rel);
+        match load_key_pem(&dir.read(key_rel)?, &dir.path(key_rel).display().to_string()) {
+            Ok(k) if key_matches_spki(&k, &cert.spki) => r.ok("key-match", format!("{key_rel} matches its certificate")),
+            Ok(_) => r.check(
+                Level::Fail,
+                "key-match",
+                format!("{key_rel} does not match its certificate (the public keys differ)"),
+                Some("restore the pair from a backup, or issue a new one (`mcsctl cert issue --force` for the serving certificate)".to_string()),
+            ),
+            Err(e) => r.check(Level::Fail, "key-match", format!("{e:#}"), Some("restore the key from a backup".to_string())),
+        }
+    }
+    Ok(())
+}
+
+/// Directories others can write to let another local user swap a key or a token store.
+fn dir_modes(r: &mut Report, dir: &AssetDir) {
+    for rel in ["", "tls", "auth", RENDERED, PRE_APPROVAL] {
+        let p = dir.path(rel);
+        let Ok(m) = std::fs::metadata(&p) else {
+            continue;
+        };
+        let mode = m.permissions().mode() & 0o7777;
+        if m.is_dir() && mode & 0o022 != 0 && mode & 0o1000 == 0 {
+            let name = if rel.is_empty() {
+                dir.root().display().to_string()
+            } else {
+                rel.to_string()
+            };
+            r.check(
+                Level::Fail,
+                "mode",
+                format!(
+                    "{name} is mode {mode:04o}: another local user can replace the files in it"
+                ),
+                Some(format!("chmod go-w {}", p.display())),
+            );
+        }
+    }
+}
+
+fn check_mode(r: &mut Report, dir: &AssetDir, rel: &str) {
+    if let Ok(m) = std::fs::metadata(dir.path(rel)) {
+        let mode = m.permissions().mode() & 0o777;
+        if mode & 0o077 != 0 {
+            r.check(
+                Level::Warn,
+                "mode",
+                format!("{rel} is mode {mode:04o}: a secret should be 0600"),
+                Some(format!("chmod 600 {}", dir.path(rel).display())),
+            );
+        }
+    }
+}
+
+/// The bootstrap kubeconfig, when kept, is checked and its certificates listed; for the
+/// openshift flavour every rendered config must carry it, or nodes never join.
+fn bootstrap(r: &mut Report, dir: &AssetDir, flavour: Flavour) -> Result<()> {
+    let kept = dir.exists(layout::BOOTSTRAP_KUBECONFIG);
+    if kept {
+        check_mode(r, dir, layout::BOOTSTRAP_KUBECONFIG);
+        let what = dir.path(layout::BOOTSTRAP_KUBECONFIG).display().to_string();
+        match kubeconfig::check(&dir.read(layout::BOOTSTRAP_KUBECONFIG)?, &what, r.now) {
+            Ok(k) => {
+                for (i, ca) in k.cas.iter().enumerate() {
+                    r.cert(format!("{} CA[{}]", layout::BOOTSTRAP_KUBECONFIG, i + 1), ca, Role::Kubeconfig);
+                }
+                if let Some(c) = &k.client_cert {
+                    r.cert(format!("{} client", layout::BOOTSTRAP_KUBECONFIG), c, Role::Kubeconfig);
+                }
+            }
+            Err(e) => r.check(
+                Level::Fail,
+                "bootstrap-kubeconfig",
+                format!("{e:#}"),
+                Some("get a new bootstrap kubeconfig and run `mcsctl render --bootstrap-kubeconfig FILE --force`".to_string()),
+            ),
+        }
+    }
+    if flavour != Flavour::OpenShift {
+        return Ok(());
+    }
+    let rendered = dir.path(RENDERED);
+    let mut names: Vec<String> = match std::fs::read_dir(&rendered) {
+        Ok(rd) => rd
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".ign"))
+            .collect(),
+        Err(_) => return Ok(()),
+    };
+    names.sort();
+    for n in names {
+        let rel = format!("{RENDERED}/{n}");
+        let Ok(v) = serde_json::from_slice::<Value>(&dir.read(&rel)?) else {
+            r.check(
+                Level::Fail,
+                "rendered",
+                format!("{rel} is not JSON"),
+                Some("`mcsctl render` again".to_string()),
+            );
+            continue;
+        };
+        if payload::writes(&v, payload::KUBECONFIG) {
+            r.ok(
+                "bootstrap-kubeconfig",
+                format!("{rel} carries {}", payload::KUBECONFIG),
+            );
+        } else {
+            let fix = if kept {
+                format!(
+                    "run `mcsctl render` again ({} is there; this render predates it)",
+                    layout::BOOTSTRAP_KUBECONFIG
+                )
+            } else {
+                format!(
+                    "run `mcsctl render --bootstrap-kubeconfig FILE` ({})",
+                    kubeconfig::HOW_TO_GET
+                )
+            };
+            r.check(
+                Level::Warn,
+                "bootstrap-kubeconfig",
+                format!(
+                    "{rel} has no {}: nodes booted from it cannot send their CSR and never join",
+                    payload::KUBECONFIG
+                ),
+                Some(fix),
+            );
+        }
+    }
+    Ok(())
+}

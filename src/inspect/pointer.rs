@@ -1,0 +1,197 @@
+//! The checks that catch what a booting machine would hit with a pointer config: its CAs must
+//! include the serving certificate's issuer, the serving certificate must name the URL's host,
+//! and its token must be live.
+
+use super::{Level, PointerRow, Report, Role, TokenRef};
+use crate::ignition::pointer::{PointerInfo, url_host};
+use crate::pki::cert::{CertInfo, parse_pem_certs, rfc3339};
+use crate::token::TokenStore;
+
+/// A pointer config's CAs, kept for checking a live endpoint against it.
+#[derive(Debug)]
+pub struct Trusts {
+    /// File name.
+    pub name: String,
+    /// The CAs it trusts.
+    pub cas: Vec<CertInfo>,
+}
+
+/// Checks one pointer config. `leaf` and `store`: the asset directory's serving certificate
+/// and tokens, when there is a directory to check against.
+pub fn check(
+    r: &mut Report,
+    name: &str,
+    info: &PointerInfo,
+    leaf: Option<&CertInfo>,
+    store: Option<&TokenStore>,
+) -> Trusts {
+    let pool = name.trim_end_matches(".ign");
+    let mut cas: Vec<CertInfo> = Vec::new();
+    for (i, pem) in info.ca_pems.iter().enumerate() {
+        match parse_pem_certs(pem, &format!("{name} certificateAuthorities[{i}]")) {
+            Ok(v) => cas.extend(v),
+            Err(e) => r.check(
+                Level::Fail,
+                "pointer-ca",
+                format!("{e:#}"),
+                Some(format!(
+                    "rewrite it: `mcsctl pointer --pool {pool} --force`"
+                )),
+            ),
+        }
+    }
+    for (i, c) in cas.iter().enumerate() {
+        if !r
+            .certificates
+            .iter()
+            .any(|row| row.fingerprint_sha256 == c.fingerprint)
+        {
+            r.cert(format!("{name} ca[{}]", i + 1), c, Role::PointerCa);
+        }
+    }
+    for w in &info.warnings {
+        r.check(
+            Level::Warn,
+            "pointer",
+            format!("{name}: Ignition would warn: {w}"),
+            Some("remove or correct the field Ignition does not know".to_string()),
+        );
+    }
+    for remote in &info.remote_cas {
+        r.check(
+            Level::Warn,
+            "pointer-ca",
+            format!("{name}: CA fetched from {remote} at boot; not checked"),
+            Some(
+                "embed the CA (mcsctl pointer writes it as a data URL) so it can be checked"
+                    .to_string(),
+            ),
+        );
+    }
+    r.pointers.push(PointerRow {
+        name: name.to_string(),
+        spec_version: info.version.clone(),
+        merge_sources: info.sources.clone(),
+        certificate_authorities: cas.len(),
+        token: info.token_transport.map(|t| TokenRef {
+            transport: t,
+            id: info.token_id.clone(),
+        }),
+    });
+    if info.sources.is_empty() {
+        r.check(
+            Level::Fail,
+            "pointer",
+            format!("{name} has no ignition.config merge or replace source"),
+            Some(format!(
+                "rewrite it: `mcsctl pointer --pool {pool} --force`"
+            )),
+        );
+    }
+    if let Some(leaf) = leaf {
+        trust(r, name, pool, &cas, leaf);
+        for src in &info.sources {
+            match url_host(src) {
+                Some(host) if leaf.covers_host(&host) => {
+                    r.ok("san", format!("tls/mcs.crt covers {host} ({name})"))
+                }
+                Some(host) => r.check(
+                    Level::Fail,
+                    "san",
+                    format!(
+                        "tls/mcs.crt does not cover {host}, the host of {name}'s merge source (SANs: {})",
+                        leaf.sans().join(", ")
+                    ),
+                    Some(format!("`mcsctl cert issue --force --san {host}`")),
+                ),
+                None => r.check(
+                    Level::Fail,
+                    "pointer",
+                    format!("{name}: merge source {src:?} has no host"),
+                    Some(format!("rewrite it: `mcsctl pointer --pool {pool} --force --url https://HOST:22623/config/{pool}`")),
+                ),
+            }
+        }
+    }
+    if let (Some(token), Some(id), Some(store)) =
+        (info.token_secret(), info.token_id.as_deref(), store)
+    {
+        token_check(r, name, token, id, store);
+    }
+    Trusts {
+        name: name.to_string(),
+        cas,
+    }
+}
+
+/// The pointer's CAs must include the serving certificate's issuer.
+fn trust(r: &mut Report, name: &str, pool: &str, cas: &[CertInfo], leaf: &CertInfo) {
+    if cas.iter().any(|c| leaf.is_issued_by(c)) {
+        r.ok(
+            "pointer-ca",
+            format!("{name} trusts the issuer of tls/mcs.crt"),
+        );
+    } else if cas.is_empty() {
+        r.check(
+            Level::Fail,
+            "pointer-ca",
+            format!("{name} carries no CA: Ignition will check the serving certificate against the system roots and fail"),
+            Some(format!("rewrite it: `mcsctl pointer --pool {pool} --force`")),
+        );
+    } else {
+        let trusted: Vec<String> = cas.iter().map(CertInfo::subject_with_key_id).collect();
+        r.check(
+            Level::Fail,
+            "pointer-ca",
+            format!(
+                "{name} trusts {} but tls/mcs.crt was signed by {}: machines will fail with \"x509: certificate signed by unknown authority\"",
+                trusted.join(", "),
+                leaf.issuer_with_key_id()
+            ),
+            Some(format!(
+                "rewrite it with `mcsctl pointer --pool {pool} --force` (or, for a copy of one, copy the asset directory's again)"
+            )),
+        );
+    }
+}
+
+fn token_check(r: &mut Report, name: &str, token: &str, id: &str, store: &TokenStore) {
+    let now = time::OffsetDateTime::from_unix_timestamp(r.now)
+        .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+    let found = store.tokens.iter().find(|t| {
+        aws_lc_rs::constant_time::verify_slices_are_equal(t.bearer().as_bytes(), token.as_bytes())
+            .is_ok()
+    });
+    let fix = || {
+        Some("write it again with the current token: `mcsctl token rotate` rewrites every pointer config here; copies elsewhere must be copied again".to_string())
+    };
+    match found {
+        None => r.check(
+            Level::Fail,
+            "token",
+            format!("{name}: token {id} is not in auth/tokens.json: the server will answer 401"),
+            fix(),
+        ),
+        Some(t) if !t.is_live(now) => r.check(
+            Level::Fail,
+            "token",
+            format!(
+                "{name}: token {id} is {}: the server will answer 401",
+                t.effective_state(now)
+            ),
+            fix(),
+        ),
+        Some(t) => match t.expires {
+            Some(e) if (e.unix_timestamp() - r.now) <= r.warn_within => r.check(
+                Level::Warn,
+                "token",
+                format!("{name}: token {id} expires {}", rfc3339(e.unix_timestamp())),
+                Some("`mcsctl token rotate --grace 1h` before it expires".to_string()),
+            ),
+            _ => r.ok(
+                "token",
+                format!("{name}: token {id} is {}", t.effective_state(now)),
+            ),
+        },
+    }
+}
