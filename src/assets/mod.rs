@@ -33,6 +33,8 @@ pub mod layout {
     pub const CA_PREVIOUS_CERT: &str = "tls/mcs-ca-previous.crt";
     /// Its key.
     pub const CA_PREVIOUS_KEY: &str = "tls/mcs-ca-previous.key";
+    /// Present when the bundle is the cluster's own (`ca import --bundle`).
+    pub const CLUSTER_CA: &str = "tls/cluster-ca.json";
     /// Keys of retired CAs, kept until `ca retire --purge`.
     pub const RETIRED: &str = "tls/retired";
     /// The serving certificate.

@@ -128,9 +128,29 @@ pub(crate) fn generate_key(ui: &Ui, alg: KeyAlgorithm, what: &str) -> Result<Key
     }
 }
 
+/// The record of a bundle taken from the cluster (`ca import --bundle`), if any.
+pub(crate) fn cluster_ca(dir: &AssetDir) -> Result<Option<crate::pki::rotation::ClusterBundle>> {
+    if !dir.exists(layout::CLUSTER_CA) {
+        return Ok(None);
+    }
+    let name = dir.path(layout::CLUSTER_CA).display().to_string();
+    crate::pki::rotation::ClusterBundle::parse(&dir.read(layout::CLUSTER_CA)?, &name).map(Some)
+}
+
 /// Loads the asset directory's CA (certificate and key, checked to match).
 pub(crate) fn load_ca(dir: &AssetDir) -> Result<Ca> {
     dir.require()?;
+    if !dir.exists(layout::CA_KEY)
+        && let Some(c) = cluster_ca(dir)?
+    {
+        bail!(
+            "{} is not here: the CA is the cluster's (from {}) and the cluster signs the MCS's serving certificate (Secret {}/machine-config-server-tls); to sign here, import the signing Secret: `oc -n {} get secret machine-config-server-ca -o yaml > ca.yaml` and `mcsctl ca import --bundle ca.yaml`",
+            dir.path(layout::CA_KEY).display(),
+            c.source,
+            crate::manifests::MCO_NAMESPACE,
+            crate::manifests::MCO_NAMESPACE,
+        );
+    }
     for f in [layout::CA_CERT, layout::CA_KEY] {
         if !dir.exists(f) {
             bail!(

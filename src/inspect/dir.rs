@@ -13,7 +13,7 @@ use crate::ignition::render::{Flavour, payload};
 use crate::kubeconfig;
 use crate::pki::cert::{CertInfo, parse_pem_certs};
 use crate::pki::keys::{key_matches_spki, load_key_pem};
-use crate::pki::rotation::Phase;
+use crate::pki::rotation::{ClusterBundle, Phase};
 use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::token::TokenStore;
 
@@ -51,6 +51,7 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
     let previous = certs(layout::CA_PREVIOUS_CERT)?.map(|mut v| v.remove(0));
     let bundle = certs(layout::CA_BUNDLE)?.unwrap_or_default();
     let serving = certs(layout::SERVING_CERT)?;
+    let cluster = cluster_bundle(r, dir);
 
     match &ca {
         Some(ca) => {
@@ -91,7 +92,19 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             );
         }
     }
-    rotation(r, &ca, &next, &previous, &bundle);
+    match &cluster {
+        Some(c) => r.ok(
+            "ca-rotation",
+            format!(
+                "the CA bundle is the cluster's (from {}, imported {}): {} CA(s); the MCO rotates it: after it does, `mcsctl ca import --bundle` the new one, and `mcsctl inspect --remote {}:22623 POINTER` checks a pointer config against what the cluster's MCS presents",
+                c.source,
+                c.imported_at,
+                bundle.len(),
+                cfg.as_ref().map_or("HOST".to_string(), |c| c.api_int_host())
+            ),
+        ),
+        None => rotation(r, &ca, &next, &previous, &bundle),
+    }
     let leaf = serving.as_ref().map(|v| v[0].clone());
     match &serving {
         Some(chain) => {
@@ -104,6 +117,14 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
                 r.cert(name, c, Role::Serving);
             }
         }
+        None if cluster.is_some() => r.ok(
+            "missing",
+            format!(
+                "no {} here: the cluster's MCS serves with its own (Secret {}/machine-config-server-tls)",
+                layout::SERVING_CERT,
+                crate::manifests::MCO_NAMESPACE
+            ),
+        ),
         None => r.check(
             Level::Fail,
             "missing",
@@ -139,6 +160,12 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
         }
     } else {
         None
+    };
+    let ctx = super::Context {
+        leaf: leaf.clone(),
+        store,
+        bundle: bundle.clone(),
+        next: next.clone(),
     };
     let names = dir.pointer_files()?;
     if names.is_empty() {
@@ -190,7 +217,10 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
                 continue;
             }
         };
-        pointer::check(r, &name, &info, leaf.as_ref(), store.as_ref());
+        let trusts = pointer::check(r, &name, &info, &ctx);
+        if cluster.is_some() {
+            trusts_bundle(r, &name, &trusts.cas, &bundle);
+        }
         if info.token_secret().is_some() {
             check_mode(r, dir, &name);
         }
@@ -200,6 +230,59 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
         dir,
         cfg.as_ref().map_or(Flavour::default(), |c| c.flavour),
     )
+}
+
+/// The record of a cluster's bundle (`ca import --bundle`); an unreadable one is a failed row.
+fn cluster_bundle(r: &mut Report, dir: &AssetDir) -> Option<ClusterBundle> {
+    if !dir.exists(layout::CLUSTER_CA) {
+        return None;
+    }
+    let name = dir.path(layout::CLUSTER_CA).display().to_string();
+    match dir
+        .read(layout::CLUSTER_CA)
+        .and_then(|b| ClusterBundle::parse(&b, &name))
+    {
+        Ok(c) => Some(c),
+        Err(e) => {
+            r.check(
+                Level::Fail,
+                "ca-bundle",
+                format!("{e:#}"),
+                Some(
+                    "import the cluster's bundle again: `mcsctl ca import --bundle FILE`"
+                        .to_string(),
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// With a cluster's bundle (and no serving certificate of ours to judge by), a pointer config
+/// must trust every CA of it: any may sign what the cluster's MCS presents.
+fn trusts_bundle(r: &mut Report, name: &str, cas: &[CertInfo], bundle: &[CertInfo]) {
+    let pool = name.trim_end_matches(".ign");
+    let missing: Vec<String> = bundle
+        .iter()
+        .filter(|b| !cas.iter().any(|c| c.der == b.der))
+        .map(CertInfo::subject_with_key_id)
+        .collect();
+    if missing.is_empty() {
+        r.ok(
+            "pointer-ca",
+            format!("{name} trusts every CA of the cluster's bundle"),
+        );
+    } else {
+        r.check(
+            Level::Fail,
+            "pointer-ca",
+            format!(
+                "{name} does not trust {} of the cluster's bundle: machines fail once it signs what the MCS presents",
+                missing.join(", ")
+            ),
+            Some(format!("`mcsctl pointer --pool {pool} --force`")),
+        );
+    }
 }
 
 /// Where a CA rotation stands, and what comes next.

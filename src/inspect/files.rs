@@ -44,41 +44,49 @@ pub fn inspect(
         }
         return kube(r, &name, vec![v], ctx, pointers);
     }
-    if text.contains("-----BEGIN ") || !bytes.is_ascii() {
-        let certs = crate::pki::load::certs(&bytes, &name)?;
-        let many = certs.len() > 1;
-        for (i, c) in certs.iter().enumerate() {
-            let row = if many {
-                format!("{name}[{}]", i + 1)
-            } else {
-                name.clone()
-            };
-            r.cert(row, c, Role::File);
-        }
-        for pair in certs.windows(2) {
-            if !pair[0].is_self_issued() && pair[0].is_issued_by(&pair[1]) {
-                r.ok(
-                    "chain",
-                    format!(
-                        "{name}: {} is signed by {}",
-                        short_name(&pair[0].subject),
-                        short_name(&pair[1].subject)
-                    ),
-                );
-            }
-        }
-        return Ok(());
+    // PEM or DER; a Kubernetes object quotes PEM inside, so "contains BEGIN" alone decides
+    // nothing until the text turns out not to be YAML objects.
+    if trimmed.starts_with("-----BEGIN ") || !bytes.is_ascii() {
+        return certificates(r, &name, &bytes);
     }
-    let docs: Vec<Value> = serde_yaml_ng::Deserializer::from_str(&text)
+    let docs = serde_yaml_ng::Deserializer::from_str(&text)
         .map(serde::Deserialize::deserialize)
-        .collect::<Result<Vec<Value>, _>>()
-        .map_err(|e| {
-            anyhow!("{name}: not a certificate, pointer config or Kubernetes object ({e})")
-        })?;
-    if docs.iter().all(|d| d.get("kind").is_none()) {
-        bail!("{name}: not a certificate, pointer config or Kubernetes object");
+        .collect::<Result<Vec<Value>, _>>();
+    match docs {
+        Ok(docs) if docs.iter().any(|d| d.get("kind").is_some()) => {
+            kube(r, &name, docs, ctx, pointers)
+        }
+        _ if text.contains("-----BEGIN ") => certificates(r, &name, &bytes),
+        Err(e) => bail!("{name}: not a certificate, pointer config or Kubernetes object ({e})"),
+        Ok(_) => bail!("{name}: not a certificate, pointer config or Kubernetes object"),
     }
-    kube(r, &name, docs, ctx, pointers)
+}
+
+/// A PEM (or DER) file of certificates; a chain's links are checked.
+fn certificates(r: &mut Report, name: &str, bytes: &[u8]) -> Result<()> {
+    let certs = crate::pki::load::certs(bytes, name)?;
+    let many = certs.len() > 1;
+    for (i, c) in certs.iter().enumerate() {
+        let row = if many {
+            format!("{name}[{}]", i + 1)
+        } else {
+            name.to_string()
+        };
+        r.cert(row, c, Role::File);
+    }
+    for pair in certs.windows(2) {
+        if !pair[0].is_self_issued() && pair[0].is_issued_by(&pair[1]) {
+            r.ok(
+                "chain",
+                format!(
+                    "{name}: {} is signed by {}",
+                    short_name(&pair[0].subject),
+                    short_name(&pair[1].subject)
+                ),
+            );
+        }
+    }
+    Ok(())
 }
 
 fn pointer_config(
@@ -89,13 +97,7 @@ fn pointer_config(
     ctx: &Context,
 ) -> Result<Trusts> {
     let info = ptr::parse(bytes, what)?;
-    Ok(pointer::check(
-        r,
-        file,
-        &info,
-        ctx.leaf.as_ref(),
-        ctx.store.as_ref(),
-    ))
+    Ok(pointer::check(r, file, &info, ctx))
 }
 
 /// The entries of a Secret (`data` base64, `stringData`) or ConfigMap (`data`).

@@ -49,6 +49,8 @@ pub struct Context {
     pub store: Option<TokenStore>,
     /// The CAs pointer configs should trust.
     pub bundle: Vec<CertInfo>,
+    /// The CA `ca rotate` introduced, which signs after `ca promote`.
+    pub next: Option<CertInfo>,
 }
 
 impl Context {
@@ -68,6 +70,7 @@ impl Context {
                 .ok()
                 .and_then(|b| TokenStore::parse(&b, layout::TOKENS).ok()),
             bundle: certs(layout::CA_BUNDLE),
+            next: certs(layout::CA_NEXT_CERT).into_iter().next(),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! include the serving certificate's issuer, the serving certificate must name the URL's host,
 //! and its token must be live.
 
-use super::{Level, PointerRow, Report, Role, TokenRef};
+use super::{Context, Level, PointerRow, Report, Role, TokenRef};
 use crate::ignition::pointer::{PointerInfo, url_host};
 use crate::pki::cert::{CertInfo, parse_pem_certs, rfc3339};
 use crate::token::TokenStore;
@@ -12,20 +12,34 @@ use crate::token::TokenStore;
 pub struct Trusts {
     /// File name.
     pub name: String,
+    /// The pool it fetches (from its merge URL's `/config/<pool>`, else its file name).
+    pub pool: String,
     /// The CAs it trusts.
     pub cas: Vec<CertInfo>,
 }
 
-/// Checks one pointer config. `leaf` and `store`: the asset directory's serving certificate
-/// and tokens, when there is a directory to check against.
-pub fn check(
-    r: &mut Report,
-    name: &str,
-    info: &PointerInfo,
-    leaf: Option<&CertInfo>,
-    store: Option<&TokenStore>,
-) -> Trusts {
-    let pool = name.trim_end_matches(".ign");
+/// The pool a pointer config is for: the last segment of a `/config/<pool>` merge URL, else
+/// the file name without `.ign` (a copy named `lab.ign` still says which pool it fetches).
+fn pool_of(name: &str, info: &PointerInfo) -> String {
+    info.sources
+        .iter()
+        .find_map(|s| {
+            let path = s.split(['?', '#']).next()?;
+            let (_, pool) = path.rsplit_once("/config/")?;
+            (!pool.is_empty() && !pool.contains('/')).then(|| pool.to_string())
+        })
+        .unwrap_or_else(|| {
+            let base = name.rsplit('/').next().unwrap_or(name);
+            base.trim_end_matches(".ign").to_string()
+        })
+}
+
+/// Checks one pointer config against what `ctx` knows of the asset directory: its serving
+/// certificate, its tokens, and a CA being rotated in.
+pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> Trusts {
+    let (leaf, store) = (ctx.leaf.as_ref(), ctx.store.as_ref());
+    let pool_name = pool_of(name, info);
+    let pool = pool_name.as_str();
     let mut cas: Vec<CertInfo> = Vec::new();
     for (i, pem) in info.ca_pems.iter().enumerate() {
         match parse_pem_certs(pem, &format!("{name} certificateAuthorities[{i}]")) {
@@ -88,6 +102,22 @@ pub fn check(
             )),
         );
     }
+    if let Some(next) = &ctx.next
+        && !cas.is_empty()
+        && !cas.iter().any(|c| c.der == next.der)
+    {
+        r.check(
+            Level::Warn,
+            "pointer-ca",
+            format!(
+                "{name} does not trust the new CA {} (`ca rotate`): machines booting with it fail once `mcsctl ca promote` runs",
+                next.subject_with_key_id()
+            ),
+            Some(format!(
+                "replace it with the directory's {pool}.ign, which trusts both (or `mcsctl pointer --pool {pool} --output FILE --force`)"
+            )),
+        );
+    }
     if let Some(leaf) = leaf {
         trust(r, name, pool, &cas, leaf);
         for src in &info.sources {
@@ -120,6 +150,7 @@ pub fn check(
     }
     Trusts {
         name: name.to_string(),
+        pool: pool_name.clone(),
         cas,
     }
 }

@@ -56,6 +56,16 @@ pub fn inspect(
     let Some(last) = presented.chain.last() else {
         return Ok(());
     };
+    // When the directory's bundle trusts the server, its pointer configs are the fix.
+    let dir_bundle = if dir.exists(layout::CA_BUNDLE) {
+        dir.read(layout::CA_BUNDLE)
+            .ok()
+            .and_then(|b| parse_pem_certs(&b, layout::CA_BUNDLE).ok())
+    } else {
+        None
+    };
+    let dir_trusts =
+        dir_bundle.is_some_and(|b| remote::verify_chain(&presented.chain, &b, server_name).is_ok());
     // Each named pointer config against what the server presents.
     for p in pointers {
         match remote::verify_chain(&presented.chain, &p.cas, server_name) {
@@ -72,11 +82,21 @@ pub fn inspect(
                 } else {
                     e
                 };
+                let fix = if dir_trusts {
+                    format!(
+                        "the pointer configs of {} trust it: copy {} there again to where machines boot from (or write it with `mcsctl pointer --pool {} --output FILE --force`)",
+                        dir.root().display(),
+                        layout::pointer(&p.pool),
+                        p.pool
+                    )
+                } else {
+                    FOLLOW_THE_CLUSTER.to_string()
+                };
                 r.check(
                     Level::Fail,
                     "remote",
                     format!("{} does not trust what {endpoint} presents: {why}", p.name),
-                    Some(FOLLOW_THE_CLUSTER.to_string()),
+                    Some(fix),
                 );
             }
         }

@@ -1,6 +1,6 @@
 //! Reading a certificate or a private key an admin hands over, in whatever form it comes: PEM
 //! or DER; PKCS#1, PKCS#8 or SEC1 keys. When a file is not what it was given as, the error
-//! says what it is ("holds a PRIVATE KEY, not a certificate: were the two swapped?").
+//! says what it is ("holds a private key, not a certificate: were the certificate and the key swapped?").
 
 use anyhow::{Result, anyhow, bail};
 use rcgen::KeyPair;
@@ -15,8 +15,8 @@ pub fn certs(bytes: &[u8], what: &str) -> Result<Vec<CertInfo>> {
         let labels = pem_labels(bytes);
         if !labels.iter().any(|l| l == "CERTIFICATE") && !labels.is_empty() {
             bail!(
-                "{what} holds {} (PEM), not a certificate{}",
-                article(&labels[0]),
+                "{what} holds {}, not a certificate{}",
+                describe_label(&labels[0]),
                 swapped_hint(&labels[0], "certificate")
             );
         }
@@ -34,8 +34,8 @@ pub fn key(bytes: &[u8], what: &str) -> Result<KeyPair> {
         let labels = pem_labels(bytes);
         if !labels.iter().any(|l| l.ends_with("PRIVATE KEY")) && !labels.is_empty() {
             bail!(
-                "{what} holds {} (PEM), not a private key{}",
-                article(&labels[0]),
+                "{what} holds {}, not a private key{}",
+                describe_label(&labels[0]),
                 swapped_hint(&labels[0], "key")
             );
         }
@@ -76,13 +76,17 @@ fn pem_labels(bytes: &[u8]) -> Vec<String> {
         .collect()
 }
 
-fn article(label: &str) -> String {
-    let a = if label.starts_with(['A', 'E', 'I', 'O', 'U']) {
-        "an"
+/// What a PEM block is, in words, with its label as written.
+fn describe_label(label: &str) -> String {
+    if label.ends_with("PRIVATE KEY") {
+        format!("a private key (PEM \"{label}\")")
+    } else if label == "CERTIFICATE" {
+        "a certificate (PEM)".to_string()
+    } else if label == "CERTIFICATE REQUEST" {
+        "a certificate signing request (PEM)".to_string()
     } else {
-        "a"
-    };
-    format!("{a} {label}")
+        format!("a PEM \"{label}\" block")
+    }
 }
 
 fn swapped_hint(label: &str, wanted: &str) -> &'static str {
@@ -145,12 +149,12 @@ mod tests {
         let e = certs(key.serialize_pem().as_bytes(), "ca.crt")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("ca.crt holds a PRIVATE KEY (PEM), not a certificate: were the certificate and the key swapped?"), "{e}");
+        assert!(e.contains("ca.crt holds a private key (PEM \"PRIVATE KEY\"), not a certificate: were the certificate and the key swapped?"), "{e}");
         let e = self::key(cert.pem().as_bytes(), "ca.key")
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("holds a CERTIFICATE (PEM), not a private key"),
+            e.contains("holds a certificate (PEM), not a private key"),
             "{e}"
         );
         let e = self::key(cert.der(), "ca.key").unwrap_err().to_string();

@@ -67,3 +67,46 @@ pub fn bundle<'a>(cas: impl IntoIterator<Item = &'a CertInfo>, now: i64) -> Vec<
 pub fn pem(cas: &[CertInfo]) -> String {
     cas.iter().map(CertInfo::to_pem).collect()
 }
+
+/// `tls/cluster-ca.json`: the bundle is the cluster's own (`ca import --bundle`), which the
+/// MCO rotates (OpenShift 4.19 and later); mcsctl's own rotation steps stand aside.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterBundle {
+    /// Version of this file's layout.
+    pub format_version: u32,
+    /// The object (or file) the bundle came from, e.g.
+    /// `ConfigMap openshift-machine-config-operator/machine-config-server-ca`.
+    pub source: String,
+    /// When it was imported (RFC 3339).
+    pub imported_at: String,
+    /// Whether the signing key came with it (the Secret, or --key).
+    pub signing_key: bool,
+}
+
+impl ClusterBundle {
+    /// The current format version.
+    pub const FORMAT_VERSION: u32 = 1;
+
+    /// Parses the file; `name` is used in errors.
+    pub fn parse(bytes: &[u8], name: &str) -> anyhow::Result<ClusterBundle> {
+        let b: ClusterBundle = serde_json::from_slice(bytes)
+            .map_err(|e| anyhow::anyhow!("{name} is not a valid cluster CA record: {e}"))?;
+        if b.format_version != Self::FORMAT_VERSION {
+            anyhow::bail!(
+                "{name} has format version {}; this mcsctl reads {}",
+                b.format_version,
+                Self::FORMAT_VERSION
+            );
+        }
+        Ok(b)
+    }
+
+    /// Why mcsctl's own rotation steps refuse, and what to do instead.
+    pub fn refusal(&self, step: &str) -> String {
+        format!(
+            "the CA bundle here is the cluster's (from {}): the MCO rotates it, not `ca {step}`; after it does, run `mcsctl ca import --bundle` with the new one again (or take the CA over with `mcsctl ca create --force`)",
+            self.source
+        )
+    }
+}

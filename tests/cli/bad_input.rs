@@ -264,7 +264,11 @@ fn garbage_in_tokens_json() {
 fn pointer_config_that_is_not_json() {
     let d = demo(&[]);
     std::fs::write(d.path().join("broken.ign"), "this is not json").unwrap();
-    inspect_fails(d.path(), &["inspect", "broken.ign"], "broken.ign is not JSON");
+    inspect_fails(
+        d.path(),
+        &["inspect", "broken.ign"],
+        "broken.ign is not JSON",
+    );
     std::fs::write(d.path().join("mcs-assets/extra.ign"), "{\"ignition\": ").unwrap();
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 4, "{out}");

@@ -50,8 +50,19 @@ struct Tally {
 
 /// Runs `args` `rounds` times, each killed with SIGKILL after a random delay within the
 /// command's own running time; checks the directory after each kill and after a rerun.
-fn kill_loop(cwd: &Path, args: &[&str], rounds: u32, rng: &mut Rng) -> Tally {
+/// `prepare` puts the directory in the state the command starts from, before each round;
+/// `rotation`, when not empty, lists what inspect's ca-rotation row may say after a kill
+/// (the phase before the command or the one after).
+fn kill_loop(
+    cwd: &Path,
+    args: &[&str],
+    rounds: u32,
+    rng: &mut Rng,
+    prepare: &dyn Fn(&Path),
+    rotation: &[&str],
+) -> Tally {
     // How long the command takes here, to spread the kills over its whole run.
+    prepare(cwd);
     let start = Instant::now();
     ok(cwd, args);
     let span = start.elapsed().as_micros().max(1) as u64;
@@ -59,6 +70,7 @@ fn kill_loop(cwd: &Path, args: &[&str], rounds: u32, rng: &mut Rng) -> Tally {
     let assets = cwd.join("mcs-assets");
     let mut tally = Tally::default();
     for round in 0..rounds {
+        prepare(cwd);
         let delay = rng.next() % (span + span / 4);
         let mut child = Command::new(&bin)
             .args(args)
@@ -85,6 +97,16 @@ fn kill_loop(cwd: &Path, args: &[&str], rounds: u32, rng: &mut Rng) -> Tally {
             "{args:?} killed after {delay} µs (round {round}): inspect exited {code}\n{out}{err}"
         );
         assert!(!out.contains("\nfail "), "{args:?} round {round}:\n{out}");
+        if !rotation.is_empty() {
+            let row = out
+                .lines()
+                .find(|l| l.contains(" ca-rotation "))
+                .unwrap_or_default();
+            assert!(
+                rotation.iter().any(|r| row.contains(r)),
+                "{args:?} killed after {delay} µs: inspect says {row:?}, expected one of {rotation:?}"
+            );
+        }
         let (code, out, err) = run(cwd, args);
         assert_eq!(
             code, 0,
@@ -162,13 +184,92 @@ fn kill_9_at_any_moment_leaves_the_previous_state_or_the_new_one() {
                 "-q",
             ],
         );
-        let t = kill_loop(d.path(), &args, 100, &mut rng);
+        let t = kill_loop(d.path(), &args, 100, &mut rng, &|_| {}, &[]);
         report.push_str(&format!(
             "{:<24} finished {:>3}, committed but unfinished {:>3}, not committed {:>3}\n",
             args[..2].join(" "),
             t.finished,
             t.committed_unfinished,
             t.not_committed
+        ));
+    }
+    eprintln!("{report}");
+}
+
+/// Where a CA rotation stands, from which files exist (as `pki::rotation::Phase::of` decides).
+fn phase(a: &Path) -> &'static str {
+    if a.join("tls/mcs-ca-next.crt").exists() {
+        "rotate"
+    } else if a.join("tls/mcs-ca-previous.crt").exists() {
+        "promote"
+    } else {
+        "retire"
+    }
+}
+
+/// Steps the rotation forward until the last completed phase is `after`.
+fn advance_to(cwd: &Path, after: &str) {
+    let a = cwd.join("mcs-assets");
+    while phase(&a) != after {
+        let next = match phase(&a) {
+            "retire" => "rotate",
+            "rotate" => "promote",
+            _ => "retire",
+        };
+        ok(cwd, &["ca", next, "-q"]);
+    }
+}
+
+#[test]
+fn kill_9_inside_each_rotation_phase_leaves_a_phase_inspect_names_and_a_rerun_completes() {
+    let seed = std::env::var("MCSCTL_CRASH_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos() as u64
+                | 1
+        });
+    eprintln!("kill loop seed {seed} (rerun with MCSCTL_CRASH_SEED={seed})");
+    let mut rng = Rng(seed);
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    let mut report = String::new();
+    // Each phase starts from the one before it; after a kill, inspect names the phase it
+    // finds (the one before or this one) and a rerun of the same command completes it.
+    let named = |step: &str| match step {
+        "rotate" => "phase 1 of 3",
+        "promote" => "phase 2 of 3",
+        _ => "no CA rotation in progress",
+    };
+    for (step, before) in [
+        ("rotate", "retire"),
+        ("promote", "rotate"),
+        ("retire", "promote"),
+    ] {
+        let t = kill_loop(
+            d.path(),
+            &["ca", step],
+            60,
+            &mut rng,
+            &|cwd: &Path| advance_to(cwd, before),
+            &[named(before), named(step)],
+        );
+        assert_eq!(phase(&a), step, "a rerun of ca {step} completes it");
+        let (_, out, _) = run(d.path(), &["inspect"]);
+        let row = out
+            .lines()
+            .find(|l| l.contains(" ca-rotation "))
+            .unwrap_or_default()
+            .to_string();
+        assert!(row.contains(named(step)), "after ca {step}: {out}");
+        let bundle = std::fs::read_to_string(a.join("tls/mcs-ca-bundle.crt")).unwrap();
+        assert!(bundle.matches("BEGIN CERTIFICATE").count() <= 2);
+        report.push_str(&format!(
+            "ca {step:<20} finished {:>3}, committed but unfinished {:>3}, not committed {:>3}\n",
+            t.finished, t.committed_unfinished, t.not_committed
         ));
     }
     eprintln!("{report}");

@@ -65,6 +65,36 @@ fn certificate_expiring_in_10_days_exits_3() {
             .any(|l| l.starts_with("tls/mcs.crt") && l.contains("10d") && l.ends_with("expiring")),
         "{out}"
     );
+    // A check row with the command that fixes it, in text and JSON.
+    assert!(
+        out.contains("warn   expiry       tls/mcs.crt expires in 10d (")
+            && out.contains("fix: `mcsctl cert renew` (same CA, same SANs, new key)"),
+        "{out}"
+    );
+    let json = ok_or(d.path(), &["inspect", "--format", "json"], 3);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["exitCode"], 3);
+    let check = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["check"] == "expiry")
+        .unwrap_or_else(|| panic!("no expiry check: {json}"));
+    assert_eq!(check["status"], "warn");
+    assert!(
+        check["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("tls/mcs.crt expires in 10d")
+    );
+    assert!(check["fix"].as_str().unwrap().contains("mcsctl cert renew"));
+    // Every check that is not ok carries a fix.
+    for c in v["checks"].as_array().unwrap() {
+        assert!(
+            c["status"] == "ok" || c["fix"].as_str().is_some_and(|f| !f.is_empty()),
+            "{c}"
+        );
+    }
     // Outside the window it is fine.
     assert_eq!(run(d.path(), &["inspect", "--warn-within", "5d"]).0, 0);
 }
@@ -218,4 +248,203 @@ fn remote_shows_the_chain_and_verifies_it() {
         &["inspect", "--remote", &addr2, "--ca", ca.to_str().unwrap()],
     );
     assert_eq!(code, 0, "{out}");
+}
+
+#[test]
+fn a_foreign_ca_pointer_named_on_the_command_line_fails() {
+    let d = demo(&[]);
+    let other = demo(&[]);
+    std::fs::copy(
+        other.path().join("mcs-assets/worker.ign"),
+        d.path().join("foreign.ign"),
+    )
+    .unwrap();
+    let (code, out, _) = run(d.path(), &["inspect", "foreign.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("fail   pointer-ca  foreign.ign trusts OU=openshift, CN=root-ca (key id")
+            && out.contains(
+                "machines will fail with \"x509: certificate signed by unknown authority\""
+            )
+            && out.contains("fix: rewrite it with `mcsctl pointer --pool worker --force`"),
+        "{out}"
+    );
+    // The same file inside the directory says the same.
+    std::fs::copy(
+        d.path().join("foreign.ign"),
+        d.path().join("mcs-assets/foreign.ign"),
+    )
+    .unwrap();
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("fail   pointer-ca   foreign.ign trusts"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_ca_past_80_percent_of_its_life_needs_attention() {
+    // A CA made 900 days ago for 1000 days: 100 days left (outside the 30d window), 90% used.
+    let d = tempfile::tempdir().unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    let (_, old) = mcsctl::pki::issue::create_ca(
+        rcgen::KeyPair::generate().unwrap(),
+        time::Duration::days(1000),
+        now - time::Duration::days(900),
+    )
+    .unwrap();
+    std::fs::write(d.path().join("old-ca.crt"), &old.cert_pem).unwrap();
+    std::fs::write(d.path().join("old-ca.key"), &old.key_pem).unwrap();
+    ok(
+        d.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--ca-cert",
+            "old-ca.crt",
+            "--ca-key",
+            "old-ca.key",
+            "-q",
+        ],
+    );
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("warn   expiry       tls/mcs-ca.crt has used 90% of its life (100d left): past the 80% at which it should be replaced")
+            && out.contains("fix: replace the CA in three steps: `mcsctl ca rotate`, then `mcsctl ca promote`, then `mcsctl ca retire`"),
+        "{out}"
+    );
+    // The serving certificate it signed is new: only the CA needs attention.
+    assert!(!out.contains("expiry       tls/mcs.crt"), "{out}");
+    // The same file named on the command line, and in JSON.
+    let json = ok_or(d.path(), &["inspect", "old-ca.crt", "--format", "json"], 3);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert!(
+        v["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["check"] == "expiry"
+                && c["status"] == "warn"
+                && c["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("has used 90% of its life")
+                && c["fix"].as_str().is_some()),
+        "{json}"
+    );
+    // Rotating clears it.
+    for step in ["rotate", "promote", "retire"] {
+        ok(d.path(), &["ca", step, "-q"]);
+    }
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
+}
+
+#[test]
+fn every_object_manifests_writes_is_understood() {
+    let d = demo(&[]);
+    ok(d.path(), &["ca", "rotate", "-q"]);
+    crate::support::render(
+        &d.path().join("mcs-assets"),
+        "worker",
+        crate::serve::FULL_34,
+        Some(crate::serve::PRE_32),
+    );
+    ok(
+        d.path(),
+        &[
+            "manifests",
+            "--output",
+            "manifests",
+            "--serve-deployment",
+            "--image",
+            "quay.io/example/mcsctl:1",
+            "-q",
+        ],
+    );
+    let mut files: Vec<String> = std::fs::read_dir(d.path().join("manifests"))
+        .unwrap()
+        .map(|e| format!("manifests/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 11, "{files:?}");
+    let mut args = vec!["inspect"];
+    args.extend(files.iter().map(String::as_str));
+    let (code, out, err) = run(d.path(), &args);
+    // Mid-rotation (phase 1 of 3) is not a finding about the objects: nothing fails.
+    assert_eq!(code, 0, "{out}{err}");
+    for needle in [
+        "kube-system/root-ca ca.crt",
+        "openshift-machine-config-operator/machine-config-server-ca ca-bundle.crt[1]",
+        "openshift-machine-config-operator/machine-config-server-ca ca-bundle.crt[2]",
+        "openshift-machine-config-operator/machine-config-server-ca ca-bundle.crt holds a CA of the asset directory's bundle",
+        "openshift-machine-config-operator/machine-config-server-ca: tls.key matches tls.crt",
+        "openshift-machine-config-operator/machine-config-server-tls: tls.key matches tls.crt",
+        "openshift-config/machineconfig-auth: 1 live token(s)",
+        "openshift-machine-api/worker-user-data userData trusts the issuer of tls/mcs.crt",
+        "openshift-machine-api/master-user-data userData trusts the issuer of tls/mcs.crt",
+        "openshift-machine-config-operator/mcsctl-rendered: holds no certificate",
+        "openshift-machine-config-operator/mcsctl-serve-auth: 1 live token(s)",
+        "Deployment openshift-machine-config-operator/mcsctl-serve: holds no certificate",
+        "Service openshift-machine-config-operator/mcsctl-serve: holds no certificate",
+    ] {
+        assert!(out.contains(needle), "inspect lacks {needle:?}:\n{out}");
+    }
+    // Every file gave at least one row.
+    for f in &files {
+        assert!(!out.contains(&format!("fail   target  {f}")), "{out}");
+    }
+}
+
+#[test]
+fn an_unreadable_file_among_good_ones_is_one_failed_row() {
+    let d = demo(&[]);
+    std::fs::write(d.path().join("garbage.txt"), "just some text\n").unwrap();
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "inspect",
+            "mcs-assets/tls/mcs-ca.crt",
+            "missing.crt",
+            "garbage.txt",
+            "mcs-assets/worker.ign",
+        ],
+    );
+    assert_eq!(code, 4, "{out}{err}");
+    assert!(err.is_empty(), "{err}");
+    // The good ones are all there.
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("mcs-assets/tls/mcs-ca.crt "))
+            && out.contains("worker.ign trusts the issuer of tls/mcs.crt"),
+        "{out}"
+    );
+    // Each bad one is a failed row with a fix.
+    for (needle, bad) in [
+        (
+            "reading missing.crt: No such file or directory",
+            "missing.crt",
+        ),
+        (
+            "garbage.txt: not a certificate, pointer config or Kubernetes object",
+            "garbage.txt",
+        ),
+    ] {
+        let lines: Vec<&str> = out.lines().collect();
+        let i = lines
+            .iter()
+            .position(|l| l.starts_with("fail   target") && l.contains(needle))
+            .unwrap_or_else(|| panic!("no failed row for {bad}:\n{out}"));
+        assert!(
+            lines[i + 1]
+                .trim_start()
+                .starts_with(&format!("fix: check {bad}")),
+            "{out}"
+        );
+    }
+    assert!(out.contains("2 failure(s)"), "{out}");
 }

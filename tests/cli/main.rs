@@ -14,6 +14,7 @@ mod mco;
 mod pki;
 mod pointer;
 mod render;
+mod rotation;
 mod serve;
 mod serve_faults;
 mod support;

@@ -256,7 +256,7 @@ fn cert_issue_refuses_to_overwrite_without_force() {
 }
 
 /// An openshift-install style CA: RSA-2048, `OU=openshift, CN=root-ca`, the key in PKCS#1.
-fn openshift_install_ca(dir: &Path) -> Option<()> {
+pub(crate) fn openshift_install_ca(dir: &Path) -> Option<()> {
     let (ok1, out) = openssl_run(
         &[
             "req",

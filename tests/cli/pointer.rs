@@ -137,3 +137,121 @@ fn no_token_init_writes_public_pointers() {
     assert!(!d.path().join("mcs-assets/auth/tokens.json").exists());
     assert_ignition_valid(&p);
 }
+
+/// The merge source of a pointer config.
+fn source_of(p: &std::path::Path) -> String {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+    v["ignition"]["config"]["merge"][0]["source"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn the_mcs_url_of_each_pool_is_remembered_by_every_rewrite() {
+    let d = tempfile::tempdir().unwrap();
+    ok(
+        d.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--url",
+            "lb.example.com:8443",
+            "-q",
+        ],
+    );
+    let a = d.path().join("mcs-assets");
+    let lb = "https://lb.example.com:8443/config/worker";
+    assert_eq!(source_of(&a.join("worker.ign")), lb);
+    // The load balancer's name is on the serving certificate.
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("tls/mcs.crt covers lb.example.com (worker.ign)"),
+        "{out}"
+    );
+    let edge = "https://mcs-edge.example.com:22623/config/edge";
+    ok(
+        d.path(),
+        &["pointer", "--pool", "edge", "--url", edge, "-q"],
+    );
+    // Rewrites without --url keep each pool's URL: pointer --force (inspect's own fix),
+    // token rotate, every CA rotation phase.
+    for args in [
+        &["pointer", "--pool", "edge", "--force", "-q"][..],
+        &["pointer", "--pool", "worker", "--force", "-q"],
+        &["token", "rotate", "-q"],
+        &["ca", "rotate", "-q"],
+        &["ca", "promote", "-q"],
+        &["ca", "retire", "-q"],
+    ] {
+        ok(d.path(), args);
+        assert_eq!(source_of(&a.join("edge.ign")), edge, "after {args:?}");
+        assert_eq!(source_of(&a.join("worker.ign")), lb, "after {args:?}");
+        assert_eq!(
+            source_of(&a.join("master.ign")),
+            "https://lb.example.com:8443/config/master",
+            "after {args:?}"
+        );
+    }
+    // Not an address: a usage error.
+    for bad in ["https://lb.example.com/some/path", "ftp://lb.example.com"] {
+        let (code, _, err) = run(
+            d.path(),
+            &[
+                "--dir",
+                "other",
+                "init",
+                "--cluster-name",
+                "demo",
+                "--base-domain",
+                "example.com",
+                "--url",
+                bad,
+            ],
+        );
+        assert_eq!(code, 2, "{bad}: {err}");
+        assert!(err.contains("expected the MCS address"), "{err}");
+    }
+}
+
+#[test]
+fn ca_import_in_a_fresh_directory_then_cert_issue_then_pointer() {
+    let lab = demo(&[]);
+    let tls = lab.path().join("mcs-assets/tls");
+    let d = tempfile::tempdir().unwrap();
+    ok(
+        d.path(),
+        &[
+            "ca",
+            "import",
+            "--cert",
+            tls.join("mcs-ca.crt").to_str().unwrap(),
+            "--key",
+            tls.join("mcs-ca.key").to_str().unwrap(),
+            "-q",
+        ],
+    );
+    ok(
+        d.path(),
+        &["cert", "issue", "--san", "mcs.lab.example.com", "-q"],
+    );
+    let url = "https://mcs.lab.example.com:22623/config/worker";
+    ok(
+        d.path(),
+        &["pointer", "--pool", "worker", "--url", url, "-q"],
+    );
+    let a = d.path().join("mcs-assets");
+    assert_eq!(source_of(&a.join("worker.ign")), url);
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert!(!out.contains("\nfail "), "{out}");
+    assert!(code == 0 || code == 3, "{out}");
+    assert!(
+        out.contains("worker.ign trusts the issuer of tls/mcs.crt")
+            && out.contains("tls/mcs.crt covers mcs.lab.example.com (worker.ign)"),
+        "{out}"
+    );
+}

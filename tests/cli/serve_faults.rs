@@ -97,7 +97,12 @@ fn with_no_live_token_serve_fails_closed_and_says_why() {
         "{}",
         s.stderr()
     );
-    assert!(s.stderr().contains("auth split"), "{}", s.stderr());
+    // The reload event follows the swap of the state by a moment.
+    assert!(
+        s.wait_stderr("auth split", Duration::from_secs(5)),
+        "{}",
+        s.stderr()
+    );
 }
 
 #[test]
@@ -234,9 +239,14 @@ fn behind_a_proxy_protocol_balancer_each_machine_is_its_own_client() {
         "{log}"
     );
     assert!(log.contains("\"remote\":\"198.51.100.8:40001\""), "{log}");
+    // Events reach stderr from serve's log thread, a moment after the response.
     assert!(
+        s.wait_stderr(
+            "client 198.51.100.7 sent too many unknown tokens",
+            Duration::from_secs(5)
+        ),
+        "{}",
         s.stderr()
-            .contains("client 198.51.100.7 sent too many unknown tokens")
     );
     // The balancer's address must speak PROXY protocol: without a header, nothing.
     let mut bare = Https::over(lb(), &ca);
@@ -293,7 +303,7 @@ fn clients_that_do_not_read_are_cut_off_and_legitimate_ones_get_in() {
         assert!(a.join().unwrap(), "an attacker kept its connection");
     }
     assert!(
-        s.stderr().contains("\"event\":\"write-timeout\""),
+        s.wait_stderr("\"event\":\"write-timeout\"", Duration::from_secs(5)),
         "{}",
         s.stderr()
     );

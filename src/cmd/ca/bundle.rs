@@ -9,14 +9,13 @@ use std::path::Path;
 
 use anyhow::{Context, Result, anyhow, bail};
 use base64::Engine;
-use serde_json::Value;
 
 use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cmd::{edit_pointers, known_cas, load_tokens, lock, now, write_pointers};
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::key_matches_spki;
-use crate::pki::rotation;
+use crate::pki::rotation::{self, ClusterBundle};
 use crate::ui::Ui;
 
 /// What a bundle file gave: the CAs, and a signing key when the file had one.
@@ -33,19 +32,24 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
         b.key_pem = Some(std::fs::read(k).with_context(|| format!("reading {}", k.display()))?);
     }
     let t = now().unix_timestamp();
-    for c in &b.cas {
-        if !c.is_ca {
-            bail!("{}: {} is not a CA certificate", b.source, c.subject);
-        }
-        if c.not_after <= t {
-            ui.warn(format!(
-                "{}: {} expired on {}; pointer configs will trust it anyway, as the bundle says",
-                b.source,
-                c.subject_with_key_id(),
-                crate::pki::cert::rfc3339(c.not_after)
-            ));
-        }
+    if let Some(c) = b.cas.iter().find(|c| !c.is_ca) {
+        bail!("{}: {} is not a CA certificate", b.source, c.subject);
     }
+    // An expired CA validates nothing: it never enters the bundle (the MCO drops it too).
+    let (live, expired): (Vec<CertInfo>, Vec<CertInfo>) =
+        b.cas.into_iter().partition(|c| c.not_after > t);
+    for c in &expired {
+        ui.warn(format!(
+            "{}: leaving out {}, which expired on {}",
+            b.source,
+            c.subject_with_key_id(),
+            crate::pki::cert::rfc3339(c.not_after)
+        ));
+    }
+    if live.is_empty() {
+        bail!("{}: every CA in it has expired", b.source);
+    }
+    b.cas = live;
     // The signing key, if any, says which CA is active; else the newest one is.
     let (active, key_pem) = match &b.key_pem {
         Some(k) => {
@@ -133,6 +137,45 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
         Some(k) => change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow),
         None => change.remove(layout::CA_KEY),
     }
+    let record = ClusterBundle {
+        format_version: ClusterBundle::FORMAT_VERSION,
+        source: b.source.clone(),
+        imported_at: crate::pki::cert::rfc3339(t),
+        signing_key: key_pem.is_some(),
+    };
+    let mut record_json = serde_json::to_vec_pretty(&record)?;
+    record_json.push(b'\n');
+    change.write(
+        layout::CLUSTER_CA,
+        &record_json,
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    // A serving pair signed by none of these CAs would be refused by every pointer config:
+    // it moves under retired/ (kept, not deleted), and the cluster's MCS serves instead.
+    let stale_serving = cas
+        .serving
+        .as_ref()
+        .filter(|s| !b.cas.iter().any(|c| s.is_issued_by(c)));
+    if let Some(s) = stale_serving {
+        let tag: String = s.fingerprint.replace(':', "")[..16].to_lowercase();
+        change.write(
+            &format!("{}/mcs-{tag}.crt", layout::RETIRED),
+            &dir.read(layout::SERVING_CERT)?,
+            PUBLIC_MODE,
+            Overwrite::Allow,
+        );
+        change.remove(layout::SERVING_CERT);
+        if dir.exists(layout::SERVING_KEY) {
+            change.write(
+                &format!("{}/mcs-{tag}.key", layout::RETIRED),
+                &dir.read(layout::SERVING_KEY)?,
+                SECRET_MODE,
+                Overwrite::Allow,
+            );
+            change.remove(layout::SERVING_KEY);
+        }
+    }
     let mut ours = trusted;
     ours.extend(b.cas.iter().map(|c| c.der.clone()));
     let store = load_tokens(dir)?;
@@ -147,18 +190,22 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
             layout::RETIRED
         ));
     }
-    if let Some(s) = &cas.serving
-        && !b.cas.iter().any(|c| s.is_issued_by(c))
-    {
-        ui.warn(format!(
-            "{} here is signed by none of these CAs: machines would refuse `mcsctl serve`; the cluster's MCS serves with its own certificate (Secret machine-config-server-tls)",
-            layout::SERVING_CERT
+    if stale_serving.is_some() {
+        ui.info(format!(
+            "moved {} and its key under {}: it is signed by none of these CAs, so machines trusting them would refuse it; the cluster's MCS serves with its own (Secret {}/machine-config-server-tls)",
+            layout::SERVING_CERT,
+            layout::RETIRED,
+            crate::manifests::MCO_NAMESPACE
         ));
     }
     if key_pem.is_none() {
         ui.info(
             "no signing key: the cluster signs the MCS's serving certificate; `cert issue` and `cert renew` need the key (the machine-config-server-ca Secret, or --key)",
         );
+        ui.info(format!(
+            "check a pointer config against what the cluster's MCS presents: `mcsctl inspect --remote api-int.<cluster>.<domain>:22623 {}`",
+            layout::pointer("worker")
+        ));
     }
     let mut files = vec![Written::cert(
         layout::CA_CERT,
@@ -178,21 +225,38 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     )
 }
 
-/// Reads a ConfigMap (machine-config-server-ca `ca-bundle.crt`, root-ca `ca.crt`), the
-/// signing Secret (`tls.crt`, `tls.key`), or PEM.
+/// Reads the bundle: PEM or DER certificates, or Kubernetes objects (one, several, or a
+/// List, JSON or YAML): the machine-config-server-ca ConfigMap (`ca-bundle.crt`), the root-ca
+/// ConfigMap (`ca.crt`), and the signing Secret (`tls.crt`, `tls.key`), which adds its
+/// certificate and gives the key. `oc get configmap/machine-config-server-ca
+/// secret/machine-config-server-ca -o yaml` writes both at once.
 fn read(file: &Path) -> Result<Bundle> {
     let name = file.display().to_string();
     let bytes = std::fs::read(file).with_context(|| format!("reading {name}"))?;
-    if bytes.windows(11).any(|w| w == b"-----BEGIN ") {
-        return Ok(Bundle {
-            cas: crate::pki::load::certs(&bytes, &name)?,
+    let pem = |bytes: &[u8]| -> Result<Bundle> {
+        Ok(Bundle {
+            cas: crate::pki::load::certs(bytes, &name)?,
             key_pem: None,
-            source: name,
-        });
+            source: name.clone(),
+        })
+    };
+    // PEM (or DER) first when it looks like it; a Kubernetes object quotes PEM inside, so
+    // "contains BEGIN" alone says nothing.
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return pem(&bytes);
+    };
+    if text.trim_start().starts_with("-----BEGIN ") {
+        return pem(&bytes);
     }
-    let text = String::from_utf8(bytes)
-        .map_err(|_| anyhow!("{name} is neither PEM nor a Kubernetes object"))?;
-    let objects = crate::kube::objects(&text, &name)?;
+    let objects = match crate::kube::objects(text, &name) {
+        Ok(o) => o,
+        // PEM after explanatory text, as `openssl x509 -text` writes it.
+        Err(_) if text.contains("-----BEGIN CERTIFICATE-----") => return pem(&bytes),
+        Err(e) => return Err(e),
+    };
+    let mut cas: Vec<CertInfo> = Vec::new();
+    let mut key_pem = None;
+    let mut sources = Vec::new();
     for o in &objects {
         let kind = o["kind"].as_str().unwrap_or_default();
         let obj = format!(
@@ -201,11 +265,11 @@ fn read(file: &Path) -> Result<Bundle> {
             o["metadata"]["namespace"].as_str().unwrap_or("?"),
             o["metadata"]["name"].as_str().unwrap_or("?")
         );
-        let field = |v: &Value, k: &str, b64: bool| -> Result<Option<Vec<u8>>> {
-            let Some(s) = v[k].as_str() else {
+        let field = |k: &str| -> Result<Option<Vec<u8>>> {
+            let Some(s) = o["data"][k].as_str() else {
                 return Ok(None);
             };
-            if b64 {
+            if kind == "Secret" {
                 base64::engine::general_purpose::STANDARD
                     .decode(s.trim())
                     .map(Some)
@@ -214,25 +278,30 @@ fn read(file: &Path) -> Result<Bundle> {
                 Ok(Some(s.as_bytes().to_vec()))
             }
         };
-        let (pem, key) = match kind {
-            "ConfigMap" => (
-                field(&o["data"], "ca-bundle.crt", false)?.or(field(&o["data"], "ca.crt", false)?),
-                None,
-            ),
-            "Secret" => (
-                field(&o["data"], "tls.crt", true)?.or(field(&o["data"], "ca.crt", true)?),
-                field(&o["data"], "tls.key", true)?,
-            ),
+        let (certs, key) = match kind {
+            "ConfigMap" => (field("ca-bundle.crt")?.or(field("ca.crt")?), None),
+            "Secret" => (field("tls.crt")?.or(field("ca.crt")?), field("tls.key")?),
             _ => continue,
         };
-        let Some(pem) = pem else { continue };
-        return Ok(Bundle {
-            cas: crate::pki::load::certs(&pem, &format!("{name}: {obj}"))?,
-            key_pem: key,
-            source: obj,
-        });
+        let Some(certs) = certs else { continue };
+        for c in crate::pki::load::certs(&certs, &format!("{name}: {obj}"))? {
+            if !cas.iter().any(|x| x.der == c.der) {
+                cas.push(c);
+            }
+        }
+        if key.is_some() {
+            key_pem = key;
+        }
+        sources.push(obj);
     }
-    bail!(
-        "{name} holds no CA bundle: expected the machine-config-server-ca ConfigMap (ca-bundle.crt) or Secret (tls.crt), the root-ca ConfigMap (ca.crt), or PEM"
-    )
+    if cas.is_empty() {
+        bail!(
+            "{name} holds no CA bundle: expected the machine-config-server-ca ConfigMap (ca-bundle.crt) or Secret (tls.crt), the root-ca ConfigMap (ca.crt), or PEM"
+        );
+    }
+    Ok(Bundle {
+        cas,
+        key_pem,
+        source: sources.join(" and "),
+    })
 }

@@ -8,8 +8,8 @@ use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaPromoteArgs, CaRetireArgs, CaRotateArgs};
 use crate::cmd::{
-    PendingPointer, duration_flag, edit_pointers, generate_key, key_algorithm, known_cas,
-    load_tokens, lock, now, write_pointers,
+    PendingPointer, cluster_ca, duration_flag, edit_pointers, generate_key, key_algorithm,
+    known_cas, load_tokens, lock, now, write_pointers,
 };
 use crate::exit;
 use crate::ignition::pointer;
@@ -29,6 +29,9 @@ pub(super) struct NewCa {
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
     let validity = duration_flag("validity", &a.validity)?;
     let lock = lock(ui, dir)?;
+    if let Some(c) = cluster_ca(dir)? {
+        bail!(c.refusal("rotate"));
+    }
     let cas = CaFiles::read(dir)?;
     let Some(active) = &cas.active else {
         bail!(
@@ -103,6 +106,9 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
 pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs) -> Result<u8> {
     let validity = duration_flag("validity", &a.validity)?;
     let lock = lock(ui, dir)?;
+    if let Some(c) = cluster_ca(dir)? {
+        bail!(c.refusal("promote"));
+    }
     let cas = CaFiles::read(dir)?;
     let Some(next) = &cas.next else {
         if cas.phase() == Phase::Promoted {
@@ -227,6 +233,9 @@ fn promote_into(
 /// Runs `ca retire`.
 pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs) -> Result<u8> {
     let lock = lock(ui, dir)?;
+    if let Some(c) = cluster_ca(dir)? {
+        bail!(c.refusal("retire"));
+    }
     let cas = CaFiles::read(dir)?;
     let mut change = dir.change("ca retire");
     let files = retire_into(dir, &mut change, &cas)?;
@@ -348,6 +357,8 @@ pub(super) fn replace(
         return Ok(exit::OK);
     }
     let mut change = dir.change(command);
+    // The CA is ours from now on, whatever the cluster's bundle was.
+    change.remove(layout::CLUSTER_CA);
     let mut files = Vec::new();
     if let Some(p) = &cas.previous {
         ui.warn(format!(
