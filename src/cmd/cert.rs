@@ -6,7 +6,7 @@ use serde::Serialize;
 use super::{
     Written, duration_flag, generate_key, key_algorithm, load_ca, lock, now, print_written,
 };
-use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::names::San;
@@ -133,17 +133,10 @@ pub(crate) fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
     })
 }
 
-pub(crate) fn write(
-    ui: &Ui,
-    dir: &AssetDir,
-    lock: &DirLock,
-    command: &str,
-    issued: &Issued,
-    heading: &str,
-) -> Result<u8> {
-    // Key and certificate land together (see assets::change); a serve reload that catches
-    // the pair mid-rename sees a mismatch and keeps its last good certificate until both land.
-    let mut change = dir.change(command);
+/// Adds a new serving pair to `change` and returns what it writes. Key and certificate land
+/// together (see assets::change); a serve reload that catches the pair mid-rename sees a
+/// mismatch and keeps its last good certificate until both land.
+pub(crate) fn stage_serving(change: &mut Change<'_>, issued: &Issued) -> Vec<Written> {
     change.write(
         layout::SERVING_KEY,
         issued.key_pem.as_bytes(),
@@ -156,8 +149,7 @@ pub(crate) fn write(
         PUBLIC_MODE,
         Overwrite::Allow,
     );
-    change.commit(lock)?;
-    let files = vec![
+    vec![
         Written::cert(
             layout::SERVING_CERT,
             "serving",
@@ -165,7 +157,20 @@ pub(crate) fn write(
             format!("{}; {}", issued.info.key, issued.info.sans().join(", ")),
         ),
         Written::file(layout::SERVING_KEY, true, "serving-key", None),
-    ];
+    ]
+}
+
+pub(crate) fn write(
+    ui: &Ui,
+    dir: &AssetDir,
+    lock: &DirLock,
+    command: &str,
+    issued: &Issued,
+    heading: &str,
+) -> Result<u8> {
+    let mut change = dir.change(command);
+    let files = stage_serving(&mut change, issued);
+    change.commit(lock)?;
     if ui.json() {
         ui.out_json(&CertReport { files: &files })?;
     } else {

@@ -13,6 +13,22 @@ use crate::support::{demo, ok, run};
 struct Rng(u64);
 
 impl Rng {
+    /// From `MCSCTL_CRASH_SEED`, else the clock; the seed is printed so a failure can be rerun.
+    fn seeded() -> Rng {
+        let seed = std::env::var("MCSCTL_CRASH_SEED")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| {
+                std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .unwrap()
+                    .as_nanos() as u64
+                    | 1
+            });
+        eprintln!("kill loop seed {seed} (rerun with MCSCTL_CRASH_SEED={seed})");
+        Rng(seed)
+    }
+
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
@@ -120,18 +136,7 @@ fn kill_loop(
 
 #[test]
 fn kill_9_at_any_moment_leaves_the_previous_state_or_the_new_one() {
-    let seed = std::env::var("MCSCTL_CRASH_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        });
-    eprintln!("kill loop seed {seed} (rerun with MCSCTL_CRASH_SEED={seed})");
-    let mut rng = Rng(seed);
+    let mut rng = Rng::seeded();
     let d = demo(&[]);
     let other = demo(&["--key-algorithm", "ecdsa-p384"]);
     let their_cert = other.path().join("mcs-assets/tls/mcs-ca.crt");
@@ -222,18 +227,7 @@ fn advance_to(cwd: &Path, after: &str) {
 
 #[test]
 fn kill_9_inside_each_rotation_phase_leaves_a_phase_inspect_names_and_a_rerun_completes() {
-    let seed = std::env::var("MCSCTL_CRASH_SEED")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos() as u64
-                | 1
-        });
-    eprintln!("kill loop seed {seed} (rerun with MCSCTL_CRASH_SEED={seed})");
-    let mut rng = Rng(seed);
+    let mut rng = Rng::seeded();
     let d = demo(&[]);
     let a = d.path().join("mcs-assets");
     let mut report = String::new();

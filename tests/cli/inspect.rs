@@ -296,20 +296,9 @@ fn a_ca_past_80_percent_of_its_life_needs_attention() {
     .unwrap();
     std::fs::write(d.path().join("old-ca.crt"), &old.cert_pem).unwrap();
     std::fs::write(d.path().join("old-ca.key"), &old.key_pem).unwrap();
-    ok(
+    crate::support::init_demo(
         d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--ca-cert",
-            "old-ca.crt",
-            "--ca-key",
-            "old-ca.key",
-            "-q",
-        ],
+        &["--ca-cert", "old-ca.crt", "--ca-key", "old-ca.key"],
     );
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 3, "{out}");

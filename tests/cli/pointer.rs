@@ -150,19 +150,7 @@ fn source_of(p: &std::path::Path) -> String {
 #[test]
 fn the_mcs_url_of_each_pool_is_remembered_by_every_rewrite() {
     let d = tempfile::tempdir().unwrap();
-    ok(
-        d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--url",
-            "lb.example.com:8443",
-            "-q",
-        ],
-    );
+    crate::support::init_demo(d.path(), &["--url", "lb.example.com:8443"]);
     let a = d.path().join("mcs-assets");
     let lb = "https://lb.example.com:8443/config/worker";
     assert_eq!(source_of(&a.join("worker.ign")), lb);

@@ -391,20 +391,9 @@ fn init_adopts_an_openshift_install_rsa_ca() {
     if crate::pki::openshift_install_ca(d.path()).is_none() {
         return;
     }
-    ok(
+    crate::support::init_demo(
         d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--ca-cert",
-            "root-ca.crt",
-            "--ca-key",
-            "root-ca.key",
-            "-q",
-        ],
+        &["--ca-cert", "root-ca.crt", "--ca-key", "root-ca.key"],
     );
     let a = d.path().join("mcs-assets");
     let ca = file_bodies(&d.path().join("root-ca.crt"));

@@ -43,6 +43,12 @@ pub fn ok(cwd: &Path, args: &[&str]) -> String {
 /// A fresh asset directory `mcs-assets` (cluster demo.example.com) in a temp dir.
 pub fn demo(extra: &[&str]) -> tempfile::TempDir {
     let d = tempfile::tempdir().unwrap();
+    init_demo(d.path(), extra);
+    d
+}
+
+/// `mcsctl init` of cluster demo.example.com in `cwd`, with `extra` flags; must succeed.
+pub fn init_demo(cwd: &Path, extra: &[&str]) {
     let mut args = vec![
         "init",
         "--cluster-name",
@@ -52,8 +58,7 @@ pub fn demo(extra: &[&str]) -> tempfile::TempDir {
         "-q",
     ];
     args.extend_from_slice(extra);
-    ok(d.path(), &args);
-    d
+    ok(cwd, &args);
 }
 
 /// Finds an outside program: `$ENV` first, then PATH, then the cache of `.ci/run`. Missing,

@@ -202,30 +202,7 @@ fn promote_into(
     ));
     if dir.exists(layout::SERVING_CERT) {
         let issued = crate::cmd::cert::reissue(ui, dir, ca, validity, None)?;
-        change.write(
-            layout::SERVING_KEY,
-            issued.key_pem.as_bytes(),
-            SECRET_MODE,
-            Overwrite::Allow,
-        );
-        change.write(
-            layout::SERVING_CERT,
-            issued.cert_pem.as_bytes(),
-            PUBLIC_MODE,
-            Overwrite::Allow,
-        );
-        files.push(Written::cert(
-            layout::SERVING_CERT,
-            "serving",
-            &issued.info,
-            format!("{}; {}", issued.info.key, issued.info.sans().join(", ")),
-        ));
-        files.push(Written::file(
-            layout::SERVING_KEY,
-            true,
-            "serving-key",
-            None,
-        ));
+        files.extend(crate::cmd::cert::stage_serving(change, &issued));
     }
     Ok(files)
 }
