@@ -276,7 +276,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;pointer' {
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'Machine pool (a DNS label, e.g. worker or master)')
-            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>)')
+            [CompletionResult]::new('--url', '--url', [CompletionResultType]::ParameterName, 'Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>); remembered for the pool in mcsctl.json (default: init --url, else https://api-int.<cluster>.<base-domain>:22623/config/<pool>)')
             [CompletionResult]::new('--spec-version', '--spec-version', [CompletionResultType]::ParameterName, 'Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json)')
             [CompletionResult]::new('--token-transport', '--token-transport', [CompletionResultType]::ParameterName, 'How the token is carried (default from mcsctl.json; none for no token)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)')

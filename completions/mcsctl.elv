@@ -251,7 +251,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;pointer'= {
             cand --pool 'Machine pool (a DNS label, e.g. worker or master)'
-            cand --url 'Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>)'
+            cand --url 'Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>); remembered for the pool in mcsctl.json (default: init --url, else https://api-int.<cluster>.<base-domain>:22623/config/<pool>)'
             cand --spec-version 'Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json)'
             cand --token-transport 'How the token is carried (default from mcsctl.json; none for no token)'
             cand -o 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)'

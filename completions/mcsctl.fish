@@ -207,7 +207,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subc
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l pool -d 'Machine pool (a DNS label, e.g. worker or master)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l url -d 'Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l url -d 'Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>); remembered for the pool in mcsctl.json (default: init --url, else https://api-int.<cluster>.<base-domain>:22623/config/<pool>)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l spec-version -d 'Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l token-transport -d 'How the token is carried (default from mcsctl.json; none for no token)' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
 query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'

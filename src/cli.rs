@@ -352,7 +352,9 @@ pub struct PointerArgs {
     #[arg(long, value_name = "POOL")]
     pub pool: String,
 
-    /// Merge source URL (default https://api-int.<cluster>.<base-domain>:22623/config/<pool>).
+    /// Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>);
+    /// remembered for the pool in mcsctl.json (default: init --url, else
+    /// https://api-int.<cluster>.<base-domain>:22623/config/<pool>).
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
 

@@ -50,7 +50,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             pools.push(p.to_string());
         }
     }
-    let url = args.url.as_deref().map(mcs_url).transpose()?;
+    let url = args.url.as_deref().map(super::mcs_address).transpose()?;
     let version = spec_flag(&args.spec_version)?;
     let transport = match (args.no_token, args.token_transport) {
         (true, _) => Transport::None,
@@ -253,36 +253,6 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
 
 /// `--url`: `HOST`, `HOST:PORT` or `http(s)://HOST[:PORT]`, as `https://HOST:PORT` (port 22623
 /// unless given), and the host as a SAN.
-fn mcs_url(s: &str) -> Result<(String, San)> {
-    let bad = || {
-        usage(format!(
-            "--url {s:?}: expected the MCS address, HOST, HOST:PORT or https://HOST:PORT (mcsctl adds /config/<pool>)"
-        ))
-    };
-    let rest = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"))
-        .unwrap_or(s)
-        .trim_end_matches('/');
-    if rest.is_empty() || rest.contains('/') || rest.contains('?') || rest.contains('@') {
-        return Err(bad());
-    }
-    let scheme = if s.starts_with("http://") {
-        "http"
-    } else {
-        "https"
-    };
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((h, p)) if !rest.starts_with('[') || h.ends_with(']') => {
-            (h, p.parse::<u16>().map_err(|_| bad())?)
-        }
-        _ => (rest, 22623),
-    };
-    let san = San::parse(host.trim_start_matches('[').trim_end_matches(']'))
-        .map_err(|e| usage(format!("--url: {e}")))?;
-    Ok((format!("{scheme}://{host}:{port}"), san))
-}
-
 fn next_steps(
     ui: &Ui,
     dir: &AssetDir,

@@ -33,6 +33,7 @@ use crate::ignition::SpecVersion;
 use crate::ignition::edit as ptr_edit;
 use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
 use crate::ignition::render::Flavour;
+use crate::names::San;
 use crate::pki::issue::Ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::token::{Token, TokenStore};
@@ -430,4 +431,56 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
         "{heading}\n{}",
         crate::ui::table(&["FILE", "MODE", "KIND", "DETAILS"], &rows)
     ))
+}
+
+/// The MCS address of `--url` (`HOST`, `HOST:PORT` or `https://HOST:PORT`, as a load balancer
+/// is named) as `https://HOST:PORT` (22623 by default), and the host as a SAN. Each pool's
+/// config is at `<address>/config/<pool>`.
+pub(crate) fn mcs_address(s: &str) -> Result<(String, San)> {
+    let bad = || {
+        usage(format!(
+            "--url {s:?}: expected the MCS address, HOST, HOST:PORT or https://HOST:PORT (mcsctl adds /config/<pool>)"
+        ))
+    };
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"))
+        .unwrap_or(s)
+        .trim_end_matches('/');
+    if rest.is_empty() || rest.contains('/') || rest.contains('?') || rest.contains('@') {
+        return Err(bad());
+    }
+    let scheme = if s.starts_with("http://") {
+        "http"
+    } else {
+        "https"
+    };
+    let (host, port) = match rest.rsplit_once(':') {
+        Some((h, p)) if !rest.starts_with('[') || h.ends_with(']') => {
+            (h, p.parse::<u16>().map_err(|_| bad())?)
+        }
+        _ => (rest, 22623),
+    };
+    let san = San::parse(host.trim_start_matches('[').trim_end_matches(']'))
+        .map_err(|e| usage(format!("--url: {e}")))?;
+    Ok((format!("{scheme}://{host}:{port}"), san))
+}
+
+/// `pointer --url`: a whole merge URL (`https://HOST[:PORT]/PATH`) as it is, or an MCS address
+/// as for `init --url`, completed with `/config/<pool>`.
+pub(crate) fn merge_url(s: &str, pool: &str) -> Result<String> {
+    let rest = s
+        .strip_prefix("https://")
+        .or_else(|| s.strip_prefix("http://"));
+    match rest {
+        Some(r) if r.trim_end_matches('/').contains('/') => {
+            if crate::ignition::pointer::url_host(s).is_none() {
+                return Err(usage(format!(
+                    "--url {s:?}: expected https://HOST[:PORT]/PATH, or the MCS address HOST[:PORT]"
+                )));
+            }
+            Ok(s.to_string())
+        }
+        _ => Ok(format!("{}/config/{pool}", mcs_address(s)?.0)),
+    }
 }

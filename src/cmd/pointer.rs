@@ -71,17 +71,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         ));
     }
     let url = match (&args.url, &cfg) {
-        (Some(u), _) => u.clone(),
+        (Some(u), _) => super::merge_url(u, &args.pool)?,
         (None, Some(c)) => c.default_url(&args.pool),
         (None, None) => return Err(usage("--url is required without mcsctl.json")),
     };
-    if pointer::url_host(&url).is_none()
-        || !(url.starts_with("https://") || url.starts_with("http://"))
-    {
-        return Err(usage(format!(
-            "--url {url:?}: expected https://HOST[:PORT]/PATH"
-        )));
-    }
     if url.starts_with("http://") {
         ui.warn("the merge URL is plain http: Ignition will not check the CA and the token travels in clear text");
     }
@@ -147,10 +140,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
                 }
                 // The pool's own URL is remembered, so `pointer --force` and every rewrite
                 // keep it.
-                if let Some(u) = &args.url
-                    && cfg.default_url(&args.pool) != *u
-                {
-                    cfg.urls.insert(args.pool.clone(), u.clone());
+                if args.url.is_some() && cfg.default_url(&args.pool) != url {
+                    cfg.urls.insert(args.pool.clone(), url.clone());
                     changed = true;
                 }
                 if changed {

@@ -25,6 +25,11 @@ pub fn certs(bytes: &[u8], what: &str) -> Result<Vec<CertInfo>> {
     if let Ok(c) = CertInfo::from_der(bytes) {
         return Ok(vec![c]);
     }
+    if der_key(bytes).is_some() {
+        bail!(
+            "{what} holds a private key (DER), not a certificate: were the certificate and the key swapped?"
+        );
+    }
     bail!("{what} is not a certificate: it {}", describe(bytes))
 }
 
@@ -41,15 +46,8 @@ pub fn key(bytes: &[u8], what: &str) -> Result<KeyPair> {
         }
         return load_key_pem(bytes, what);
     }
-    let attempts: [PrivateKeyDer<'_>; 3] = [
-        PrivatePkcs8KeyDer::from(bytes).into(),
-        PrivatePkcs1KeyDer::from(bytes).into(),
-        PrivateSec1KeyDer::from(bytes).into(),
-    ];
-    for der in &attempts {
-        if let Ok(k) = KeyPair::try_from(der) {
-            return Ok(k);
-        }
+    if let Some(k) = der_key(bytes) {
+        return Ok(k);
     }
     if CertInfo::from_der(bytes).is_ok() {
         bail!(
@@ -60,6 +58,16 @@ pub fn key(bytes: &[u8], what: &str) -> Result<KeyPair> {
         "{what} is not a private key (PEM or DER; PKCS#1, PKCS#8 or SEC1): it {}",
         describe(bytes)
     ))
+}
+
+/// A DER private key in any of the three forms.
+fn der_key(bytes: &[u8]) -> Option<KeyPair> {
+    let attempts: [PrivateKeyDer<'_>; 3] = [
+        PrivatePkcs8KeyDer::from(bytes).into(),
+        PrivatePkcs1KeyDer::from(bytes).into(),
+        PrivateSec1KeyDer::from(bytes).into(),
+    ];
+    attempts.iter().find_map(|der| KeyPair::try_from(der).ok())
 }
 
 fn is_pem(bytes: &[u8]) -> bool {
@@ -161,6 +169,13 @@ mod tests {
         assert!(
             e.contains("holds a certificate (DER), not a private key"),
             "{e}"
+        );
+        let e = certs(&key.serialize_der(), "ca.crt")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "ca.crt holds a private key (DER), not a certificate: were the certificate and the key swapped?"
         );
         let e = certs(b"hello world\n", "x").unwrap_err().to_string();
         assert!(e.contains("text without a PEM header"), "{e}");

@@ -161,10 +161,23 @@ fn the_mcs_url_of_each_pool_is_remembered_by_every_rewrite() {
         out.contains("tls/mcs.crt covers lb.example.com (worker.ign)"),
         "{out}"
     );
+    // An MCS address is completed as for init --url; a whole URL is taken as it is.
     let edge = "https://mcs-edge.example.com:22623/config/edge";
     ok(
         d.path(),
-        &["pointer", "--pool", "edge", "--url", edge, "-q"],
+        &[
+            "pointer",
+            "--pool",
+            "edge",
+            "--url",
+            "mcs-edge.example.com",
+            "-q",
+        ],
+    );
+    assert_eq!(source_of(&a.join("edge.ign")), edge);
+    ok(
+        d.path(),
+        &["pointer", "--pool", "edge", "--url", edge, "--force", "-q"],
     );
     // Rewrites without --url keep each pool's URL: pointer --force (inspect's own fix),
     // token rotate, every CA rotation phase.
