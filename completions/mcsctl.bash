@@ -205,6 +205,9 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__token,list)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__list"
                 ;;
+            mcsctl__subcmd__help__subcmd__token,prune)
+                cmd="mcsctl__subcmd__help__subcmd__token__subcmd__prune"
+                ;;
             mcsctl__subcmd__help__subcmd__token,revoke)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__revoke"
                 ;;
@@ -220,6 +223,9 @@ _mcsctl() {
             mcsctl__subcmd__token,list)
                 cmd="mcsctl__subcmd__token__subcmd__list"
                 ;;
+            mcsctl__subcmd__token,prune)
+                cmd="mcsctl__subcmd__token__subcmd__prune"
+                ;;
             mcsctl__subcmd__token,revoke)
                 cmd="mcsctl__subcmd__token__subcmd__revoke"
                 ;;
@@ -234,6 +240,9 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__token__subcmd__help,list)
                 cmd="mcsctl__subcmd__token__subcmd__help__subcmd__list"
+                ;;
+            mcsctl__subcmd__token__subcmd__help,prune)
+                cmd="mcsctl__subcmd__token__subcmd__help__subcmd__prune"
                 ;;
             mcsctl__subcmd__token__subcmd__help,revoke)
                 cmd="mcsctl__subcmd__token__subcmd__help__subcmd__revoke"
@@ -270,20 +279,12 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version create import rotate promote retire help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version create import rotate promote retire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -540,20 +541,12 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version issue renew help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version issue renew help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -682,20 +675,12 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__completions)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -704,20 +689,12 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version review sign help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version review sign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -782,7 +759,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -832,10 +809,6 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
@@ -848,7 +821,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__sign)
-            opts="-o -q -v -h -V --csr --ca-cert --ca-key --validity --output --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --csr --ca-cert --ca-key --validity --output --force --dir --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -880,10 +853,6 @@ _mcsctl() {
                     ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1250,7 +1219,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__token)
-            opts="create rotate list revoke"
+            opts="create rotate list revoke prune"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1278,6 +1247,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__token__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__token__subcmd__prune)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1320,7 +1303,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__init)
-            opts="-q -v -h -V --cluster-name --base-domain --san --url --ca-cert --ca-key --pool --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-y -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1334,11 +1317,15 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --san)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --url)
+                --pool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1347,10 +1334,6 @@ _mcsctl() {
                     return 0
                     ;;
                 --ca-key)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --pool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1367,7 +1350,7 @@ _mcsctl() {
                     return 0
                     ;;
                 --token-transport)
-                    COMPREPLY=($(compgen -W "header query" -- "${cur}"))
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --spec-version)
@@ -1432,7 +1415,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__man)
-            opts="-o -q -v -h -V --output --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --output --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1446,14 +1429,6 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1462,7 +1437,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --auth --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --force --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1485,7 +1460,7 @@ _mcsctl() {
                     return 0
                     ;;
                 --service-type)
-                    COMPREPLY=($(compgen -W "ClusterIP NodePort LoadBalancer" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "NodePort LoadBalancer ClusterIP" -- "${cur}"))
                     return 0
                     ;;
                 --auth)
@@ -1612,7 +1587,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1678,10 +1653,6 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1690,20 +1661,12 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version create rotate list revoke help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version create rotate list revoke prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --dir)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
-                    return 0
-                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1712,7 +1675,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-q -v -h -V --ttl --description --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --ttl --description --print-pointer --pool --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1723,6 +1686,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --pool)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1742,7 +1709,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__help)
-            opts="create rotate list revoke help"
+            opts="create rotate list revoke prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1797,6 +1764,20 @@ _mcsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcsctl__subcmd__token__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcsctl__subcmd__token__subcmd__help__subcmd__revoke)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
@@ -1827,6 +1808,28 @@ _mcsctl() {
             ;;
         mcsctl__subcmd__token__subcmd__list)
             opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__token__subcmd__prune)
+            opts="-q -v -h -V --dry-run --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

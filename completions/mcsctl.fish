@@ -24,16 +24,16 @@ function __fish_mcsctl_using_subcommand
     contains -- $cmd[1] $argv
 end
 
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets); also accepted after the command' -r -F
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l format -d 'Output format of the data written to stdout (default text); also accepted after the command' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "ca" -d 'Create, import or rotate the MCS CA'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "token" -d 'Manage bearer provisioning tokens'
@@ -48,12 +48,12 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "man" -d 'Write one ma
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cluster-name -d 'Cluster name (a DNS label), as in the install-config' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l base-domain -d 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l san -d 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l url -d 'Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or https://HOST:PORT; its host becomes a SAN' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l san -d 'Extra subject alternative name of the serving certificate (DNS name or IP); repeatable' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l pool -d 'Machine pool to write a pointer config for; repeatable (default: worker and master)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-cert -d 'Adopt this CA instead of creating one (openshift-install\'s tls/root-ca.crt; PEM or DER)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-key -d 'The adopted CA\'s private key (PEM or DER; PKCS#1, PKCS#8 or SEC1)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l pool -d 'Machine pool to write a pointer config for; repeatable (default: worker and master)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l key-algorithm -d 'Key algorithm of the CA and serving keys' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l key-algorithm -d 'Key algorithm of the CA and serving keys (default ecdsa-p256)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
 ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
 ed25519\t'Ed25519'
 rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
@@ -61,28 +61,25 @@ rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l ca-validity -d 'Validity of the CA (e.g. 10y, 365d)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cert-validity -d 'Validity of the serving certificate; never beyond the CA\'s' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l token-transport -d 'How pointer configs carry the token' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
-query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l token-transport -d 'How pointer configs carry the token: header or query' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l spec-version -d 'Ignition spec version of the pointer configs (3.0.0 to 3.4.0)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l for -d 'What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
 coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory: keys it replaces are kept under backup-<time>/, pointer configs of pools no longer listed are removed'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s y -l yes -d 'With --force on a terminal: do not ask before replacing the CA key'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "import" -d 'Adopt an existing CA (openshift-install\'s tls/root-ca.{crt,key}), or trust a cluster\'s CA bundle'
@@ -97,25 +94,25 @@ rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
 rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l validity -d 'Validity of the CA' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l cert -d 'CA certificate, PEM or DER' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l key -d 'CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l bundle -d 'A cluster\'s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key-algorithm -d 'Key algorithm of the new CA key (default: the active CA\'s)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
@@ -127,31 +124,31 @@ rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l validity -d 'Validity of the new CA' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l cert -d 'Rotate to an existing CA instead of a new one: its certificate (PEM or DER)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key -d 'The existing CA\'s private key (PEM or DER)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l validity -d 'Validity of the re-issued serving certificate (never beyond the new CA\'s)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l force -d 'Promote even though some pointer configs here do not trust the new CA (they are named)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l purge -d 'Also delete the keys of retired CAs kept under tls/retired/'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
@@ -160,13 +157,10 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "promote" -d 'Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
@@ -179,13 +173,13 @@ rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
 rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l force -d 'Replace an existing serving certificate'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l key-algorithm -d 'Key algorithm of the new key (default: the one of the current key)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
@@ -195,12 +189,12 @@ rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
 rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
@@ -213,100 +207,110 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l token-transpor
 query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'
 none\t'No token in the pointer config'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s o -l output -d 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l force -d 'Replace an existing file'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s h -l help -d 'Print help (see more with \'--help\')'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "revoke" -d 'Revoke a token by id'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s h -l help -d 'Print help'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "prune" -d 'Remove expired and revoked tokens from auth/tokens.json'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l ttl -d 'Lifetime of the token (e.g. 24h, 30d); default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l description -d 'Free-text description shown by `token list`' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l pool -d 'The pool of the pointer config --print-pointer prints' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l grace -d 'How long the previous current token stays valid' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l ttl -d 'Lifetime of the new token; default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l description -d 'Free-text description of the new token' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dry-run -d 'Show what would be removed; change nothing'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "prune" -d 'Remove expired and revoked tokens from auth/tokens.json'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l remote -d 'Connect to a live TLS endpoint and show the chain it presents' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l remote -d 'Connect to a live TLS endpoint, show the chain it presents and check each named pointer config against it' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l server-name -d 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ca -d 'CA bundle to verify --remote against (default: the asset CA bundle when present)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l warn-within -d 'Warn (exit 3) about certificates expiring within this duration' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l machine-configs -d 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l for -d 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
 coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l bootstrap-kubeconfig -d 'The kubelet\'s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l spec-version -d 'Ignition spec version of the output (default: the newest input version, at least 3.2.0)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l spec-version -d 'Ignition spec version of the output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l allow-sensitive -d 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l from-mcs -d 'Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l pool -d 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l ca -d 'CA bundle the server\'s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l token -d 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
@@ -325,32 +329,27 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload-interval 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l drain-timeout -d 'How long SIGTERM waits for in-flight requests before exiting' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-failures -d 'Unknown tokens per client (address; IPv6 /64) per minute before it gets 429; valid tokens are always served' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'How long a client that exceeded --max-failures gets 429' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l resolve -d 'Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l ignition-spec -d 'The Ignition spec version the simulated client accepts (Ignition 2.14 sends 3.3.0)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l ignition-spec -d 'The newest Ignition spec the simulated client reads (Ignition 2.14 reads 3.3.0, 2.20 reads 3.5.0); a newer pointer config fails at step parse' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l timeout -d 'Time allowed for each network step' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
@@ -366,14 +365,13 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l network-type -d 'The cluster\'s network type (networks.config.openshift.io/cluster status.networkType)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l host-subnets -d 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approver-config -d 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-serving-certs -d 'Fetch each node\'s current serving certificate from its kubelet (first InternalIP, kubelet port)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approve-names -d 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l csr -d 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)' -r -F
@@ -381,14 +379,12 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l ca-key -d 'CA key (default: the asset directory\'s tls/mcs-ca.key)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l validity -d 'Validity of the certificate; never beyond the CA\'s' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s o -l output -d 'Where to write the certificate PEM (default: stdout)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l force -d 'Replace an existing output file'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
@@ -396,41 +392,36 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s o -l output -d 'Directory to write into (default: <dir>/manifests)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l image -d 'Container image with mcsctl, for --serve-deployment' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l namespace -d 'Namespace of the serve Deployment, Service and their Secrets' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l service-type -d 'Service type of the serve Service' -r -f -a "ClusterIP\t''
-NodePort\t''
-LoadBalancer\t''"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l service-type -d 'How booting machines reach the serve Service (with --host-network: the nodes\' port 22623 instead)' -r -f -a "NodePort\t'Port 32623 on every node (reachable by booting machines with no load-balancer integration)'
+LoadBalancer\t'A load balancer from the platform (cloud, MetalLB)'
+ClusterIP\t'Inside the cluster only: booting machines cannot reach it'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l auth -d 'Auth mode of the deployed serve' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
 split\t'Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config'
 none\t'Full configs to anyone (a loud warning at start)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write a Deployment (2 replicas) and Service running `mcsctl serve` from Secrets'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a Service, or with --host-network a DaemonSet on the control plane nodes'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l host-network -d 'Run serve on the control plane nodes\' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l force -d 'Replace existing files'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s o -l output -d 'Directory to write the pages into (created when missing)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dir -d 'Asset directory (CA, serving certificate, tokens, pointer configs)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l format -d 'Output format of the data written to stdout' -r -f -a "text\t'Human-readable text, stable for golden tests'
-json\t'One JSON document (schema in the README)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Print more detail about what is done, on stderr'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a TTY)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "ca" -d 'Create or import the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "ca" -d 'Create, import or rotate the MCS CA'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token inspect render serve doctor csr manifests completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
@@ -454,5 +445,6 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subc
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "rotate" -d 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "list" -d 'List tokens (ids, states, expiry; never secrets)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "revoke" -d 'Revoke a token by id'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from token" -f -a "prune" -d 'Remove expired and revoked tokens from auth/tokens.json'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from csr" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from csr" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'

@@ -29,7 +29,7 @@ pub struct Options {
     /// Path to the pointer config.
     pub pointer: std::path::PathBuf,
     /// Overrides of name resolution: (host, optional port, address).
-    pub resolve: Vec<(String, Option<u16>, IpAddr)>,
+    pub resolve: Vec<Resolve>,
     /// The spec version the simulated Ignition accepts, e.g. `3.3.0`.
     pub ignition_spec: String,
     /// Limit of each network step.
@@ -847,9 +847,12 @@ impl Url {
     }
 }
 
+/// A `--resolve` entry: host, optional port, address.
+pub type Resolve = (String, Option<u16>, IpAddr);
+
 /// Parses a `--resolve` value: `HOST:ADDR` or `HOST:PORT:ADDR` (IPv6 addresses in brackets).
-pub fn parse_resolve(s: &str) -> Result<(String, Option<u16>, IpAddr), String> {
-    let err = || format!("--resolve {s:?}: expected HOST:ADDR or HOST:PORT:ADDR");
+pub fn parse_resolve(s: &str) -> Result<Resolve, String> {
+    let err = || format!("{s:?}: expected HOST:ADDR or HOST:PORT:ADDR");
     let (host, rest) = s.split_once(':').ok_or_else(err)?;
     let addr_of = |a: &str| {
         a.trim_start_matches('[')

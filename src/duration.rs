@@ -15,6 +15,16 @@ pub struct ParseError {
     reason: &'static str,
 }
 
+impl ParseError {
+    /// Why, without the input (for messages that already show it).
+    pub fn reason(&self) -> String {
+        format!(
+            "{} (use a number and a unit: 90s, 30m, 1h, 7d, 10y)",
+            self.reason
+        )
+    }
+}
+
 impl Duration {
     /// Parses `<number><unit>` with unit `s`, `m`, `h`, `d` or `y`.
     pub fn parse(input: &str) -> Result<Self, ParseError> {
@@ -54,6 +64,11 @@ impl Duration {
     /// As a `time::Duration`.
     pub fn to_time(self) -> time::Duration {
         time::Duration::seconds(self.0)
+    }
+
+    /// As a `std::time::Duration` (a negative one is zero).
+    pub fn to_std(self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.0.max(0) as u64)
     }
 }
 

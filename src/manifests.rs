@@ -63,11 +63,41 @@ pub struct Deployment {
     pub image: String,
     /// Namespace of the Deployment, Service and rendered-config Secret.
     pub namespace: String,
-    /// Service type.
-    pub service_type: String,
+    /// Service type (without host network).
+    pub service_type: ServiceType,
+    /// Run as the real MCS does: a DaemonSet on the control plane nodes' host network, port
+    /// 22623, and no Service.
+    pub host_network: bool,
     /// Auth mode passed to serve.
     pub auth: String,
 }
+
+/// How booting machines reach the serve Service.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ServiceType {
+    /// Port [`NODE_PORT`] on every node.
+    #[default]
+    NodePort,
+    /// A load balancer from the platform.
+    LoadBalancer,
+    /// Inside the cluster only.
+    ClusterIP,
+}
+
+impl ServiceType {
+    /// The Kubernetes name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ServiceType::NodePort => "NodePort",
+            ServiceType::LoadBalancer => "LoadBalancer",
+            ServiceType::ClusterIP => "ClusterIP",
+        }
+    }
+}
+
+/// The node port of a NodePort Service: 22623 is outside the node port range (30000-32767),
+/// so the nearest memorable one.
+pub const NODE_PORT: u16 = 32623;
 
 /// Namespace of the serving certificate Secret (as the MCO keeps it).
 pub const MCO_NAMESPACE: &str = "openshift-machine-config-operator";
@@ -216,41 +246,72 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
         mounts.push(json!({"name": "auth", "mountPath": "/assets/auth", "readOnly": true}));
     }
     let probe = |delay: u32| json!({"httpGet": {"path": "/healthz", "port": 22623, "scheme": "HTTPS"}, "initialDelaySeconds": delay, "periodSeconds": 10, "timeoutSeconds": 2});
-    let deployment = json!({
-        "apiVersion": "apps/v1", "kind": "Deployment",
-        "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
-        "spec": {
-            "replicas": 2,
-            "selector": {"matchLabels": {"app.kubernetes.io/name": "mcsctl-serve"}},
-            "template": {
-                "metadata": {"labels": labels},
-                "spec": {
-                    "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,
-                                        "seccompProfile": {"type": "RuntimeDefault"}},
-                    "containers": [{
-                        "name": "serve",
-                        "image": d.image,
-                        "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth],
-                        "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"}],
-                        "readinessProbe": probe(2),
-                        "livenessProbe": probe(10),
-                        "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
-                        "securityContext": {"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
-                                            "capabilities": {"drop": ["ALL"]}},
-                        "volumeMounts": mounts,
-                    }],
-                    "volumes": volumes,
-                },
-            },
-        },
+    let mut pod = json!({
+        "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,
+                            "seccompProfile": {"type": "RuntimeDefault"}},
+        "containers": [{
+            "name": "serve",
+            "image": d.image,
+            "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth],
+            "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"}],
+            "readinessProbe": probe(2),
+            "livenessProbe": probe(10),
+            "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
+            "securityContext": {"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
+                                "capabilities": {"drop": ["ALL"]}},
+            "volumeMounts": mounts,
+        }],
+        "volumes": volumes,
     });
+    let selector = json!({"matchLabels": {"app.kubernetes.io/name": "mcsctl-serve"}});
+    let workload = if d.host_network {
+        // As the real MCS runs (manifests/machineconfigserver/daemonset.yaml of the MCO): one
+        // pod per control plane node on its host network, tolerating the control plane's
+        // NoSchedule taint, so the UPI load balancer's :22623 backends answer.
+        pod["hostNetwork"] = true.into();
+        pod["dnsPolicy"] = "ClusterFirstWithHostNet".into();
+        pod["priorityClassName"] = "system-cluster-critical".into();
+        pod["affinity"] = json!({"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+            {"matchExpressions": [{"key": "node-role.kubernetes.io/master", "operator": "Exists"}]},
+            {"matchExpressions": [{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists"}]},
+        ]}}});
+        pod["tolerations"] = json!([
+            {"key": "node-role.kubernetes.io/master", "operator": "Exists", "effect": "NoSchedule"},
+            {"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"},
+            {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 120},
+            {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 120},
+        ]);
+        json!({
+            "apiVersion": "apps/v1", "kind": "DaemonSet",
+            "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
+            "spec": {
+                "selector": selector,
+                "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
+                "template": {"metadata": {"labels": labels}, "spec": pod},
+            },
+        })
+    } else {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
+            "spec": {
+                "replicas": 2,
+                "selector": selector,
+                "template": {"metadata": {"labels": labels}, "spec": pod},
+            },
+        })
+    };
+    let mut port = json!({"name": "mcs", "port": 22623, "targetPort": 22623, "protocol": "TCP"});
+    if d.service_type == ServiceType::NodePort {
+        port["nodePort"] = NODE_PORT.into();
+    }
     let service = json!({
         "apiVersion": "v1", "kind": "Service",
         "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
         "spec": {
-            "type": d.service_type,
+            "type": d.service_type.name(),
             "selector": {"app.kubernetes.io/name": "mcsctl-serve"},
-            "ports": [{"name": "mcs", "port": 22623, "targetPort": 22623, "protocol": "TCP"}],
+            "ports": [port],
         },
     });
     let mut out: Vec<Manifest> = objects
@@ -264,15 +325,23 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
             secret: true,
         })
         .collect();
-    out.push(Manifest {
-        file: "serve-deployment.yaml".into(),
-        object: deployment,
-        secret: false,
-    });
-    out.push(Manifest {
-        file: "serve-service.yaml".into(),
-        object: service,
-        secret: false,
-    });
+    if d.host_network {
+        out.push(Manifest {
+            file: "serve-daemonset.yaml".into(),
+            object: workload,
+            secret: false,
+        });
+    } else {
+        out.push(Manifest {
+            file: "serve-deployment.yaml".into(),
+            object: workload,
+            secret: false,
+        });
+        out.push(Manifest {
+            file: "serve-service.yaml".into(),
+            object: service,
+            secret: false,
+        });
+    }
     out
 }

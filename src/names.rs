@@ -107,3 +107,51 @@ mod tests {
         assert!(San::parse("*.*.x").is_err());
     }
 }
+
+/// Where machines reach the MCS when not at api-int (a load balancer): `https://HOST:PORT`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct McsAddress {
+    /// `https://HOST:PORT` (or `http://`), no path.
+    pub url: String,
+    /// The host, for the serving certificate.
+    pub host: San,
+}
+
+impl McsAddress {
+    /// Parses `HOST`, `HOST:PORT` or `https://HOST:PORT` (port 22623 by default).
+    pub fn parse(s: &str) -> Result<McsAddress, String> {
+        let bad = || {
+            "expected the MCS address, HOST, HOST:PORT or https://HOST:PORT (mcsctl adds /config/<pool>)"
+                .to_string()
+        };
+        let rest = s
+            .strip_prefix("https://")
+            .or_else(|| s.strip_prefix("http://"))
+            .unwrap_or(s)
+            .trim_end_matches('/');
+        if rest.is_empty() || rest.contains(['/', '?', '@']) {
+            return Err(bad());
+        }
+        let scheme = if s.starts_with("http://") {
+            "http"
+        } else {
+            "https"
+        };
+        let (host, port) = match rest.rsplit_once(':') {
+            Some((h, p)) if !rest.starts_with('[') || h.ends_with(']') => {
+                (h, p.parse::<u16>().map_err(|_| bad())?)
+            }
+            _ => (rest, 22623),
+        };
+        let san = San::parse(host.trim_start_matches('[').trim_end_matches(']'))?;
+        Ok(McsAddress {
+            url: format!("{scheme}://{host}:{port}"),
+            host: san,
+        })
+    }
+
+    /// The merge URL of `pool`'s config.
+    pub fn config_url(&self, pool: &str) -> String {
+        format!("{}/config/{pool}", self.url)
+    }
+}

@@ -8,12 +8,23 @@ use anyhow::Result;
 use serde::Serialize;
 
 /// Output format of stdout data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Format {
-    /// Human-readable, stable text.
+    /// Text for people.
+    #[default]
     Text,
     /// One JSON document.
     Json,
+}
+
+impl Format {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+        }
+    }
 }
 
 /// The user interface of one run.
@@ -59,10 +70,10 @@ impl Ui {
         }
     }
 
-    /// A detail line on stderr, only with --verbose.
+    /// A decision, on stderr with --verbose (as the files read and written are).
     pub fn detail(&self, msg: impl AsRef<str>) {
         if self.verbose {
-            eprintln!("{}", msg.as_ref());
+            eprintln!("- {}", msg.as_ref());
         }
     }
 
@@ -115,6 +126,33 @@ impl Ui {
         let r = f();
         pb.finish_and_clear();
         r
+    }
+}
+
+/// `-v`: the records mcsctl's own modules log (each file read and written, each decision), one
+/// line each on stderr, marked "- ". Records of dependencies (rustls) stay out.
+struct VerboseLog;
+
+impl log::Log for VerboseLog {
+    fn enabled(&self, m: &log::Metadata<'_>) -> bool {
+        m.level() <= log::Level::Info && m.target().starts_with("mcsctl")
+    }
+
+    fn log(&self, r: &log::Record<'_>) {
+        if self.enabled(r.metadata()) {
+            eprintln!("- {}", r.args());
+        }
+    }
+
+    fn flush(&self) {}
+}
+
+static VERBOSE_LOG: VerboseLog = VerboseLog;
+
+/// Turns the `-v` lines on.
+pub fn enable_verbose_log() {
+    if log::set_logger(&VERBOSE_LOG).is_ok() {
+        log::set_max_level(log::LevelFilter::Info);
     }
 }
 

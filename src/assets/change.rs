@@ -141,7 +141,7 @@ impl<'d> Change<'d> {
         };
         let text = serde_json::to_vec_pretty(&journal).context("encoding the journal")?;
         let root = self.dir.root();
-        super::write_atomic(&root.join(JOURNAL), &text, 0o600, Overwrite::Allow)
+        super::write_atomic_quietly(&root.join(JOURNAL), &text, 0o600, Overwrite::Allow)
             .context("committing the change")?;
         apply(&journal).with_context(|| {
             format!(
@@ -152,6 +152,14 @@ impl<'d> Change<'d> {
         })?;
         fs::remove_file(root.join(JOURNAL)).context("removing the journal")?;
         sync_dir(root)?;
+        for (target, op) in &self.steps {
+            match op {
+                Op::Write { mode, .. } => {
+                    log::info!("wrote {} (mode {mode:04o})", target.display())
+                }
+                Op::Remove => log::info!("removed {}", target.display()),
+            }
+        }
         Ok(())
     }
 

@@ -96,8 +96,7 @@ impl AssetDir {
 
     /// Reads a file inside the directory, with the file named in the error.
     pub fn read(&self, rel: &str) -> Result<Vec<u8>> {
-        let p = self.path(rel);
-        fs::read(&p).with_context(|| format!("reading {}", p.display()))
+        read_file(&self.path(rel))
     }
 
     /// Reads a UTF-8 file inside the directory.
@@ -298,7 +297,7 @@ pub(crate) fn ensure_dir(dir: &AssetDir, path: &Path) -> Result<()> {
         .strip_prefix(dir.root())
         .ok()
         .and_then(|r| r.components().next())
-        .is_some_and(|c| c.as_os_str() == "auth");
+        .is_some_and(|c| c.as_os_str() == "auth" || c.as_os_str() == "backup");
     let mode = if secret { 0o700 } else { 0o755 };
     use std::os::unix::fs::DirBuilderExt;
     match fs::DirBuilder::new().mode(mode).create(path) {
@@ -332,6 +331,32 @@ impl Mode0600 for OpenOptions {
 /// file in the same directory created with `mode`, fsync, rename, fsync of the directory;
 /// creates the parent directory (0755).
 pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrite) -> Result<()> {
+    write_atomic_quietly(path, contents, mode, overwrite)?;
+    log::info!("wrote {} (mode {mode:04o})", path.display());
+    Ok(())
+}
+
+/// Reads a file the user named (or one of the asset directory), with the file named in the
+/// error; `-v` lists each one.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    let bytes = fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    log::info!("read {} ({} bytes)", path.display(), bytes.len());
+    Ok(bytes)
+}
+
+/// [`read_file`] of UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String> {
+    String::from_utf8(read_file(path)?)
+        .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))
+}
+
+/// [`write_atomic`] without the `-v` line (the journal is not the user's business).
+pub(crate) fn write_atomic_quietly(
+    path: &Path,
+    contents: &[u8],
+    mode: u32,
+    overwrite: Overwrite,
+) -> Result<()> {
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

@@ -3,9 +3,7 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{
-    Written, duration_flag, generate_key, key_algorithm, load_ca, lock, now, print_written,
-};
+use super::{Written, generate_key, load_ca, lock, now, print_written};
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
@@ -22,11 +20,8 @@ struct CertReport<'a> {
 
 /// Runs `cert issue`.
 pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &args.validity)?;
-    let mut extra = Vec::new();
-    for s in &args.sans {
-        extra.push(San::parse(s).map_err(|e| usage(format!("--san: {e}")))?);
-    }
+    let validity = args.validity.to_time();
+    let extra = args.sans.clone();
     // Without mcsctl.json (a directory made step by step with `ca create`) there is no cluster
     // name to derive api-int.<cluster>.<domain> from: the SANs must be given.
     let cfg = if dir.exists(layout::CONFIG) {
@@ -41,7 +36,7 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         )));
     }
     let alg = match (args.key_algorithm, &cfg) {
-        (Some(a), _) => key_algorithm(a),
+        (Some(a), _) => a,
         (None, Some(c)) => c.key_algorithm.parse()?,
         (None, None) => KeyAlgorithm::EcdsaP256,
     };
@@ -73,16 +68,10 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
 
 /// Runs `cert renew`: same CA, same SANs, new key.
 pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &args.validity)?;
+    let validity = args.validity.to_time();
     let lock = lock(ui, dir)?;
     let ca = load_ca(dir)?;
-    let issued = reissue(
-        ui,
-        dir,
-        &ca,
-        validity,
-        args.key_algorithm.map(key_algorithm),
-    )?;
+    let issued = reissue(ui, dir, &ca, validity, args.key_algorithm)?;
     write(
         ui,
         dir,

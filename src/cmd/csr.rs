@@ -8,7 +8,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::{duration_flag, load_ca, now};
+use super::{load_ca, now};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, write_atomic};
 use crate::cli::{CsrReviewArgs, CsrSignArgs};
 use crate::csr::{self, Context, Csr, Verdict, kube};
@@ -26,7 +26,7 @@ fn read_input(p: &Path) -> Result<(String, String)> {
         return Ok((s, "stdin".into()));
     }
     let name = p.display().to_string();
-    let s = std::fs::read_to_string(p).with_context(|| format!("reading {name}"))?;
+    let s = crate::assets::read_text(p)?;
     Ok((s, name))
 }
 
@@ -54,17 +54,7 @@ struct ReviewReport {
 
 /// Runs `csr review`.
 pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
-    let now = match &a.now {
-        Some(s) => Some(
-            time::OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
-                .map_err(|_| {
-                    usage(format!(
-                        "--now {s:?}: expected RFC 3339, e.g. 2026-11-21T08:00:00Z"
-                    ))
-                })?,
-        ),
-        None => Some(now()),
-    };
+    let now = Some(a.now.unwrap_or_else(now));
     let (text, name) = read_input(&a.csrs)?;
     let csrs = kube::csrs(&text, &name)?;
     // The approver never gives a client certificate for a name a Node already has (that
@@ -105,7 +95,7 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
         ctx.client_approval_disabled = v["nodeClientCert"]["disabled"].as_bool().unwrap_or(false);
     }
     if let Some(p) = &a.kubelet_ca {
-        let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+        let bytes = crate::assets::read_file(p)?;
         // An empty bundle gives no CA pool, as in the controller: renewal is skipped.
         if !String::from_utf8_lossy(&bytes).trim().is_empty() {
             let certs = parse_pem_certs(&bytes, &p.display().to_string())?;
@@ -116,12 +106,13 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
         ctx.serving_certs = serving_certs_dir(d)?;
     }
     if a.fetch_serving_certs {
-        let timeout = duration_flag("fetch-timeout", &a.fetch_timeout)?;
         ctx.serving_certs = fetch_serving_certs(
             ui,
             &csrs,
             &ctx,
-            std::time::Duration::from_secs(timeout.whole_seconds().max(1) as u64),
+            a.fetch_timeout
+                .to_std()
+                .max(std::time::Duration::from_secs(1)),
         );
     }
     let (pending, limit, verdicts) = csr::review(&csrs, &ctx);
@@ -283,7 +274,7 @@ fn fetch_serving_certs(
 
 /// Runs `csr sign`.
 pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &a.validity)?;
+    let validity = a.validity.to_time();
     let (text, name) = read_input(&a.csr)?;
     let (pem, usages) = if text.contains("-----BEGIN CERTIFICATE REQUEST-----") {
         let info = csr::request::parse(text.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
@@ -336,9 +327,9 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
     }
     let ca = match (&a.ca_cert, &a.ca_key) {
         (Some(c), Some(k)) => Ca::load(
-            &std::fs::read(c).with_context(|| format!("reading {}", c.display()))?,
+            &crate::assets::read_file(c)?,
             &c.display().to_string(),
-            &std::fs::read(k).with_context(|| format!("reading {}", k.display()))?,
+            &crate::assets::read_file(k)?,
             &k.display().to_string(),
         )?,
         _ => load_ca(dir)?,

@@ -2,37 +2,28 @@
 
 use anyhow::Result;
 
-use super::duration_flag;
 use crate::assets::{AssetDir, layout};
 use crate::cli::DoctorArgs;
-use crate::doctor::{self, Options, Status, parse_resolve};
-use crate::exit::{self, usage};
+use crate::doctor::{self, Options, Status};
+use crate::exit;
 use crate::ui::{Ui, table};
 
 /// Runs `doctor`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
-    let timeout = duration_flag("timeout", &a.timeout)?;
     // A pointer config of a killed `token rotate` is read only once that change is complete.
     if dir.root().is_dir()
         && let Some(c) = dir.settle()?
     {
         ui.warn(format!("completed an interrupted `{c}` before reading"));
     }
-    let spec = crate::ignition::SpecVersion::parse(&a.ignition_spec)
-        .map_err(|e| usage(format!("--ignition-spec: {e}")))?;
-    let resolve = a
-        .resolve
-        .iter()
-        .map(|r| parse_resolve(r).map_err(usage))
-        .collect::<Result<Vec<_>>>()?;
     let opts = Options {
         pointer: a
             .pointer
             .clone()
             .unwrap_or_else(|| dir.path(&layout::pointer("worker"))),
-        resolve,
-        ignition_spec: spec.to_string(),
-        timeout: std::time::Duration::from_secs(timeout.whole_seconds().max(1) as u64),
+        resolve: a.resolve.clone(),
+        ignition_spec: a.ignition_spec.to_string(),
+        timeout: a.timeout.to_std().max(std::time::Duration::from_secs(1)),
     };
     let report = doctor::run(&opts);
     let code = if report.passed() {

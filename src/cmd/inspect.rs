@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::{duration_flag, now};
+use super::now;
 use crate::assets::AssetDir;
 use crate::cli::InspectArgs;
 use crate::inspect::{self, Level, Options, Report};
@@ -12,7 +12,7 @@ use crate::ui::{Ui, table};
 
 /// Runs `inspect`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs) -> Result<u8> {
-    let warn_within = duration_flag("warn-within", &args.warn_within)?.whole_seconds();
+    let warn_within = args.warn_within.seconds();
     let report = inspect::run(&Options {
         dir,
         targets: &args.targets,

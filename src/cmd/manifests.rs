@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::{load_tokens, now};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
-use crate::cli::{ManifestsArgs, ServeAuth};
+use crate::cli::ManifestsArgs;
 use crate::exit;
 use crate::manifests::{Deployment, Inputs, build};
 use crate::ui::Ui;
@@ -67,13 +67,9 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
         Some(Deployment {
             image: a.image.clone().unwrap_or_default(),
             namespace: a.namespace.clone(),
-            service_type: a.service_type.clone(),
-            auth: match a.auth {
-                ServeAuth::Token => "token",
-                ServeAuth::Split => "split",
-                ServeAuth::None => "none",
-            }
-            .into(),
+            service_type: a.service_type,
+            host_network: a.host_network,
+            auth: a.auth.name().into(),
         })
     } else {
         None

@@ -27,27 +27,57 @@ use crate::assets::{
     layout,
 };
 use crate::cli::{self, Cli, Command};
-use crate::duration::Duration;
 use crate::exit::usage;
 use crate::ignition::SpecVersion;
 use crate::ignition::edit as ptr_edit;
 use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
-use crate::ignition::render::Flavour;
-use crate::names::San;
 use crate::pki::issue::Ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::token::{Token, TokenStore};
-use crate::ui::{Format, Ui};
+use crate::ui::Ui;
 
 /// Runs the parsed command line; returns the exit code.
 pub fn run(cli: Cli) -> Result<u8> {
     let g = &cli.global;
-    let format = match g.format {
-        cli::Format::Text => Format::Text,
-        cli::Format::Json => Format::Json,
-    };
+    let (dir_arg, format_arg) = cli.command.common();
+    let name = cli.command.name();
+    if g.dir.is_some() && dir_arg.is_none() {
+        return Err(usage(format!(
+            "{name} does not use an asset directory: --dir does not apply"
+        )));
+    }
+    if g.format.is_some() && format_arg.is_none() {
+        let writes = match &cli.command {
+            Command::Completions(_) => "a shell script",
+            Command::Man(_) => "man pages",
+            Command::Serve(_) => "its access log as JSON lines",
+            _ => "a PEM certificate",
+        };
+        return Err(usage(format!(
+            "{name} writes {writes}: --format does not apply"
+        )));
+    }
+    let dir = dir_arg
+        .and_then(|d| d.dir.clone())
+        .or_else(|| g.dir.clone())
+        .or_else(|| {
+            std::env::var_os("MCSCTL_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .unwrap_or_else(|| PathBuf::from("mcs-assets"));
+    let format = format_arg
+        .and_then(|f| f.format)
+        .or(g.format)
+        .unwrap_or_default();
     let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
-    let dir = AssetDir::new(&g.dir);
+    if g.verbose {
+        crate::ui::enable_verbose_log();
+    }
+    if dir_arg.is_some() {
+        ui.detail(format!("asset directory {}", dir.display()));
+    }
+    let dir = AssetDir::new(&dir);
     match &cli.command {
         Command::Init(a) => init::run(&ui, &dir, a),
         Command::Ca(cli::CaCommand::Create(a)) => ca::create(&ui, &dir, a),
@@ -75,49 +105,6 @@ pub fn run(cli: Cli) -> Result<u8> {
 pub(crate) fn now() -> OffsetDateTime {
     let t = OffsetDateTime::now_utc();
     t.replace_nanosecond(0).unwrap_or(t)
-}
-
-/// Parses a duration flag; a bad value, or zero, is a usage error naming the flag.
-pub(crate) fn duration_flag(flag: &str, value: &str) -> Result<time::Duration> {
-    let d = Duration::parse(value)
-        .map(Duration::to_time)
-        .map_err(|e| usage(format!("--{flag}: {e}")))?;
-    if d <= time::Duration::ZERO {
-        let hint = if flag == "grace" {
-            "; to end the previous token at once, rotate and then `mcsctl token revoke ID`"
-        } else {
-            ""
-        };
-        return Err(usage(format!(
-            "--{flag} {value}: a duration must be more than zero{hint}"
-        )));
-    }
-    Ok(d)
-}
-
-/// Parses a spec version flag; a bad value is a usage error.
-pub(crate) fn spec_flag(value: &str) -> Result<SpecVersion> {
-    SpecVersion::parse(value).map_err(|e| usage(format!("--spec-version: {e}")))
-}
-
-/// The domain key algorithm of a CLI value.
-pub(crate) fn key_algorithm(a: cli::KeyAlgorithm) -> KeyAlgorithm {
-    match a {
-        cli::KeyAlgorithm::EcdsaP256 => KeyAlgorithm::EcdsaP256,
-        cli::KeyAlgorithm::EcdsaP384 => KeyAlgorithm::EcdsaP384,
-        cli::KeyAlgorithm::Ed25519 => KeyAlgorithm::Ed25519,
-        cli::KeyAlgorithm::Rsa2048 => KeyAlgorithm::Rsa2048,
-        cli::KeyAlgorithm::Rsa3072 => KeyAlgorithm::Rsa3072,
-        cli::KeyAlgorithm::Rsa4096 => KeyAlgorithm::Rsa4096,
-    }
-}
-
-/// The domain flavour of a CLI value.
-pub(crate) fn flavour(f: cli::RenderFor) -> Flavour {
-    match f {
-        cli::RenderFor::Openshift => Flavour::OpenShift,
-        cli::RenderFor::Coreos => Flavour::CoreOs,
-    }
 }
 
 /// Generates a key, with a spinner for the slow (RSA) algorithms.
@@ -293,7 +280,7 @@ pub(crate) fn edit_pointers(
         let link = dir.path(&rel);
         let path = std::fs::canonicalize(&link)
             .with_context(|| format!("following {}", link.display()))?;
-        let before = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+        let before = crate::assets::read_file(&path)?;
         let bytes = ptr_edit::edit(
             &before,
             &link.display().to_string(),
@@ -431,56 +418,4 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
         "{heading}\n{}",
         crate::ui::table(&["FILE", "MODE", "KIND", "DETAILS"], &rows)
     ))
-}
-
-/// The MCS address of `--url` (`HOST`, `HOST:PORT` or `https://HOST:PORT`, as a load balancer
-/// is named) as `https://HOST:PORT` (22623 by default), and the host as a SAN. Each pool's
-/// config is at `<address>/config/<pool>`.
-pub(crate) fn mcs_address(s: &str) -> Result<(String, San)> {
-    let bad = || {
-        usage(format!(
-            "--url {s:?}: expected the MCS address, HOST, HOST:PORT or https://HOST:PORT (mcsctl adds /config/<pool>)"
-        ))
-    };
-    let rest = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"))
-        .unwrap_or(s)
-        .trim_end_matches('/');
-    if rest.is_empty() || rest.contains('/') || rest.contains('?') || rest.contains('@') {
-        return Err(bad());
-    }
-    let scheme = if s.starts_with("http://") {
-        "http"
-    } else {
-        "https"
-    };
-    let (host, port) = match rest.rsplit_once(':') {
-        Some((h, p)) if !rest.starts_with('[') || h.ends_with(']') => {
-            (h, p.parse::<u16>().map_err(|_| bad())?)
-        }
-        _ => (rest, 22623),
-    };
-    let san = San::parse(host.trim_start_matches('[').trim_end_matches(']'))
-        .map_err(|e| usage(format!("--url: {e}")))?;
-    Ok((format!("{scheme}://{host}:{port}"), san))
-}
-
-/// `pointer --url`: a whole merge URL (`https://HOST[:PORT]/PATH`) as it is, or an MCS address
-/// as for `init --url`, completed with `/config/<pool>`.
-pub(crate) fn merge_url(s: &str, pool: &str) -> Result<String> {
-    let rest = s
-        .strip_prefix("https://")
-        .or_else(|| s.strip_prefix("http://"));
-    match rest {
-        Some(r) if r.trim_end_matches('/').contains('/') => {
-            if crate::ignition::pointer::url_host(s).is_none() {
-                return Err(usage(format!(
-                    "--url {s:?}: expected https://HOST[:PORT]/PATH, or the MCS address HOST[:PORT]"
-                )));
-            }
-            Ok(s.to_string())
-        }
-        _ => Ok(format!("{}/config/{pool}", mcs_address(s)?.0)),
-    }
 }

@@ -4,12 +4,11 @@ use anyhow::{Result, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::{load_tokens, now, spec_flag};
+use super::{load_tokens, now};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout, write_atomic};
-use crate::cli::{self, PointerArgs};
+use crate::cli::PointerArgs;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::{self, PointerSpec, Transport};
-use crate::names::is_dns_label;
 use crate::ui::Ui;
 
 #[derive(Serialize)]
@@ -27,12 +26,6 @@ struct PointerReport {
 
 /// Runs `pointer`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
-    if !is_dns_label(&args.pool) {
-        return Err(usage(format!(
-            "--pool {:?}: a pool name must be a DNS label (lower-case letters, digits and '-')",
-            args.pool
-        )));
-    }
     // Held from reading mcsctl.json and the token to writing the file, so a concurrent
     // `token rotate` cannot leave this pointer with the old token, nor another `pointer`
     // lose this pool from mcsctl.json.
@@ -53,14 +46,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         )));
     };
     let version = match (&args.spec_version, &cfg) {
-        (Some(v), _) => spec_flag(v)?,
+        (Some(v), _) => *v,
         (None, Some(c)) => crate::ignition::SpecVersion::parse(&c.spec_version)?,
         (None, None) => crate::ignition::SpecVersion::DEFAULT,
     };
     let transport = match (args.token_transport, &cfg) {
-        (Some(cli::TokenTransport::Header), _) => Transport::Header,
-        (Some(cli::TokenTransport::Query), _) => Transport::Query,
-        (Some(cli::TokenTransport::None), _) => Transport::None,
+        (Some(t), _) => t,
         (None, Some(c)) => Transport::parse(&c.token_transport)?,
         (None, None) if dir.exists(layout::TOKENS) => Transport::Header,
         (None, None) => Transport::None,
@@ -71,7 +62,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         ));
     }
     let url = match (&args.url, &cfg) {
-        (Some(u), _) => super::merge_url(u, &args.pool)?,
+        (Some(u), _) => u.for_pool(&args.pool),
         (None, Some(c)) => c.default_url(&args.pool),
         (None, None) => return Err(usage("--url is required without mcsctl.json")),
     };

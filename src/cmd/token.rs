@@ -1,27 +1,33 @@
-//! `mcsctl token create | rotate | list | revoke`.
+//! `mcsctl token create | rotate | list | revoke | prune`.
 
 use anyhow::{Result, bail};
 use serde::Serialize;
 
 use super::{
-    PendingPointer, duration_flag, load_tokens, lock, now, retoken_pointers, save_tokens,
-    write_pointers,
+    PendingPointer, load_tokens, lock, now, retoken_pointers, save_tokens, write_pointers,
 };
 use crate::assets::{AssetDir, Overwrite, layout};
-use crate::cli::TokenCommand;
+use crate::cli::{TokenCommand, TokenCreateArgs};
 use crate::exit;
-use crate::token::{TokenStore, TokenSummary, is_token_id};
+use crate::ignition::SpecVersion;
+use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
+use crate::token::{Token, TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
 
 /// Runs a token subcommand.
 pub fn run(ui: &Ui, dir: &AssetDir, cmd: &TokenCommand) -> Result<u8> {
     match cmd {
-        TokenCommand::Create(a) => create(ui, dir, a.ttl.as_deref(), a.description.clone()),
-        TokenCommand::Rotate(a) => {
-            rotate(ui, dir, &a.grace, a.ttl.as_deref(), a.description.clone())
-        }
-        TokenCommand::List => list(ui, dir),
+        TokenCommand::Create(a) => create(ui, dir, a),
+        TokenCommand::Rotate(a) => rotate(
+            ui,
+            dir,
+            a.grace.to_time(),
+            a.ttl.map(|d| d.to_time()),
+            a.description.clone(),
+        ),
+        TokenCommand::List(_) => list(ui, dir),
         TokenCommand::Revoke(a) => revoke(ui, dir, &a.id),
+        TokenCommand::Prune(a) => prune(ui, dir, a.dry_run),
     }
 }
 
@@ -29,23 +35,45 @@ pub fn run(ui: &Ui, dir: &AssetDir, cmd: &TokenCommand) -> Result<u8> {
 #[serde(rename_all = "camelCase")]
 struct ChangeReport {
     token: TokenSummary,
+    /// `<id>.<secret>`: only `token create` prints it, as its output.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bearer: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     previous: Option<TokenSummary>,
     rewritten: Vec<String>,
 }
 
-fn create(ui: &Ui, dir: &AssetDir, ttl: Option<&str>, description: Option<String>) -> Result<u8> {
-    let ttl = ttl.map(|t| duration_flag("ttl", t)).transpose()?;
+/// A token's lifetime, said when it is short enough to surprise: a token that lapses before
+/// a machine can be booted with it.
+fn short_life_warning(ui: &Ui, what: &str, ttl: Option<time::Duration>) {
+    if let Some(ttl) = ttl
+        && ttl < time::Duration::hours(1)
+    {
+        ui.warn(format!(
+            "{what} expires in {}: machines booting after that get 401, and a pointer config carrying it goes stale",
+            crate::duration::Duration(ttl.whole_seconds())
+        ));
+    }
+}
+
+fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
+    let ttl = a.ttl.map(|d| d.to_time());
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
-    let (id, became_current) = store.create(t, ttl, description)?;
+    let (id, became_current) = store.create(t, ttl, a.description.clone())?;
     let token = store
         .tokens
         .iter()
         .find(|x| x.id == id)
         .cloned()
         .expect("just created");
+    // Built before anything is written: a directory that cannot make one changes nothing.
+    let printed = if a.print_pointer {
+        Some(pointer_for(dir, &a.pool, &token)?)
+    } else {
+        None
+    };
     // The directory's first current token (after `init --no-token`, or every earlier one
     // expired): it goes into the pointer configs, which had none to replace.
     let pointers = if became_current {
@@ -62,38 +90,68 @@ fn create(ui: &Ui, dir: &AssetDir, ttl: Option<&str>, description: Option<String
         .into_iter()
         .find(|s| s.id == id)
         .expect("just created");
-    if ui.json() {
+    short_life_warning(ui, &format!("token {id}"), ttl);
+    let about = format!(
+        "Created token {id} ({}{}).",
+        summary.state,
+        summary
+            .expires
+            .as_deref()
+            .map(|e| format!(", expires {e}"))
+            .unwrap_or_default()
+    );
+    if let Some(bytes) = printed {
+        // The pointer config is the output, whatever --format says: it is JSON already.
+        ui.out(String::from_utf8_lossy(&bytes))?;
+        ui.info(format!(
+            "{about} On stdout: a {} pointer config carrying it (0600 it, as a password).",
+            a.pool
+        ));
+        report_rewritten(ui, &pointers);
+    } else if ui.json() {
         ui.out_json(&ChangeReport {
             token: summary,
+            bearer: Some(token.bearer()),
             previous: None,
             rewritten: rels(&pointers),
         })?;
     } else {
         // Like `kubeadm token create`: the one place the whole token is printed, on request.
         ui.out(format!("{}\n", token.bearer()))?;
-        ui.info(format!(
-            "Created token {id} ({}{}).",
-            summary.state,
-            summary
-                .expires
-                .as_deref()
-                .map(|e| format!(", expires {e}"))
-                .unwrap_or_default()
-        ));
+        ui.info(about);
         report_rewritten(ui, &pointers);
     }
     Ok(exit::OK)
 }
 
+/// The pointer config of `pool` carrying `token`, with the directory's CA bundle, URL and spec
+/// version; the token in a header (a query for spec 3.0.0) even where the directory's own
+/// pointer configs carry none.
+fn pointer_for(dir: &AssetDir, pool: &str, token: &Token) -> Result<Vec<u8>> {
+    let cfg = dir.config()?;
+    let version = SpecVersion::parse(&cfg.spec_version)?;
+    let transport = match Transport::parse(&cfg.token_transport)? {
+        Transport::None if version.has_http_headers() => Transport::Header,
+        Transport::None => Transport::Query,
+        t => t,
+    };
+    let bearer = token.bearer();
+    ptr::build(&PointerSpec {
+        version,
+        url: &cfg.default_url(pool),
+        ca_bundle_pem: &dir.read(layout::CA_BUNDLE)?,
+        token: Some(&bearer),
+        transport,
+    })
+}
+
 fn rotate(
     ui: &Ui,
     dir: &AssetDir,
-    grace: &str,
-    ttl: Option<&str>,
+    grace: time::Duration,
+    ttl: Option<time::Duration>,
     description: Option<String>,
 ) -> Result<u8> {
-    let grace = duration_flag("grace", grace)?;
-    let ttl = ttl.map(|t| duration_flag("ttl", t)).transpose()?;
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
@@ -111,8 +169,10 @@ fn rotate(
     change.commit(&lock)?;
     let summaries = store.summaries(t);
     let find = |id: &str| summaries.iter().find(|s| s.id == id).cloned();
+    short_life_warning(ui, &format!("the new current token {id}"), ttl);
     let report = ChangeReport {
         token: find(&id).expect("just created"),
+        bearer: None,
         previous: previous.as_deref().and_then(find),
         rewritten: rels(&pointers),
     };
@@ -198,6 +258,53 @@ fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
         ui.out_json(&summary)?;
     } else {
         ui.out(format!("revoked token {id}\n"))?;
+    }
+    Ok(exit::OK)
+}
+
+fn prune(ui: &Ui, dir: &AssetDir, dry_run: bool) -> Result<u8> {
+    let lock = lock(ui, dir)?;
+    let Some(mut store) = load_tokens(dir)? else {
+        bail!(
+            "{} does not exist: there is no token to prune",
+            dir.path(layout::TOKENS).display()
+        );
+    };
+    let t = now();
+    let summaries = store.summaries(t);
+    let removed = store.prune(t);
+    if !dry_run && !removed.is_empty() {
+        let mut change = dir.change("token prune");
+        save_tokens(&mut change, &store)?;
+        change.commit(&lock)?;
+    }
+    let gone: Vec<&TokenSummary> = summaries
+        .iter()
+        .filter(|s| removed.contains(&s.id))
+        .collect();
+    if ui.json() {
+        ui.out_json(&serde_json::json!({
+            "removed": gone,
+            "kept": store.tokens.len(),
+            "dryRun": dry_run,
+        }))?;
+    } else {
+        let verb = if dry_run { "would remove" } else { "removed" };
+        let mut out = String::new();
+        for s in &gone {
+            out.push_str(&format!("{verb} {} ({})\n", s.id, s.state));
+        }
+        ui.out(out)?;
+        ui.info(format!(
+            "{} token(s) {verb}, {} kept{}",
+            gone.len(),
+            store.tokens.len(),
+            if gone.is_empty() {
+                ""
+            } else {
+                "; machines still holding one now get \"unknown token\" instead of \"expired\" or \"revoked\""
+            }
+        ));
     }
     Ok(exit::OK)
 }

@@ -26,7 +26,7 @@ pub fn inspect(
     pointers: &mut Vec<Trusts>,
 ) -> Result<()> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).with_context(|| format!("reading {name}"))?;
+    let bytes = crate::assets::read_file(path)?;
     let text = String::from_utf8_lossy(&bytes);
     let trimmed = text.trim_start();
     let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context as _, Result};
+use anyhow::Result;
 
 use super::pointer::Trusts;
 use super::{Level, Report, Role};
@@ -104,7 +104,7 @@ pub fn inspect(
     let (roots, source) = match ca {
         Some(p) => {
             let n = p.display().to_string();
-            let bytes = std::fs::read(p).with_context(|| format!("reading {n}"))?;
+            let bytes = crate::assets::read_file(p)?;
             (crate::pki::load::certs(&bytes, &n)?, n)
         }
         None if dir.exists(layout::CA_BUNDLE) => (

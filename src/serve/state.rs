@@ -429,8 +429,7 @@ impl Loader {
                 out.insert(pool, old.clone());
                 continue;
             }
-            let loaded = std::fs::read(&p)
-                .with_context(|| format!("reading {}", p.display()))
+            let loaded = crate::assets::read_file(&p)
                 .and_then(|bytes| Variants::new(&bytes, &p.display().to_string()));
             match loaded {
                 Ok(variants) => {

@@ -232,7 +232,7 @@ impl TokenStore {
     }
 
     /// Revokes a token. The current token cannot be revoked: the pointer configs carry it, so
-    /// `token rotate --grace 0s` is the way to replace it everywhere at once.
+    /// `token rotate` then `token revoke` of the previous id replaces it everywhere at once.
     pub fn revoke(&mut self, id: &str) -> Result<()> {
         let t =
             self.tokens.iter_mut().find(|t| t.id == id).ok_or_else(|| {
@@ -240,11 +240,26 @@ impl TokenStore {
             })?;
         if t.state == State::Current {
             bail!(
-                "token {id} is the current token written in the pointer configs; run `mcsctl token rotate --grace 0s` to replace and retire it"
+                "token {id} is the current token written in the pointer configs; run `mcsctl token rotate` to replace it there, then `mcsctl token revoke {id}`"
             );
         }
         t.state = State::Revoked;
         Ok(())
+    }
+
+    /// Removes every token that can no longer be used (expired or revoked) and returns their
+    /// ids. A machine still holding one then gets "unknown token" from serve instead of
+    /// "expired" or "revoked".
+    pub fn prune(&mut self, now: OffsetDateTime) -> Vec<String> {
+        let mut removed = Vec::new();
+        self.tokens.retain(|t| {
+            let keep = t.is_live(now);
+            if !keep {
+                removed.push(t.id.clone());
+            }
+            keep
+        });
+        removed
     }
 
     /// Summaries for listing, oldest first.

@@ -96,11 +96,22 @@ fn create_revoke_and_their_errors() {
     );
     // An extra token does not replace the one in the pointer configs.
     assert_ne!(bearer_of(d.path(), "worker"), created);
+    // In JSON the new token is the output, as in text (a script needs it); no other secret.
+    let before = secrets(d.path());
     let json = ok(d.path(), &["token", "create", "--format", "json"]);
-    for s in secrets(d.path()) {
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let bearer = v["bearer"].as_str().expect("bearer in the JSON");
+    let new_id = v["token"]["id"].as_str().unwrap();
+    assert!(bearer.starts_with(&format!("{new_id}.")), "{json}");
+    assert!(
+        secrets(d.path())
+            .iter()
+            .any(|s| bearer.ends_with(s.as_str()))
+    );
+    for s in before {
         assert!(
             !json.contains(&s),
-            "token create --format json printed a secret"
+            "token create --format json printed another token's secret"
         );
     }
     ok(d.path(), &["token", "revoke", id, "-q"]);
@@ -114,7 +125,12 @@ fn create_revoke_and_their_errors() {
     let (cid, _) = current.split_once('.').unwrap();
     let (code, _, err) = run(d.path(), &["token", "revoke", cid]);
     assert_eq!(code, 1);
-    assert!(err.contains("token rotate --grace 0s"), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "is the current token written in the pointer configs; run `mcsctl token rotate` to replace it there, then `mcsctl token revoke {cid}`\n"
+        )),
+        "{err}"
+    );
     let (code, _, err) = run(d.path(), &["token", "revoke", &current]);
     assert_eq!(code, 1);
     assert!(

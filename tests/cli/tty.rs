@@ -7,48 +7,132 @@ use std::time::{Duration, Instant};
 
 use crate::support::tool;
 
-#[test]
-fn init_prompts_on_a_terminal_and_validates() {
-    let Some(script) = tool("script", "SCRIPT_BIN", "script") else {
-        return;
-    };
-    let d = tempfile::tempdir().unwrap();
+/// Runs `mcsctl ARGS` in `cwd` on a pseudo-terminal, typing `keys`; returns (success, what the
+/// terminal showed). None when `script` is missing and the run skips such parts.
+fn on_terminal(cwd: &std::path::Path, args: &str, keys: &[u8]) -> Option<(bool, String)> {
+    let script = tool("script", "SCRIPT_BIN", "script")?;
     let bin = assert_cmd::cargo::cargo_bin("mcsctl");
     let mut child = Command::new(script)
-        .args(["-qfec", &format!("{} init", bin.display()), "/dev/null"])
-        .current_dir(d.path())
+        .args(["-qfec", &format!("{} {args}", bin.display()), "/dev/null"])
+        .current_dir(cwd)
         .env("NO_COLOR", "1")
+        .env_remove("MCSCTL_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    // A bad cluster name first: the prompt must refuse it and ask again.
-    stdin.write_all(b"Bad_Name\rdemo\rexample.com\r").unwrap();
+    // One answer at a time: a prompt reads only once it is shown.
+    for line in keys.split_inclusive(|b| *b == b'\r') {
+        std::thread::sleep(Duration::from_millis(300));
+        stdin.write_all(line).unwrap();
+        stdin.flush().unwrap();
+    }
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
         if start.elapsed() > Duration::from_secs(30) {
             let _ = child.kill();
-            panic!("init did not finish on the terminal");
+            panic!("mcsctl {args} did not finish on the terminal");
         }
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{text}");
+    Some((
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    ))
+}
+
+#[test]
+fn init_interviews_on_a_terminal_validates_and_confirms() {
+    let d = tempfile::tempdir().unwrap();
+    // A bad cluster name first: the prompt refuses it and asks again. Then the MCS address (a
+    // load balancer), one extra SAN, the default pools and key algorithm, and yes.
+    let Some((ok, text)) = on_terminal(
+        d.path(),
+        "init",
+        b"Bad_Name\rdemo\rexample.com\rlb.example.com:8443\r192.0.2.10\r\r\ry\r",
+    ) else {
+        return;
+    };
+    assert!(ok, "{text}");
+    for prompt in [
+        "Cluster name",
+        "Base domain",
+        "Where machines reach the MCS (a load balancer; empty for api-int.demo.example.com:22623)",
+        "Extra names or addresses on the serving certificate",
+        "Pools with a pointer config (comma-separated)",
+        "Key algorithm (rsa-2048 is what openshift-install uses)",
+        "Write these assets?",
+    ] {
+        assert!(text.contains(prompt), "no prompt {prompt:?}:\n{text}");
+    }
     assert!(
-        text.contains("Cluster name") && text.contains("Base domain"),
+        text.contains("error: not a DNS label: use 1 to 63 lower-case letters"),
         "{text}"
     );
-    assert!(text.contains("\"Bad_Name\" is not a DNS label"), "{text}");
+    assert!(
+        text.contains("MCS address:     https://lb.example.com:8443 (each pool at https://lb.example.com:8443/config/<pool>)")
+            && text.contains("serving names:   api-int.demo.example.com, lb.example.com, 192.0.2.10")
+            && text.contains("pools:           worker, master")
+            && text.contains("key algorithm:   ecdsa-p256"),
+        "the summary before writing:\n{text}"
+    );
     let cfg = std::fs::read_to_string(d.path().join("mcs-assets/mcsctl.json")).unwrap();
     assert!(
         cfg.contains("\"clusterName\": \"demo\"")
-            && cfg.contains("\"baseDomain\": \"example.com\""),
+            && cfg.contains("\"baseDomain\": \"example.com\"")
+            && cfg.contains("\"url\": \"https://lb.example.com:8443\""),
         "{cfg}"
     );
+    let (code, out, _) = crate::support::run(d.path(), &["inspect", "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let serving = v["certificates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "tls/mcs.crt")
+        .unwrap();
+    assert_eq!(
+        serving["sans"],
+        serde_json::json!([
+            "DNS:api-int.demo.example.com",
+            "DNS:lb.example.com",
+            "IP:192.0.2.10"
+        ])
+    );
+
+    // Saying no writes nothing.
+    let e = tempfile::tempdir().unwrap();
+    let (ok, text) = on_terminal(e.path(), "init", b"demo\rexample.com\r\r\r\r\rn\r").unwrap();
+    assert!(!ok, "{text}");
+    assert!(text.contains("cancelled: nothing was written"), "{text}");
+    assert!(!e.path().join("mcs-assets").exists());
+}
+
+#[test]
+fn init_force_asks_before_replacing_a_ca_key_on_a_terminal() {
+    let d = crate::support::demo(&[]);
+    let before = crate::support::snapshot(d.path());
+    let args = "init --cluster-name demo --base-domain example.com --force";
+    let Some((ok, text)) = on_terminal(d.path(), args, b"n\r") else {
+        return;
+    };
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("mcs-assets/tls/mcs-ca.key holds a CA key (OU=openshift, CN=root-ca (key id")
+            && text.contains("Replace it with a new CA?")
+            && text.contains("kept mcs-assets as it was (`mcsctl ca rotate` replaces a CA without breaking machines)"),
+        "{text}"
+    );
+    assert_eq!(before, crate::support::snapshot(d.path()));
+    // --yes, or no terminal: --force is the consent.
+    let (ok, text) = on_terminal(d.path(), &format!("{args} --yes -q"), b"").unwrap();
+    assert!(ok, "{text}");
+    assert!(!text.contains("Replace it with a new CA?"), "{text}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 use base64::Engine;
 
 use super::{CaFiles, Written, report};
@@ -29,7 +29,7 @@ struct Bundle {
 pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: bool) -> Result<u8> {
     let mut b = read(file)?;
     if let Some(k) = key {
-        b.key_pem = Some(std::fs::read(k).with_context(|| format!("reading {}", k.display()))?);
+        b.key_pem = Some(crate::assets::read_file(k)?);
     }
     let t = now().unix_timestamp();
     if let Some(c) = b.cas.iter().find(|c| !c.is_ca) {
@@ -232,7 +232,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
 /// secret/machine-config-server-ca -o yaml` writes both at once.
 fn read(file: &Path) -> Result<Bundle> {
     let name = file.display().to_string();
-    let bytes = std::fs::read(file).with_context(|| format!("reading {name}"))?;
+    let bytes = crate::assets::read_file(file)?;
     let pem = |bytes: &[u8]| -> Result<Bundle> {
         Ok(Bundle {
             cas: crate::pki::load::certs(bytes, &name)?,

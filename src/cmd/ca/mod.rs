@@ -13,8 +13,7 @@ use anyhow::{Context, Result, bail};
 pub use rotation::{promote, retire, rotate};
 
 use super::{
-    Written, duration_flag, edit_pointers, generate_key, key_algorithm, known_cas, load_tokens,
-    lock, now, write_pointers,
+    Written, edit_pointers, generate_key, known_cas, load_tokens, lock, now, write_pointers,
 };
 use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaCreateArgs, CaImportArgs};
@@ -85,8 +84,8 @@ impl CaFiles {
 
 /// Runs `ca create`.
 pub fn create(ui: &Ui, dir: &AssetDir, args: &CaCreateArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &args.validity)?;
-    let alg = key_algorithm(args.key_algorithm);
+    let validity = args.validity.to_time();
+    let alg = args.key_algorithm;
     dir.create()?;
     let lock = lock(ui, dir)?;
     let exists = dir.exists(layout::CA_CERT);
@@ -154,8 +153,8 @@ pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
 fn load_new(cert: &Path, key: &Path) -> Result<NewCa> {
     let cert_name = cert.display().to_string();
     let key_name = key.display().to_string();
-    let cert_bytes = std::fs::read(cert).with_context(|| format!("reading {cert_name}"))?;
-    let key_bytes = std::fs::read(key).with_context(|| format!("reading {key_name}"))?;
+    let cert_bytes = crate::assets::read_file(cert)?;
+    let key_bytes = crate::assets::read_file(key)?;
     let ca = Ca::load(&cert_bytes, &cert_name, &key_bytes, &key_name)?;
     let key_pem = if key_bytes.windows(11).any(|w| w == b"-----BEGIN ") {
         key_bytes

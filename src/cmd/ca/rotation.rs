@@ -8,8 +8,8 @@ use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaPromoteArgs, CaRetireArgs, CaRotateArgs};
 use crate::cmd::{
-    PendingPointer, cluster_ca, duration_flag, edit_pointers, generate_key, key_algorithm,
-    known_cas, load_tokens, lock, now, write_pointers,
+    PendingPointer, cluster_ca, edit_pointers, generate_key, known_cas, load_tokens, lock, now,
+    write_pointers,
 };
 use crate::exit;
 use crate::ignition::pointer;
@@ -27,7 +27,7 @@ pub(super) struct NewCa {
 
 /// Runs `ca rotate`.
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &a.validity)?;
+    let validity = a.validity.to_time();
     let lock = lock(ui, dir)?;
     if let Some(c) = cluster_ca(dir)? {
         bail!(c.refusal("rotate"));
@@ -54,7 +54,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
         (Some(c), Some(k)) => super::load_new(c, k)?,
         _ => {
             let alg = match a.key_algorithm {
-                Some(x) => key_algorithm(x),
+                Some(x) => x,
                 None => crate::cmd::cert::algorithm_of(&active.info.key)?,
             };
             let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, now())?;
@@ -104,7 +104,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
 
 /// Runs `ca promote`.
 pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs) -> Result<u8> {
-    let validity = duration_flag("validity", &a.validity)?;
+    let validity = a.validity.to_time();
     let lock = lock(ui, dir)?;
     if let Some(c) = cluster_ca(dir)? {
         bail!(c.refusal("promote"));

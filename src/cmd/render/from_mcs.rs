@@ -152,7 +152,7 @@ fn config_url(raw: &str, pool: &str) -> Result<Uri> {
 fn roots(dir: &AssetDir, ca: Option<&Path>) -> Result<Vec<CertificateDer<'static>>> {
     let (pems, what) = match ca {
         Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            let bytes = crate::assets::read_file(p)?;
             let what = p.display().to_string();
             if bytes.trim_ascii_start().starts_with(b"{") {
                 let info = pointer::parse(&bytes, &what)?;

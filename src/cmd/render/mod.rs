@@ -10,7 +10,7 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 
-use super::{now, spec_flag};
+use super::now;
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -23,14 +23,10 @@ use report::{Credential, MachineReport, PoolReport};
 
 /// Runs `render`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
-    let version = a.spec_version.as_deref().map(spec_flag).transpose()?;
+    let version = a.spec_version;
     dir.require()?;
     let recorded = dir.config().ok().map(|c| c.flavour);
-    let flavour = a
-        .flavour
-        .map(super::flavour)
-        .or(recorded)
-        .unwrap_or_default();
+    let flavour = a.flavour.or(recorded).unwrap_or_default();
     if flavour == Flavour::CoreOs && a.bootstrap_kubeconfig.is_some() {
         return Err(usage(
             "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",
@@ -255,7 +251,7 @@ fn bootstrap_kubeconfig(dir: &AssetDir, a: &RenderArgs) -> Result<Option<Kubecon
     };
     match &a.bootstrap_kubeconfig {
         Some(p) => {
-            let bytes = std::fs::read(p).with_context(|| format!("reading {}", p.display()))?;
+            let bytes = crate::assets::read_file(p)?;
             let info = kubeconfig::check(&bytes, &p.display().to_string(), now)?;
             let store = match &kept {
                 Some(k) if *k == bytes => false,
@@ -317,13 +313,12 @@ fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
         }
         let mut all = Vec::new();
         for f in files {
-            let t =
-                std::fs::read_to_string(&f).with_context(|| format!("reading {}", f.display()))?;
+            let t = crate::assets::read_text(&f)?;
             all.extend(parse(&t, &f.display().to_string())?);
         }
         all
     } else {
-        let t = std::fs::read_to_string(p).with_context(|| format!("reading {name}"))?;
+        let t = crate::assets::read_text(p)?;
         parse(&t, &name)?
     };
     kinds.remove("MachineConfig");

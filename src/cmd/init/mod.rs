@@ -1,20 +1,20 @@
 //! `mcsctl init`: the whole asset directory in one step.
 
+mod ask;
+mod replace;
+
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Written, duration_flag, fresh_pointer, generate_key, key_algorithm, now, spec_flag};
+use super::{Written, fresh_pointer, generate_key, now};
 use crate::assets::{AssetDir, ClusterConfig, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
-use crate::cli::{InitArgs, InitTransport};
+use crate::cli::InitArgs;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::Transport;
-use crate::names::{San, is_dns_label, is_dns_name};
+use crate::names::San;
 use crate::pki::issue::{create_ca, issue_serving};
 use crate::token::TokenStore;
 use crate::ui::Ui;
-
-/// The default pools of an OpenShift cluster.
-const DEFAULT_POOLS: [&str; 2] = ["worker", "master"];
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,43 +29,7 @@ struct InitReport<'a> {
 
 /// Runs `init`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
-    let (cluster_name, base_domain) = names(ui, args)?;
-    let mut sans = Vec::new();
-    for s in &args.sans {
-        sans.push(San::parse(s).map_err(|e| usage(format!("--san: {e}")))?);
-    }
-    let mut pools: Vec<String> = Vec::new();
-    let requested: Vec<&str> = if args.pools.is_empty() {
-        DEFAULT_POOLS.to_vec()
-    } else {
-        args.pools.iter().map(String::as_str).collect()
-    };
-    for p in requested {
-        if !is_dns_label(p) {
-            return Err(usage(format!(
-                "--pool {p:?}: a pool name must be a DNS label (lower-case letters, digits and '-')"
-            )));
-        }
-        if !pools.iter().any(|x| x == p) {
-            pools.push(p.to_string());
-        }
-    }
-    let url = args.url.as_deref().map(super::mcs_address).transpose()?;
-    let version = spec_flag(&args.spec_version)?;
-    let transport = match (args.no_token, args.token_transport) {
-        (true, _) => Transport::None,
-        (false, InitTransport::Query) => Transport::Query,
-        (false, InitTransport::Header) if !version.has_http_headers() => {
-            return Err(usage(
-                "Ignition spec 3.0.0 has no httpHeaders: use --token-transport query, --no-token, or --spec-version 3.1.0 or later",
-            ));
-        }
-        (false, InitTransport::Header) => Transport::Header,
-    };
-    let ca_validity = duration_flag("ca-validity", &args.ca_validity)?;
-    let cert_validity = duration_flag("cert-validity", &args.cert_validity)?;
-    let alg = key_algorithm(args.key_algorithm);
-
+    // What can be refused from the flags alone is refused before any question is asked.
     if let Ok(m) = std::fs::metadata(dir.root())
         && !m.is_dir()
     {
@@ -80,6 +44,41 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             dir.root().display()
         );
     }
+    let version = args.spec_version;
+    let transport = match (args.no_token, args.token_transport) {
+        (true, _) => Transport::None,
+        (false, Transport::Header) if !version.has_http_headers() => {
+            return Err(usage(
+                "Ignition spec 3.0.0 has no httpHeaders: use --token-transport query, --no-token, or --spec-version 3.1.0 or later",
+            ));
+        }
+        (false, t) => t,
+    };
+    let plan = ask::plan(ui, args)?;
+    let ask::Plan {
+        cluster_name,
+        base_domain,
+        url,
+        sans,
+        pools,
+        alg,
+    } = plan;
+    ui.detail(format!(
+        "pools {}; key algorithm {}; {}",
+        pools.join(", "),
+        alg.name(),
+        if args.ca_cert.is_some() {
+            "adopting the given CA"
+        } else {
+            "creating a CA"
+        }
+    ));
+    let ca_validity = args.ca_validity.to_time();
+    let cert_validity = args.cert_validity.to_time();
+
+    if args.force {
+        replace::confirm(ui, dir, args.yes)?;
+    }
 
     // Everything is generated in memory first: a failure here leaves the disk untouched.
     let cfg = ClusterConfig {
@@ -90,10 +89,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         spec_version: version.to_string(),
         token_transport: transport.name().to_string(),
         key_algorithm: alg.name().to_string(),
-        flavour: super::flavour(args.flavour),
+        flavour: args.flavour,
         serve_auth: None,
         proxy_protocol_from: Vec::new(),
-        url: url.as_ref().map(|(u, _)| u.clone()),
+        url: url.as_ref().map(|a| a.url.clone()),
         urls: Default::default(),
     };
     let t = now();
@@ -104,10 +103,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     };
     let serving_key = generate_key(ui, alg, "serving")?;
     let mut all_sans = vec![San::Dns(cfg.api_int_host())];
-    if let Some((_, host)) = &url
-        && !all_sans.contains(host)
+    if let Some(a) = &url
+        && !all_sans.contains(&a.host)
     {
-        all_sans.push(host.clone());
+        all_sans.push(a.host.clone());
     }
     for s in sans {
         if !all_sans.contains(&s) {
@@ -145,6 +144,16 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     };
     let mut files = Vec::new();
     let mut change = dir.change("init");
+    let replaced = if args.force && !dir.is_empty()? {
+        let stamp = t
+            .format(time::macros::format_description!(
+                "[year][month][day]T[hour][minute][second]Z"
+            ))
+            .unwrap_or_default();
+        replace::stage(dir, &mut change, &stamp, &pools)?
+    } else {
+        Vec::new()
+    };
     change.write(
         layout::CA_KEY,
         ca_issued.key_pem.as_bytes(),
@@ -226,6 +235,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     }
     dir.save_config(&mut change, &cfg)?;
     change.commit(&lock)?;
+    files.extend(replaced);
 
     let token_id = token.map(|t| t.id.clone());
     if ui.json() {
@@ -251,8 +261,6 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     Ok(exit::OK)
 }
 
-/// `--url`: `HOST`, `HOST:PORT` or `http(s)://HOST[:PORT]`, as `https://HOST:PORT` (port 22623
-/// unless given), and the host as a SAN.
 fn next_steps(
     ui: &Ui,
     dir: &AssetDir,
@@ -267,65 +275,20 @@ fn next_steps(
     } else {
         "they hold a bearer token: keep them as private as a password".to_string()
     };
+    let render = match cfg.flavour {
+        crate::ignition::render::Flavour::OpenShift => format!(
+            "`mcsctl render --dir {d} --machine-configs <dir of MachineConfigs> --bootstrap-kubeconfig <kubeconfig>`"
+        ),
+        crate::ignition::render::Flavour::CoreOs => {
+            format!("`mcsctl render --dir {d} --machine-configs <dir of MachineConfigs>`")
+        }
+    };
+    let mcs = cfg
+        .url
+        .clone()
+        .unwrap_or_else(|| format!("https://{}:22623", cfg.api_int_host()));
     ui.info(format!(
-        "\nNext steps:\n  1. Give each machine its pointer config ({}) as its Ignition config;\n     {secret_note}.\n  2. Put full configs in {d}/rendered/<pool>.ign and run `mcsctl serve --dir {d}` where\n     https://{}:22623 reaches it (in a cluster instead: Secret\n     openshift-machine-config-operator/machine-config-server-tls holds tls/mcs.crt and key).\n  3. Check the chain before booting anything: `mcsctl inspect --dir {d}`, then from the\n     machines' network `mcsctl doctor --dir {d}` does what Ignition will do.\n  4. {d}/tls/mcs-ca.key signs new serving certificates: after the install, move it\n     offline and bring it back for `mcsctl cert renew`.",
+        "\nNext steps:\n  1. Render the full configs: {render}\n     writes {d}/rendered/<pool>.ign (and the pre-approval subset).\n  2. Serve them: `mcsctl serve --dir {d}` where {mcs} reaches it.\n  3. Check the chain before booting anything: `mcsctl inspect --dir {d}`, then from the\n     machines' network `mcsctl doctor --dir {d}` does what Ignition will do.\n  4. Give each machine its pointer config ({}) as its Ignition config;\n     {secret_note}.\n  5. {d}/tls/mcs-ca.key signs new serving certificates: after the install, move it\n     offline and bring it back for `mcsctl cert renew`.",
         ptrs.join(", "),
-        cfg.api_int_host(),
     ));
-}
-
-/// The cluster name and base domain: from flags, from prompts on a terminal, or a usage error
-/// naming every missing flag.
-fn names(ui: &Ui, args: &InitArgs) -> Result<(String, String)> {
-    let mut missing = Vec::new();
-    if args.cluster_name.is_none() {
-        missing.push("--cluster-name");
-    }
-    if args.base_domain.is_none() {
-        missing.push("--base-domain");
-    }
-    if !missing.is_empty() && !ui.interactive {
-        return Err(usage(format!(
-            "missing {} (not prompting: {})",
-            missing.join(" and "),
-            "stdin is not a terminal or --non-interactive was given"
-        )));
-    }
-    let cluster = match &args.cluster_name {
-        Some(c) => c.clone(),
-        None => dialoguer::Input::<String>::new()
-            .with_prompt("Cluster name")
-            .validate_with(|s: &String| check_cluster(s))
-            .interact_text()?,
-    };
-    check_cluster(&cluster).map_err(|e| usage(format!("--cluster-name: {e}")))?;
-    let domain = match &args.base_domain {
-        Some(d) => d.clone(),
-        None => dialoguer::Input::<String>::new()
-            .with_prompt("Base domain")
-            .validate_with(|s: &String| check_domain(s))
-            .interact_text()?,
-    };
-    check_domain(&domain).map_err(|e| usage(format!("--base-domain: {e}")))?;
-    Ok((cluster, domain.to_ascii_lowercase()))
-}
-
-fn check_cluster(s: &str) -> Result<(), String> {
-    if is_dns_label(s) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{s:?} is not a DNS label: use 1 to 63 lower-case letters, digits and '-', not at either end"
-        ))
-    }
-}
-
-fn check_domain(s: &str) -> Result<(), String> {
-    if is_dns_name(s) {
-        Ok(())
-    } else {
-        Err(format!(
-            "{s:?} is not a DNS name (labels of letters, digits and '-', separated by dots)"
-        ))
-    }
 }

@@ -1,0 +1,200 @@
+//! `render`, `serve` and `manifests`: the configs machines fetch and what serves them.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::values;
+use super::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::ignition::SpecVersion;
+use crate::ignition::render::Flavour;
+use crate::manifests::ServiceType;
+use crate::serve::AuthMode;
+use crate::serve::proxy::Cidr;
+
+/// Arguments of `render`.
+#[derive(Debug, Args)]
+#[command(after_long_help = "\
+For the openshift flavour every pool's config gets, last and in this order, the files the MCS \
+appends: /etc/machine-config-daemon/node-annotations.json, /etc/kubernetes/kubeconfig (the \
+bootstrap kubeconfig), /etc/mcs-machine-config-content.json and \
+/etc/ignition-machine-config-encapsulated.json. A cluster's rendered MachineConfig \
+(`oc get mc rendered-worker-<hash> -o yaml`) is served as it is, under its own name.")]
+pub struct RenderArgs {
+    /// MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -.
+    #[arg(
+        long,
+        value_name = "PATH",
+        required_unless_present = "from_mcs",
+        conflicts_with = "from_mcs"
+    )]
+    pub machine_configs: Option<PathBuf>,
+
+    /// What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded.
+    #[arg(long = "for", value_enum, value_name = "FLAVOUR")]
+    pub flavour: Option<Flavour>,
+
+    /// The kubelet's bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders).
+    #[arg(long, value_name = "FILE")]
+    pub bootstrap_kubeconfig: Option<PathBuf>,
+
+    /// Replace a different auth/bootstrap-kubeconfig.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Ignition spec version of the output, 3.0.0 to 3.5.0 (default: the newest input version,
+    /// at least 3.2.0).
+    #[arg(long, value_name = "V", value_parser = values::spec)]
+    pub spec_version: Option<SpecVersion>,
+
+    /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
+    #[arg(long = "allow-sensitive", value_name = "PATH")]
+    pub allow_sensitive: Vec<String>,
+
+    /// Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve).
+    #[arg(long, value_name = "URL", requires = "pool")]
+    pub from_mcs: Option<String>,
+
+    /// The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path).
+    #[arg(long, value_name = "POOL", requires = "from_mcs", value_parser = values::dns_label)]
+    pub pool: Option<String>,
+
+    /// CA bundle the server's certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt).
+    #[arg(long, value_name = "FILE", requires = "from_mcs")]
+    pub ca: Option<PathBuf>,
+
+    /// Bearer token for --from-mcs (or from the environment, so it stays out of `ps`).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCSCTL_FROM_MCS_TOKEN",
+        hide_env_values = true,
+        requires = "from_mcs"
+    )]
+    pub token: Option<String>,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// HTTPS listen address.
+    #[arg(long, default_value = "0.0.0.0:22623", value_name = "ADDR", value_parser = values::listen)]
+    pub listen: SocketAddr,
+
+    /// Also listen for plain HTTP (the MCS historically used port 22624). Off by default.
+    #[arg(long, value_name = "ADDR", value_parser = values::listen)]
+    pub insecure_listen: Option<SocketAddr>,
+
+    /// Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub auth: Option<AuthMode>,
+
+    /// Time allowed to send a request's headers; also the idle keep-alive timeout.
+    #[arg(long, default_value = "10s", value_name = "DUR", value_parser = values::duration)]
+    pub header_timeout: Duration,
+
+    /// Time allowed for a TLS handshake (and a PROXY protocol header).
+    #[arg(long, default_value = "10s", value_name = "DUR", value_parser = values::duration)]
+    pub handshake_timeout: Duration,
+
+    /// How long a response may stay unsent because the client does not read; then the connection is cut.
+    #[arg(long, default_value = "30s", value_name = "DUR", value_parser = values::duration)]
+    pub write_timeout: Duration,
+
+    /// How long one connection may stay open; then it is closed after the request in flight.
+    #[arg(long, default_value = "10m", value_name = "DUR", value_parser = values::duration)]
+    pub connection_deadline: Duration,
+
+    /// Load balancer (address or CIDR) whose connections start with a PROXY protocol v1/v2 header; repeatable (default: proxyProtocolFrom of mcsctl.json).
+    #[arg(long = "proxy-protocol-from", value_name = "CIDR", value_parser = values::cidr)]
+    pub proxy_protocol_from: Vec<Cidr>,
+
+    /// Most connections open at once; further connections are closed at once.
+    #[arg(long, default_value_t = 4096, value_name = "N")]
+    pub max_connections: usize,
+
+    /// Largest request head in bytes; larger requests get 431.
+    #[arg(long, default_value_t = 16384, value_name = "BYTES")]
+    pub max_header_bytes: usize,
+
+    /// How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once).
+    #[arg(long, default_value = "2s", value_name = "DUR", value_parser = values::duration)]
+    pub reload_interval: Duration,
+
+    /// How long SIGTERM waits for in-flight requests before exiting.
+    #[arg(long, default_value = "30s", value_name = "DUR", value_parser = values::duration)]
+    pub drain_timeout: Duration,
+
+    /// Unknown tokens per client (address; IPv6 /64) per minute before it gets 429; valid tokens are always served.
+    #[arg(long, default_value_t = 20, value_name = "N")]
+    pub max_failures: u32,
+
+    /// How long a client that exceeded --max-failures gets 429.
+    #[arg(long, default_value = "5m", value_name = "DUR", value_parser = values::duration)]
+    pub block_for: Duration,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+}
+
+/// Arguments of `manifests`.
+#[derive(Debug, Args)]
+pub struct ManifestsArgs {
+    /// Directory to write into (default: <dir>/manifests).
+    #[arg(long, short, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+
+    /// Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a
+    /// Service, or with --host-network a DaemonSet on the control plane nodes.
+    #[arg(long, requires = "image")]
+    pub serve_deployment: bool,
+
+    /// Container image with mcsctl, for --serve-deployment.
+    #[arg(long, value_name = "IMAGE")]
+    pub image: Option<String>,
+
+    /// Namespace of the serve Deployment, Service and their Secrets.
+    #[arg(
+        long,
+        default_value = "openshift-machine-config-operator",
+        value_name = "NS"
+    )]
+    pub namespace: String,
+
+    /// How booting machines reach the serve Service (with --host-network: the nodes' port 22623
+    /// instead).
+    #[arg(long, value_enum, default_value_t = ServiceType::NodePort, value_name = "TYPE", conflicts_with = "host_network")]
+    pub service_type: ServiceType,
+
+    /// Run serve on the control plane nodes' host network, port 22623 (where a UPI load
+    /// balancer already points, as the real MCS runs), tolerating their taints.
+    #[arg(long, requires = "serve_deployment")]
+    pub host_network: bool,
+
+    /// Auth mode of the deployed serve.
+    #[arg(long, value_enum, default_value_t = AuthMode::Token, value_name = "MODE")]
+    pub auth: AuthMode,
+
+    /// Replace existing files.
+    #[arg(long)]
+    pub force: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}

@@ -1,0 +1,212 @@
+//! Every clap type of the command line. No logic lives here: handlers in `cmd/` take these
+//! structs and call the domain modules, which never see clap. Structured values (durations,
+//! spec versions, names, addresses) are parsed by clap through [`values`], so a bad one is a
+//! usage error (exit 2) before any handler runs.
+//!
+//! `--dir` and `--format` are accepted before the command and after it, by the commands they
+//! mean something to; `-q`, `-v` and `--non-interactive` anywhere. All five are listed under
+//! "Global options" in every help page that has them.
+
+mod check;
+mod csr;
+mod deploy;
+mod docs;
+mod pki;
+mod tokens;
+pub mod values;
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+pub use check::*;
+pub use csr::*;
+pub use deploy::*;
+pub use docs::*;
+pub use pki::*;
+pub use tokens::*;
+
+use crate::ui::Format;
+
+/// The help heading of the options every command shares.
+pub const GLOBAL: &str = "Global options";
+
+/// Installer and PKI toolkit for the Machine Config Server (MCS) trust chain.
+///
+/// mcsctl creates the MCS CA and serving certificate, writes Ignition pointer configs that carry
+/// the CA and a bearer provisioning token, rotates tokens with a grace period, and inspects the
+/// whole chain for the mismatches that make a booting machine fail with
+/// "x509: certificate signed by unknown authority".
+///
+/// Exit codes: 0 success; 1 error; 2 usage error; 3 a check found something that needs attention
+/// soon (e.g. a certificate inside --warn-within or past 80% of its life); 4 a check failed
+/// (expired, not yet valid, broken chain, key mismatch, CA in a pointer config does not match
+/// the served certificate).
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcsctl",
+    version,
+    propagate_version = true,
+    help_expected = true
+)]
+#[command(max_term_width = 100)]
+pub struct Cli {
+    /// Global options.
+    #[command(flatten)]
+    pub global: GlobalArgs,
+
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options given before the command.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR,
+    /// else mcs-assets); also accepted after the command.
+    #[arg(long, value_name = "DIR", help_heading = GLOBAL)]
+    pub dir: Option<PathBuf>,
+
+    /// Output format of the data written to stdout (default text); also accepted after the
+    /// command.
+    #[arg(long, value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
+    pub format: Option<Format>,
+
+    /// Print only data and errors; no progress or next steps.
+    #[arg(
+        short,
+        long,
+        global = true,
+        conflicts_with = "verbose",
+        help_heading = GLOBAL
+    )]
+    pub quiet: bool,
+
+    /// Also print, on stderr, each file read and written and each decision taken.
+    #[arg(short, long, global = true, help_heading = GLOBAL)]
+    pub verbose: bool,
+
+    /// Never prompt; fail naming missing values instead (implied when stdin is not a terminal).
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub non_interactive: bool,
+}
+
+/// `--dir` after the command, for the commands that use an asset directory.
+#[derive(Debug, Clone, Default, Args)]
+pub struct DirArg {
+    /// Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR,
+    /// else mcs-assets).
+    #[arg(long = "dir", value_name = "DIR", help_heading = GLOBAL)]
+    pub dir: Option<PathBuf>,
+}
+
+/// `--format` after the command, for the commands that print data.
+#[derive(Debug, Clone, Default, Args)]
+pub struct FormatArg {
+    /// Output format of the data written to stdout (default text).
+    #[arg(long = "format", value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
+    pub format: Option<Format>,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create the whole asset directory in one step: CA, serving certificate, token, pointer configs.
+    Init(InitArgs),
+    /// Create, import or rotate the MCS CA.
+    #[command(subcommand)]
+    Ca(CaCommand),
+    /// Issue or renew the MCS serving certificate.
+    #[command(subcommand)]
+    Cert(CertCommand),
+    /// Write an Ignition pointer config for a pool.
+    Pointer(PointerArgs),
+    /// Manage bearer provisioning tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
+    Inspect(InspectArgs),
+    /// Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset.
+    Render(RenderArgs),
+    /// Serve rendered configs over TLS to booting machines (the Machine Config Server).
+    Serve(ServeArgs),
+    /// Do what Ignition does with a pointer config, step by step, and say which step fails.
+    Doctor(DoctorArgs),
+    /// Review kubelet CSRs by the cluster-machine-approver's rules, or sign one.
+    #[command(subcommand)]
+    Csr(CsrCommand),
+    /// Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`.
+    Manifests(ManifestsArgs),
+    /// Print a shell completion script to stdout.
+    Completions(CompletionsArgs),
+    /// Write one man page per command into a directory.
+    Man(ManArgs),
+}
+
+impl Command {
+    /// The command's name as typed, e.g. `token rotate`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Init(_) => "init",
+            Command::Ca(c) => match c {
+                CaCommand::Create(_) => "ca create",
+                CaCommand::Import(_) => "ca import",
+                CaCommand::Rotate(_) => "ca rotate",
+                CaCommand::Promote(_) => "ca promote",
+                CaCommand::Retire(_) => "ca retire",
+            },
+            Command::Cert(CertCommand::Issue(_)) => "cert issue",
+            Command::Cert(CertCommand::Renew(_)) => "cert renew",
+            Command::Pointer(_) => "pointer",
+            Command::Token(t) => match t {
+                TokenCommand::Create(_) => "token create",
+                TokenCommand::Rotate(_) => "token rotate",
+                TokenCommand::List(_) => "token list",
+                TokenCommand::Revoke(_) => "token revoke",
+                TokenCommand::Prune(_) => "token prune",
+            },
+            Command::Inspect(_) => "inspect",
+            Command::Render(_) => "render",
+            Command::Serve(_) => "serve",
+            Command::Doctor(_) => "doctor",
+            Command::Csr(CsrCommand::Review(_)) => "csr review",
+            Command::Csr(CsrCommand::Sign(_)) => "csr sign",
+            Command::Manifests(_) => "manifests",
+            Command::Completions(_) => "completions",
+            Command::Man(_) => "man",
+        }
+    }
+
+    /// The command's own `--dir` and `--format`, for the commands that take them.
+    pub fn common(&self) -> (Option<&DirArg>, Option<&FormatArg>) {
+        match self {
+            Command::Init(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Ca(c) => match c {
+                CaCommand::Create(a) => (Some(&a.dir), Some(&a.out)),
+                CaCommand::Import(a) => (Some(&a.dir), Some(&a.out)),
+                CaCommand::Rotate(a) => (Some(&a.dir), Some(&a.out)),
+                CaCommand::Promote(a) => (Some(&a.dir), Some(&a.out)),
+                CaCommand::Retire(a) => (Some(&a.dir), Some(&a.out)),
+            },
+            Command::Cert(CertCommand::Issue(a)) => (Some(&a.dir), Some(&a.out)),
+            Command::Cert(CertCommand::Renew(a)) => (Some(&a.dir), Some(&a.out)),
+            Command::Pointer(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Token(t) => match t {
+                TokenCommand::Create(a) => (Some(&a.dir), Some(&a.out)),
+                TokenCommand::Rotate(a) => (Some(&a.dir), Some(&a.out)),
+                TokenCommand::List(a) => (Some(&a.dir), Some(&a.out)),
+                TokenCommand::Revoke(a) => (Some(&a.dir), Some(&a.out)),
+                TokenCommand::Prune(a) => (Some(&a.dir), Some(&a.out)),
+            },
+            Command::Inspect(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Render(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Serve(a) => (Some(&a.dir), None),
+            Command::Doctor(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Csr(CsrCommand::Review(a)) => (None, Some(&a.out)),
+            Command::Csr(CsrCommand::Sign(a)) => (Some(&a.dir), None),
+            Command::Manifests(a) => (Some(&a.dir), Some(&a.out)),
+            Command::Completions(_) | Command::Man(_) => (None, None),
+        }
+    }
+}

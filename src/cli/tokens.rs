@@ -1,0 +1,166 @@
+//! `pointer` and `token`: what a booting machine carries.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use super::values::{self, UrlArg};
+use super::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::ignition::SpecVersion;
+use crate::ignition::pointer::Transport;
+
+/// Arguments of `pointer`.
+#[derive(Debug, Args)]
+pub struct PointerArgs {
+    /// Machine pool (a DNS label, e.g. worker or master).
+    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
+    pub pool: String,
+
+    /// Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>);
+    /// remembered for the pool in mcsctl.json (default: init --url, else
+    /// https://api-int.<cluster>.<base-domain>:22623/config/<pool>).
+    #[arg(long, value_name = "URL", value_parser = values::merge_url)]
+    pub url: Option<UrlArg>,
+
+    /// Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json).
+    #[arg(long, value_name = "V", value_parser = values::pointer_spec)]
+    pub spec_version: Option<SpecVersion>,
+
+    /// How the token is carried (default from mcsctl.json; none for no token).
+    #[arg(long, value_enum, value_name = "TRANSPORT")]
+    pub token_transport: Option<Transport>,
+
+    /// Where to write: a file, or - for stdout (default <dir>/<pool>.ign).
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Write the config base64-encoded, as cloud user-data fields expect.
+    #[arg(long)]
+    pub base64: bool,
+
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// `token` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Create a new token; it becomes current (and goes into pointer configs) when none is.
+    Create(TokenCreateArgs),
+    /// Make a new current token, keep the old one valid for --grace, rewrite every pointer config.
+    Rotate(TokenRotateArgs),
+    /// List tokens (ids, states, expiry; never secrets).
+    List(TokenListArgs),
+    /// Revoke a token by id.
+    Revoke(TokenRevokeArgs),
+    /// Remove expired and revoked tokens from auth/tokens.json.
+    Prune(TokenPruneArgs),
+}
+
+/// Arguments of `token create`.
+#[derive(Debug, Args)]
+pub struct TokenCreateArgs {
+    /// Lifetime of the token (e.g. 24h, 30d); default: no expiry.
+    #[arg(long, value_name = "DUR", value_parser = values::duration)]
+    pub ttl: Option<Duration>,
+
+    /// Free-text description shown by `token list`.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+
+    /// Print a ready pointer config carrying the new token on stdout, as `kubeadm token create
+    /// --print-join-command` prints a join command.
+    #[arg(long)]
+    pub print_pointer: bool,
+
+    /// The pool of the pointer config --print-pointer prints.
+    #[arg(long, value_name = "POOL", default_value = "worker", requires = "print_pointer", value_parser = values::dns_label)]
+    pub pool: String,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `token rotate`.
+#[derive(Debug, Args)]
+pub struct TokenRotateArgs {
+    /// How long the previous current token stays valid.
+    #[arg(long, default_value = "1h", value_name = "DUR", value_parser = values::grace)]
+    pub grace: Duration,
+
+    /// Lifetime of the new token; default: no expiry.
+    #[arg(long, value_name = "DUR", value_parser = values::duration)]
+    pub ttl: Option<Duration>,
+
+    /// Free-text description of the new token.
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `token list`.
+#[derive(Debug, Args)]
+pub struct TokenListArgs {
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `token revoke`.
+#[derive(Debug, Args)]
+pub struct TokenRevokeArgs {
+    /// Token id (the 6 characters before the dot). Checked by the command, not by the parser:
+    /// a whole token pasted by mistake must not be echoed in the error.
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `token prune`.
+#[derive(Debug, Args)]
+pub struct TokenPruneArgs {
+    /// Show what would be removed; change nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}

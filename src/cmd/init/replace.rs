@@ -1,0 +1,129 @@
+//! `init --force` over an existing asset directory: what it replaces is kept under
+//! `backup/<time>/` (keys, tokens, the cluster record), what it makes obsolete is removed
+//! (pointer configs of pools no longer listed, a CA rotation in progress, a cluster's bundle
+//! record), and on a terminal replacing a CA key is confirmed first. All of it lands in the
+//! same change as the new assets: a kill leaves the old directory or the new one.
+
+use anyhow::{Result, bail};
+
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::cmd::Written;
+use crate::pki::cert::parse_pem_certs;
+use crate::ui::Ui;
+
+/// Files replaced by `init`, kept in the backup when they exist: (path, secret).
+const KEPT: [(&str, bool); 11] = [
+    (layout::CONFIG, false),
+    (layout::CA_CERT, false),
+    (layout::CA_KEY, true),
+    (layout::CA_BUNDLE, false),
+    (layout::CA_NEXT_CERT, false),
+    (layout::CA_NEXT_KEY, true),
+    (layout::CA_PREVIOUS_CERT, false),
+    (layout::CA_PREVIOUS_KEY, true),
+    (layout::SERVING_CERT, false),
+    (layout::SERVING_KEY, true),
+    (layout::TOKENS, true),
+];
+
+/// Files that describe the old CA's life and mean nothing for the new one.
+const OBSOLETE: [&str; 5] = [
+    layout::CA_NEXT_CERT,
+    layout::CA_NEXT_KEY,
+    layout::CA_PREVIOUS_CERT,
+    layout::CA_PREVIOUS_KEY,
+    layout::CLUSTER_CA,
+];
+
+/// On a terminal, asks before a CA key is replaced (unless --yes). Without a terminal,
+/// --force is the consent.
+pub(super) fn confirm(ui: &Ui, dir: &AssetDir, yes: bool) -> Result<()> {
+    if yes || !ui.interactive || !dir.exists(layout::CA_KEY) {
+        return Ok(());
+    }
+    let what = dir
+        .read(layout::CA_CERT)
+        .ok()
+        .and_then(|b| parse_pem_certs(&b, layout::CA_CERT).ok())
+        .and_then(|v| v.into_iter().next())
+        .map(|c| {
+            format!(
+                "{}, expires {}",
+                c.subject_with_key_id(),
+                crate::pki::cert::rfc3339(c.not_after)
+            )
+        })
+        .unwrap_or_else(|| "unreadable certificate".to_string());
+    eprintln!(
+        "{} holds a CA key ({what}).\nEvery pointer config made from it stops working once machines fetch from the new serving certificate. A copy is kept under {}/backup/.",
+        dir.path(layout::CA_KEY).display(),
+        dir.root().display()
+    );
+    let go = dialoguer::Confirm::new()
+        .with_prompt("Replace it with a new CA?")
+        .default(false)
+        .interact()?;
+    if !go {
+        bail!(
+            "kept {} as it was (`mcsctl ca rotate` replaces a CA without breaking machines)",
+            dir.root().display()
+        );
+    }
+    Ok(())
+}
+
+/// Adds the backup and the removals to `change`; returns the rows to report. `stamp` names the
+/// backup (UTC, `20261121T192755Z`); `pools` are the pools the new directory has.
+pub(super) fn stage(
+    dir: &AssetDir,
+    change: &mut Change<'_>,
+    stamp: &str,
+    pools: &[String],
+) -> Result<Vec<Written>> {
+    let mut rows = Vec::new();
+    // Two runs in one second (a script, a rerun after a kill) each keep their own backup.
+    let mut backup = format!("backup/{stamp}");
+    let mut n = 1;
+    while dir.exists(&backup) {
+        backup = format!("backup/{stamp}-{n}");
+        n += 1;
+    }
+    for (rel, secret) in KEPT {
+        if !dir.exists(rel) {
+            continue;
+        }
+        let to = format!("{backup}/{rel}");
+        let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
+        change.write(&to, &dir.read(rel)?, mode, Overwrite::Never);
+        rows.push(Written::file(
+            &to,
+            secret,
+            "backup",
+            Some(format!("the replaced {rel}")),
+        ));
+    }
+    for rel in OBSOLETE {
+        if dir.exists(rel) {
+            change.remove(rel);
+            rows.push(removed(rel, "belonged to the replaced CA"));
+        }
+    }
+    for name in dir.pointer_files()? {
+        let pool = name.trim_end_matches(".ign");
+        if !pools.iter().any(|p| p == pool) {
+            change.remove(&name);
+            rows.push(removed(
+                &name,
+                &format!("pool {pool} is no longer listed (it carried the old CA and token)"),
+            ));
+        }
+    }
+    Ok(rows)
+}
+
+fn removed(rel: &str, why: &str) -> Written {
+    Written {
+        mode: "-".into(),
+        ..Written::file(rel, false, "removed", Some(why.to_string()))
+    }
+}
