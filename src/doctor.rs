@@ -123,12 +123,12 @@ pub fn run(opts: &Options) -> Report {
 
 fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
     let name = opts.pointer.display().to_string();
-    let bytes = match std::fs::read(&opts.pointer) {
+    let bytes = match crate::assets::read_file(&opts.pointer) {
         Ok(b) => b,
         Err(e) => {
             r.fail(
                 "parse",
-                format!("cannot read {name}: {e}"),
+                format!("cannot read {name}: {:#}", e.root_cause()),
                 "pass the path of a pointer config (default <dir>/worker.ign)",
             );
             return None;
@@ -145,6 +145,25 @@ fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
             return None;
         }
     };
+    // Ignition refuses a config newer than the spec it was built with, before any fetch.
+    if let (Ok(have), Ok(reads)) = (
+        crate::ignition::SpecVersion::parse(&info.version),
+        crate::ignition::SpecVersion::parse(&opts.ignition_spec),
+    ) && have > reads
+    {
+        r.fail(
+            "parse",
+            format!(
+                "{name} is Ignition spec {}, newer than the {} this Ignition reads: it stops at \"unsupported config version\" before fetching anything",
+                info.version, opts.ignition_spec
+            ),
+            format!(
+                "write it at the spec the boot image reads: `mcsctl pointer --pool <pool> --spec-version {} --force` (a pointer config needs nothing newer)",
+                opts.ignition_spec
+            ),
+        );
+        return None;
+    }
     let value: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let merge = &value["ignition"]["config"]["merge"];
     let resource = merge

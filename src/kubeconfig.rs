@@ -6,7 +6,6 @@
 
 use anyhow::{Result, anyhow, bail};
 use base64::Engine;
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::pki::cert::{CertInfo, parse_pem_certs};
@@ -31,13 +30,13 @@ pub const HOW_TO_GET: &str = "openshift-install writes one as auth/kubeconfig-ku
 /// time a certificate must be valid at.
 pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> {
     let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("{what} is not UTF-8 text"))?;
-    let v = Value::deserialize(serde_yaml_ng::Deserializer::from_str(text)).map_err(|e| {
-        let at = e
-            .location()
-            .map(|l| format!(" (line {})", l.line()))
-            .unwrap_or_default();
-        anyhow!("{what} is not a kubeconfig: not YAML or JSON{at}")
-    })?;
+    // client-go reads it with sigs.k8s.io/yaml, as kubectl does: YAML 1.1 scalars.
+    let v = crate::kube::yaml::documents(text, what)
+        .map_err(|e| anyhow!("{what} is not a kubeconfig: {e:#}"))?
+        .into_iter()
+        .next()
+        .map(|d| d.value)
+        .unwrap_or(Value::Null);
     if !v.is_object() {
         bail!("{what} is not a kubeconfig (a YAML mapping with clusters, users and contexts)");
     }
@@ -230,7 +229,10 @@ mod tests {
                 "no current-context",
             ),
             ("kind: Secret\n".to_string(), "is a Secret"),
-            ("{{{".to_string(), "not YAML or JSON"),
+            (
+                "{{{".to_string(),
+                "kc is not a kubeconfig: kc is not valid YAML",
+            ),
             (
                 r#"{"auths":{"quay.io":{"auth":"eA=="}}}"#.to_string(),
                 "not a kubeconfig: it has no clusters",

@@ -160,6 +160,7 @@ pub(crate) fn write(
     let mut change = dir.change(command);
     let files = stage_serving(&mut change, issued);
     change.commit(lock)?;
+    super::warn_short_lived(ui, &files);
     if ui.json() {
         ui.out_json(&CertReport { files: &files })?;
     } else {

@@ -15,19 +15,46 @@ use crate::csr::{self, Context, Csr, Verdict, kube};
 use crate::exit::{self, usage};
 use crate::pki::cert::parse_pem_certs;
 use crate::pki::issue::{Ca, sign_csr};
+use crate::pki::kind::{self, Kind};
 use crate::ui::{Ui, table};
 
-fn read_input(p: &Path) -> Result<(String, String)> {
+/// A file (or - for stdin) as bytes, and its name for messages.
+fn read_input(p: &Path) -> Result<(Vec<u8>, String)> {
     if p.as_os_str() == "-" {
-        let mut s = String::new();
+        let mut b = Vec::new();
         std::io::stdin()
-            .read_to_string(&mut s)
+            .read_to_end(&mut b)
             .context("reading stdin")?;
-        return Ok((s, "stdin".into()));
+        return Ok((b, "stdin".into()));
     }
-    let name = p.display().to_string();
-    let s = crate::assets::read_text(p)?;
-    Ok((s, name))
+    Ok((crate::assets::read_file(p)?, p.display().to_string()))
+}
+
+/// A text input (Kubernetes objects, an inventory), or - for stdin.
+fn read_text_input(p: &Path) -> Result<(String, String)> {
+    let (bytes, name) = read_input(p)?;
+    let text = String::from_utf8(bytes).map_err(|_| {
+        anyhow!("{name} is not UTF-8 text: expected Kubernetes objects (JSON or YAML)")
+    })?;
+    Ok((text, name))
+}
+
+/// The text of `--csrs`: Kubernetes objects. A PEM or DER request, or a key, is named.
+fn csr_objects_text(bytes: Vec<u8>, name: &str) -> Result<String> {
+    match kind::of(&bytes) {
+        Kind::Kube(_) => {}
+        k @ (Kind::Pem(_)
+        | Kind::DerRequest
+        | Kind::DerCertificate
+        | Kind::DerPrivateKey
+        | Kind::Pkcs12) => bail!(
+            "{name} holds {}, not CertificateSigningRequest objects: `oc get csr -o json > csrs.json` gives what review reads (`mcsctl csr sign --csr {name}` signs a single PEM request)",
+            k.describe()
+        ),
+        _ => {}
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| anyhow!("{name} is not UTF-8 text: expected `oc get csr -o json` output"))
 }
 
 #[derive(Serialize)]
@@ -55,7 +82,8 @@ struct ReviewReport {
 /// Runs `csr review`.
 pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
     let now = Some(a.now.unwrap_or_else(now));
-    let (text, name) = read_input(&a.csrs)?;
+    let (bytes, name) = read_input(&a.csrs)?;
+    let text = csr_objects_text(bytes, &name)?;
     let csrs = kube::csrs(&text, &name)?;
     // The approver never gives a client certificate for a name a Node already has (that
     // would let a machine impersonate it): without the Nodes that cannot be checked.
@@ -73,32 +101,35 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
         ..Context::default()
     };
     if let Some(p) = &a.machines {
-        let (t, n) = read_input(p)?;
+        let (t, n) = read_text_input(p)?;
         ctx.machines.extend(kube::machines(&t, &n)?);
     }
     if let Some(p) = &a.inventory {
-        let (t, n) = read_input(p)?;
+        let (t, n) = read_text_input(p)?;
         ctx.machines.extend(kube::inventory(&t, &n)?);
     }
     if let Some(p) = &a.nodes {
-        let (t, n) = read_input(p)?;
+        let (t, n) = read_text_input(p)?;
         ctx.nodes = kube::nodes(&t, &n)?;
     }
     if let Some(p) = &a.host_subnets {
-        let (t, n) = read_input(p)?;
+        let (t, n) = read_text_input(p)?;
         ctx.host_subnets = kube::host_subnets(&t, &n)?;
     }
     if let Some(p) = &a.approver_config {
-        let (t, n) = read_input(p)?;
-        let v: serde_json::Value =
-            serde_yaml_ng::from_str(&t).map_err(|e| anyhow!("{n} is not valid YAML: {e}"))?;
+        let (t, n) = read_text_input(p)?;
+        let v = crate::kube::yaml::documents(&t, &n)?
+            .into_iter()
+            .next()
+            .map(|d| d.value)
+            .unwrap_or_default();
         ctx.client_approval_disabled = v["nodeClientCert"]["disabled"].as_bool().unwrap_or(false);
     }
     if let Some(p) = &a.kubelet_ca {
         let bytes = crate::assets::read_file(p)?;
         // An empty bundle gives no CA pool, as in the controller: renewal is skipped.
         if !String::from_utf8_lossy(&bytes).trim().is_empty() {
-            let certs = parse_pem_certs(&bytes, &p.display().to_string())?;
+            let certs = crate::pki::load::certs(&bytes, &p.display().to_string())?;
             ctx.kubelet_ca = Some(certs.into_iter().map(|c| c.der).collect());
         }
     }
@@ -275,8 +306,17 @@ fn fetch_serving_certs(
 /// Runs `csr sign`.
 pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
     let validity = a.validity.to_time();
-    let (text, name) = read_input(&a.csr)?;
-    let (pem, usages) = if text.contains("-----BEGIN CERTIFICATE REQUEST-----") {
+    let (bytes, name) = read_input(&a.csr)?;
+    let text = match kind::of(&bytes) {
+        // A request in DER (`openssl req -outform DER`) is the same request.
+        Kind::DerRequest => pem::encode(&pem::Pem::new("CERTIFICATE REQUEST", bytes)),
+        Kind::Kube(_) => String::from_utf8_lossy(&bytes).into_owned(),
+        Kind::Pem(labels) if labels.iter().any(|l| l.ends_with("CERTIFICATE REQUEST")) => {
+            String::from_utf8_lossy(&bytes).into_owned()
+        }
+        _ => bail!("{}", kind::mismatch(&name, &bytes, kind::Wanted::Request)),
+    };
+    let (pem, usages) = if text.contains("CERTIFICATE REQUEST-----") {
         let info = csr::request::parse(text.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
         // No Kubernetes object to say what it is for: a kubelet client request has exactly
         // O=system:nodes and no SANs; anything else is a serving request.

@@ -358,6 +358,9 @@ pub(crate) struct Written {
     /// Extra fact: key type, SANs, URL, token id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// notAfter as Unix seconds, for the short-life warning.
+    #[serde(skip)]
+    pub expires_at: Option<i64>,
 }
 
 impl Written {
@@ -370,6 +373,7 @@ impl Written {
             fingerprint_sha256: None,
             not_after: None,
             detail,
+            expires_at: None,
         }
     }
 
@@ -383,8 +387,37 @@ impl Written {
             subject: Some(info.subject.clone()),
             fingerprint_sha256: Some(info.fingerprint.clone()),
             not_after: Some(crate::pki::cert::rfc3339(info.not_after)),
+            expires_at: Some(info.not_after),
             ..Written::file(path, false, kind, Some(detail))
         }
+    }
+}
+
+/// Warns about each certificate just written that needs attention at once: one valid for less
+/// than inspect's default window (30 days), so that machines booting after it lapses fail.
+pub(crate) fn warn_short_lived(ui: &Ui, files: &[Written]) {
+    let now = now().unix_timestamp();
+    for w in files {
+        let Some(at) = w.expires_at else { continue };
+        let left = at - now;
+        if left >= 30 * 86_400 {
+            continue;
+        }
+        let fix = match w.kind.as_str() {
+            "serving" => {
+                "`mcsctl cert renew --validity 1y` before then (a running serve picks it up)"
+            }
+            "ca" | "ca-next" => {
+                "rotate to a longer-lived CA before then: `mcsctl ca rotate --validity 10y`, `ca promote`, `ca retire`"
+            }
+            _ => "replace it before then",
+        };
+        ui.warn(format!(
+            "{} is valid for only {} (until {}): inspect reports it at once, and machines booting after that fail with \"x509: certificate has expired\"; {fix}",
+            w.path,
+            crate::duration::residual(left),
+            crate::pki::cert::rfc3339(at)
+        ));
     }
 }
 

@@ -49,15 +49,14 @@ pub fn inspect(
     if trimmed.starts_with("-----BEGIN ") || !bytes.is_ascii() {
         return certificates(r, &name, &bytes);
     }
-    let docs = serde_yaml_ng::Deserializer::from_str(&text)
-        .map(serde::Deserialize::deserialize)
-        .collect::<Result<Vec<Value>, _>>();
+    let docs = crate::kube::yaml::documents(&text, &name)
+        .map(|d| d.into_iter().map(|d| d.value).collect::<Vec<Value>>());
     match docs {
         Ok(docs) if docs.iter().any(|d| d.get("kind").is_some()) => {
             kube(r, &name, docs, ctx, pointers)
         }
         _ if text.contains("-----BEGIN ") => certificates(r, &name, &bytes),
-        Err(e) => bail!("{name}: not a certificate, pointer config or Kubernetes object ({e})"),
+        Err(e) => bail!("{name}: not a certificate, pointer config or Kubernetes object ({e:#})"),
         Ok(_) => bail!("{name}: not a certificate, pointer config or Kubernetes object"),
     }
 }

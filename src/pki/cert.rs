@@ -235,7 +235,10 @@ pub fn parse_pem_certs(text: &[u8], what: &str) -> Result<Vec<CertInfo>> {
     let blocks = pem_blocks(text, what)?;
     let certs: Vec<_> = blocks.iter().filter(|b| b.tag() == "CERTIFICATE").collect();
     if certs.is_empty() {
-        bail!("{what}: no CERTIFICATE block found");
+        bail!(
+            "{}",
+            super::kind::mismatch(what, text, super::kind::Wanted::Certificate)
+        );
     }
     certs
         .iter()

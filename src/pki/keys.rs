@@ -126,7 +126,8 @@ pub fn load_key_pem(pem_text: &[u8], what: &str) -> Result<KeyPair> {
     let mut keys = blocks.iter().filter(|b| b.tag().ends_with("PRIVATE KEY"));
     let Some(block) = keys.next() else {
         bail!(
-            "{what}: no PEM private key found (expected PRIVATE KEY, RSA PRIVATE KEY or EC PRIVATE KEY)"
+            "{}",
+            super::kind::mismatch(what, pem_text, super::kind::Wanted::PrivateKey)
         );
     };
     if keys.next().is_some() {

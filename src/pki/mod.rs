@@ -3,6 +3,7 @@
 pub mod cert;
 pub mod issue;
 pub mod keys;
+pub mod kind;
 pub mod load;
 pub mod remote;
 pub mod rotation;
@@ -15,7 +16,7 @@ pub fn pem_blocks(text: &[u8], what: &str) -> Result<Vec<pem::Pem>> {
     let begins = count(text, b"-----BEGIN ");
     let ends = count(text, b"-----END ");
     if begins == 0 {
-        bail!("{what}: no PEM data found (expected -----BEGIN ...-----)");
+        bail!("{}", kind::not_pem(what, text));
     }
     let blocks = match pem::parse_many(text) {
         Ok(b) => b,
@@ -67,7 +68,7 @@ mod tests {
             pem_blocks(b"hello", "x")
                 .unwrap_err()
                 .to_string()
-                .contains("no PEM")
+                .contains("x holds text without a PEM header (-----BEGIN ...-----), not PEM")
         );
     }
 }

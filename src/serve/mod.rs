@@ -251,8 +251,9 @@ fn banner(
         opts.dir.root().display()
     ));
     b.push_str(&format!(
-        "  serving certificate sha256: {}\n",
-        state.tls.cert_fingerprint
+        "  serving certificate sha256: {} (expires {})\n",
+        state.tls.cert_fingerprint,
+        crate::pki::cert::rfc3339(state.tls.not_after)
     ));
     b.push_str(&format!(
         "  CA sha256: {}\n",
@@ -316,6 +317,14 @@ fn banner(
         b.push_str(&format!(
             "WARNING: auth {} but no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`.\n",
             state.auth.name()
+        ));
+    }
+    let left = state.tls.not_after - OffsetDateTime::now_utc().unix_timestamp();
+    if left < 30 * 86_400 {
+        b.push_str(&format!(
+            "WARNING: the serving certificate expires in {} ({}): machines booting after that fail; `mcsctl cert renew` (picked up without a restart).\n",
+            crate::duration::residual(left),
+            crate::pki::cert::rfc3339(state.tls.not_after)
         ));
     }
     for (part, why) in &outcome.failed {
@@ -596,6 +605,7 @@ async fn reload_loop(
     // poll (a chmod, a Secret swap) but logged once per distinct reason.
     let mut failing: std::collections::HashMap<String, String> = Default::default();
     let mut live_before = shared.current().tokens.live_at(OffsetDateTime::now_utc());
+    let mut cert_dead_said = false;
     let mut tick = tokio::time::interval(every);
     tick.tick().await;
     loop {
@@ -605,6 +615,17 @@ async fn reload_loop(
             _ = stop.changed() => return,
         };
         let now = OffsetDateTime::now_utc();
+        // Certificates expire without any file changing: say so when it happens.
+        let cert_dead = shared.current().tls.unusable_at(now.unix_timestamp());
+        if let Some(why) = &cert_dead
+            && !cert_dead_said
+        {
+            shared.log.event(
+                "certificate-expired",
+                &format!("{why}: every machine now refuses the connection; run `mcsctl cert renew` (serve picks it up)"),
+            );
+        }
+        cert_dead_said = cert_dead.is_some();
         // Tokens expire without any file changing: say so when the last one goes.
         let live_now = shared.current().tokens.live_at(now);
         if live_now == 0 && live_before > 0 && shared.current().auth != AuthMode::None {

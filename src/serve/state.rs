@@ -55,8 +55,32 @@ pub struct Tls {
     pub cert_fingerprint: String,
     /// SHA-256 fingerprint of tls/mcs-ca.crt, when present.
     pub ca_fingerprint: Option<String>,
+    /// The serving certificate's notBefore (Unix seconds).
+    pub not_before: i64,
     /// The serving certificate's notAfter (Unix seconds).
     pub not_after: i64,
+}
+
+impl Tls {
+    /// Why every client would refuse this certificate at `now`, if it would.
+    pub fn unusable_at(&self, now: i64) -> Option<String> {
+        let at = crate::pki::cert::rfc3339;
+        if now >= self.not_after {
+            Some(format!(
+                "{} expired on {}",
+                layout::SERVING_CERT,
+                at(self.not_after)
+            ))
+        } else if now < self.not_before {
+            Some(format!(
+                "{} is not valid until {} (a clock behind, or a certificate from the future)",
+                layout::SERVING_CERT,
+                at(self.not_before)
+            ))
+        } else {
+            None
+        }
+    }
 }
 
 /// The tokens part.
@@ -217,6 +241,10 @@ impl Loader {
     pub fn initial(&self, now: OffsetDateTime) -> Result<(State, Outcome)> {
         self.dir.require()?;
         let tls = Arc::new(self.tls()?);
+        // Every machine would refuse the handshake: say so now rather than serve nothing.
+        if let Some(why) = tls.unusable_at(now.unix_timestamp()) {
+            bail!("{why}: every booting machine would refuse it; run `mcsctl cert renew` first");
+        }
         let tokens = Arc::new(if self.dir.exists(layout::TOKENS) {
             self.tokens(now)?
         } else {
@@ -242,6 +270,22 @@ impl Loader {
     pub fn reload(&self, prev: &State, now: OffsetDateTime) -> (State, Outcome) {
         let mut o = Outcome::default();
         let tls = match self.tls() {
+            // A new certificate no client would accept does not replace one they still do.
+            Ok(t)
+                if t.cert_fingerprint != prev.tls.cert_fingerprint
+                    && prev.tls.unusable_at(now.unix_timestamp()).is_none()
+                    && t.unusable_at(now.unix_timestamp()).is_some() =>
+            {
+                o.failed.push((
+                    "tls".into(),
+                    format!(
+                        "{}; keeping the certificate last read (valid until {}); run `mcsctl cert renew`",
+                        t.unusable_at(now.unix_timestamp()).unwrap_or_default(),
+                        crate::pki::cert::rfc3339(prev.tls.not_after)
+                    ),
+                ));
+                prev.tls.clone()
+            }
             Ok(t) => {
                 if t.cert_fingerprint != prev.tls.cert_fingerprint
                     || t.ca_fingerprint != prev.tls.ca_fingerprint
@@ -349,6 +393,7 @@ impl Loader {
             config: Arc::new(tls),
             cert_fingerprint: leaf.fingerprint,
             ca_fingerprint,
+            not_before: leaf.not_before,
             not_after: leaf.not_after,
         })
     }

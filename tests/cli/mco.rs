@@ -123,15 +123,15 @@ fn each_refusal_names_its_machine_config_and_writes_nothing() {
     let cases = [
         (
             mc("50-worker-typo", "  kernelArgs: [nosmt]"),
-            "MachineConfig 50-worker-typo: spec.kernelArgs is not a MachineConfig field (did you mean kernelArguments?)",
+            "mc.yaml:7: MachineConfig 50-worker-typo: spec.kernelArgs: not a MachineConfig field (did you mean kernelArguments?)",
         ),
         (
             mc("50-worker-ext", "  extensions: [vim]"),
-            "MachineConfig 50-worker-ext: spec.extensions: \"vim\" is not an extension the MCO supports",
+            "mc.yaml:7: MachineConfig 50-worker-ext: spec.extensions[0]: \"vim\" is not an extension the MCO supports",
         ),
         (
             mc("50-worker-kernel", "  kernelType: lowlatency"),
-            "MachineConfig 50-worker-kernel: spec.kernelType \"lowlatency\" is not one of default, realtime, 64k-pages",
+            "mc.yaml:7: MachineConfig 50-worker-kernel: spec.kernelType: \"lowlatency\" is not one of default, realtime, 64k-pages",
         ),
         (
             format!(
@@ -146,14 +146,14 @@ fn each_refusal_names_its_machine_config_and_writes_nothing() {
                 "60-worker-networkd",
                 "  config:\n    ignition: {version: 2.2.0}\n    networkd:\n      units: [{name: 10-eth0.network, contents: x}]",
             ),
-            "MachineConfig 60-worker-networkd: spec.config (Ignition 2.2.0): networkd.units has no spec 3 form",
+            "mc.yaml:8: MachineConfig 60-worker-networkd: spec.config: (Ignition 2.2.0) networkd.units has no spec 3 form",
         ),
         (
             mc(
                 "60-worker-var",
                 "  config:\n    ignition: {version: 2.2.0}\n    storage:\n      files: [{filesystem: var, path: /log/x, contents: {source: 'data:,x'}}]",
             ),
-            "MachineConfig 60-worker-var: spec.config (Ignition 2.2.0): storage.files /log/x: filesystem \"var\" cannot be converted",
+            "mc.yaml:8: MachineConfig 60-worker-var: spec.config: (Ignition 2.2.0) storage.files /log/x: filesystem \"var\" cannot be converted",
         ),
         (
             mc(
@@ -167,7 +167,7 @@ fn each_refusal_names_its_machine_config_and_writes_nothing() {
                 "80-worker-typo",
                 "  config:\n    ignition: {version: 3.2.0}\n    storage:\n      file: []",
             ),
-            "MachineConfig 80-worker-typo: spec.config has storage.file, which Ignition spec 3.2.0 does not have",
+            "mc.yaml:10: MachineConfig 80-worker-typo: spec.config.storage.file: Ignition spec 3.2.0 has no such field",
         ),
     ];
     let before = snapshot(d.path());

@@ -445,7 +445,12 @@ fn bad_machine_configs_are_one_line_errors() {
     std::fs::copy(d.path().join("bad.yaml"), d.path().join("mcs/10-bad.yaml")).unwrap();
     let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs"]);
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("mcs/10-bad.yaml: MachineConfig x"), "{err}");
+    assert!(
+        err.contains(
+            "mcs/10-bad.yaml:4: MachineConfig x: spec.config.ignition.version: Ignition spec 2.1.0"
+        ),
+        "{err}"
+    );
     // The wrong file: a pointer config, a kubeconfig.
     let (code, _, err) = run(
         d.path(),

@@ -43,6 +43,7 @@ pub(super) fn bundle_and_pointers(
 /// Prints the files and the phase.
 pub(super) fn done(ui: &Ui, dir: &AssetDir, heading: &str, files: &[Written]) -> Result<u8> {
     let (phase, next) = CaFiles::read(dir)?.phase().describe();
+    crate::cmd::warn_short_lived(ui, files);
     if ui.json() {
         ui.out_json(&Report { files, phase, next })?;
     } else {

@@ -238,6 +238,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     files.extend(replaced);
 
     let token_id = token.map(|t| t.id.clone());
+    super::warn_short_lived(ui, &files);
     if ui.json() {
         ui.out_json(&InitReport {
             dir: dir.root().display().to_string(),

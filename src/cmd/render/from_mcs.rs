@@ -19,7 +19,6 @@ use crate::exit::{self, usage};
 use crate::ignition::fetch::{self, Request};
 use crate::ignition::render::{Flavour, payload};
 use crate::ignition::{SpecVersion, pointer};
-use crate::pki::cert::parse_pem_certs;
 use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::ui::Ui;
 
@@ -123,7 +122,7 @@ pub fn run(
     if ui.json() {
         ui.out_json(&serde_json::json!({ "pools": [report] }))?;
     } else {
-        ui.out(text(std::slice::from_ref(&report)))?;
+        ui.out(text(std::slice::from_ref(&report), ui.verbose))?;
     }
     Ok(exit::OK)
 }
@@ -181,7 +180,7 @@ fn roots(dir: &AssetDir, ca: Option<&Path>) -> Result<Vec<CertificateDer<'static
     };
     let mut out = Vec::new();
     for pem in pems {
-        for c in parse_pem_certs(&pem, &what)? {
+        for c in crate::pki::load::certs(&pem, &what)? {
             out.push(CertificateDer::from(c.der));
         }
     }

@@ -171,7 +171,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             })),
         }))?;
     } else {
-        ui.out(report::text(&reports))?;
+        ui.out(report::text(&reports, ui.verbose))?;
     }
     Ok(exit::OK)
 }
@@ -283,11 +283,11 @@ fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
     let name = p.display().to_string();
     let mut kinds = std::collections::BTreeSet::new();
     let mut parse = |text: &str, what: &str| {
-        let objects = crate::kube::objects(text, what)?;
+        let objects = crate::kube::located(text, what)?;
         kinds.extend(
             objects
                 .iter()
-                .filter_map(|o| o["kind"].as_str().map(str::to_string)),
+                .filter_map(|o| o.value["kind"].as_str().map(str::to_string)),
         );
         render::machineconfig::parse_all(&objects, what)
     };

@@ -119,8 +119,25 @@ fn label(path: &str) -> &'static str {
     }
 }
 
-/// The text form.
-pub fn text(reports: &[PoolReport]) -> String {
+/// A long list for one line: the first few, a count, the last few (`--verbose` or
+/// `--format json` give all of them).
+fn shorten(names: &[String], all: bool) -> String {
+    const HEAD: usize = 6;
+    const TAIL: usize = 2;
+    if all || names.len() <= HEAD + TAIL + 1 {
+        return names.join(", ");
+    }
+    format!(
+        "{}, … {} more …, {} ({} in all; -v lists every one)",
+        names[..HEAD].join(", "),
+        names.len() - HEAD - TAIL,
+        names[names.len() - TAIL..].join(", "),
+        names.len()
+    )
+}
+
+/// The text form; `all` lists every MachineConfig name (`-v`).
+pub fn text(reports: &[PoolReport], all: bool) -> String {
     let mut out = String::new();
     for r in reports {
         out.push_str(&format!(
@@ -134,7 +151,10 @@ pub fn text(reports: &[PoolReport]) -> String {
             out.push_str(&format!("  source:       {}\n", r.source));
         }
         if !r.merge_order.is_empty() {
-            out.push_str(&format!("  merge order:  {}\n", r.merge_order.join(", ")));
+            out.push_str(&format!(
+                "  merge order:  {}\n",
+                shorten(&r.merge_order, all)
+            ));
         }
         if let Some(m) = &r.machine {
             out.push_str(&format!("  machine:      {}\n", m.line()));
@@ -146,7 +166,7 @@ pub fn text(reports: &[PoolReport]) -> String {
         let pre = if r.pre_approval.is_empty() {
             "none".to_string()
         } else {
-            r.pre_approval.join(", ")
+            shorten(&r.pre_approval, all)
         };
         if r.source.contains("://") {
             out.push_str(
@@ -179,4 +199,18 @@ pub fn text(reports: &[PoolReport]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_lists_are_shortened() {
+        let names: Vec<String> = (0..334).map(|i| format!("{i:03}-worker")).collect();
+        assert_eq!(
+            super::shorten(&names, false),
+            "000-worker, 001-worker, 002-worker, 003-worker, 004-worker, 005-worker, … 326 more …, 332-worker, 333-worker (334 in all; -v lists every one)"
+        );
+        assert_eq!(super::shorten(&names[..9], false).matches(", ").count(), 8);
+        assert_eq!(super::shorten(&names, true).matches(", ").count(), 333);
+    }
 }

@@ -1,12 +1,33 @@
 //! MachineConfig objects as the MCO reads them. `spec` is strict: an unknown field is an error
 //! naming it, as `oc apply` rejects it. `null` anywhere means "not set". A spec 2.2 Ignition
 //! config is converted to spec 3 (`ParseAndConvertConfig`), and the MCO's admission checks run
-//! on each object: kernel type, supported extensions, file modes.
+//! on each object: kernel type, supported extensions, file modes. Every error names the field
+//! by its path in the object (`spec.config.storage.files[0].mode`), and the line of the file
+//! the user wrote when the input was YAML.
 
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
 use super::spec2;
+use crate::kube::Located;
+
+/// A problem with one field of a MachineConfig: its path in the object and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {message}")]
+pub struct FieldError {
+    /// `spec.config.storage.files[0].mode`.
+    pub path: String,
+    /// What is wrong, and what would be right.
+    pub message: String,
+}
+
+fn field(path: impl Into<String>, message: impl Into<String>) -> anyhow::Error {
+    FieldError {
+        path: path.into(),
+        message: message.into(),
+    }
+    .into()
+}
 
 /// The role label of a MachineConfig.
 pub const ROLE_LABEL: &str = "machineconfiguration.openshift.io/role";
@@ -95,13 +116,16 @@ impl MachineConfig {
 /// Reads MachineConfig objects (other kinds are skipped) and checks the set: at least one,
 /// names unique. `what` names the input in errors.
 pub fn machine_configs(objects: Vec<Value>, what: &str) -> Result<Vec<MachineConfig>> {
-    check_set(parse_all(&objects, what)?, what)
+    let located: Vec<Located> = objects.into_iter().map(Located::bare).collect();
+    check_set(parse_all(&located, what)?, what)
 }
 
-/// Reads the MachineConfig objects of one input (other kinds are skipped); `what` names it.
-pub fn parse_all(objects: &[Value], what: &str) -> Result<Vec<MachineConfig>> {
+/// Reads the MachineConfig objects of one input (other kinds are skipped); `what` names it,
+/// with the line of the field at fault when the input was YAML (`worker.yaml:14:`).
+pub fn parse_all(objects: &[Located], what: &str) -> Result<Vec<MachineConfig>> {
     let mut out = Vec::new();
-    for o in objects {
+    for located in objects {
+        let o = &located.value;
         if o["kind"].as_str().is_some_and(|k| k != "MachineConfig") {
             continue;
         }
@@ -114,9 +138,30 @@ pub fn parse_all(objects: &[Value], what: &str) -> Result<Vec<MachineConfig>> {
             .as_str()
             .filter(|n| !n.is_empty())
             .ok_or_else(|| anyhow!("{what}: a MachineConfig has no metadata.name"))?;
-        out.push(parse(o, name).map_err(|e| anyhow!("{what}: MachineConfig {name}: {e}"))?);
+        let parsed = parse(o, name).map_err(|e| {
+            let at = e
+                .downcast_ref::<FieldError>()
+                .and_then(|f| line_near(located, &f.path))
+                .map(|l| format!(":{l}"))
+                .unwrap_or_default();
+            anyhow!("{what}{at}: MachineConfig {name}: {e}")
+        })?;
+        out.push(parsed);
     }
     Ok(out)
+}
+
+/// The line of `path`, or of the nearest node above it that has one (a missing field's
+/// parent).
+fn line_near(o: &Located, path: &str) -> Option<usize> {
+    let mut p = path.to_string();
+    loop {
+        if let Some(l) = o.line_of(&p) {
+            return Some(l);
+        }
+        let cut = p.rfind(['.', '['])?;
+        p.truncate(cut);
+    }
 }
 
 /// Checks a whole set of MachineConfigs: at least one, names unique.
@@ -144,17 +189,20 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
     let spec = match o.get("spec") {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(m)) => m,
-        Some(_) => bail!("spec is not an object"),
+        Some(_) => return Err(field("spec", "must be a mapping (an object)")),
     };
     for key in spec.keys() {
         if !SPEC_FIELDS.contains(&key.as_str()) {
             let hint = suggest(key)
                 .map(|s| format!(" (did you mean {s}?)"))
                 .unwrap_or_default();
-            bail!(
-                "spec.{key} is not a MachineConfig field{hint}; the fields are {}",
-                SPEC_FIELDS.join(", ")
-            );
+            return Err(field(
+                format!("spec.{key}"),
+                format!(
+                    "not a MachineConfig field{hint}; the fields are {}",
+                    SPEC_FIELDS.join(", ")
+                ),
+            ));
         }
     }
     let (config, converted_from) = config(spec.get("config"))?;
@@ -163,19 +211,25 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
         .iter()
         .find(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
     {
-        bail!(
-            "spec.extensions: {bad:?} is not an extension the MCO supports ({})",
-            SUPPORTED_EXTENSIONS.join(", ")
-        );
+        let i = extensions.iter().position(|e| e == bad).unwrap_or(0);
+        return Err(field(
+            format!("spec.extensions[{i}]"),
+            format!(
+                "{bad:?} is not an extension the MCO supports ({})",
+                SUPPORTED_EXTENSIONS.join(", ")
+            ),
+        ));
     }
     let kernel_type = match optional_string(spec, "kernelType")? {
         None => None,
         Some(k) if k == "default" => None,
         Some(k) if KERNEL_TYPES.contains(&k.as_str()) => Some(k),
-        Some(k) => bail!(
-            "spec.kernelType {k:?} is not one of {}",
-            KERNEL_TYPES.join(", ")
-        ),
+        Some(k) => {
+            return Err(field(
+                "spec.kernelType",
+                format!("{k:?} is not one of {}", KERNEL_TYPES.join(", ")),
+            ));
+        }
     };
     let role = o["metadata"]["labels"][ROLE_LABEL]
         .as_str()
@@ -202,10 +256,14 @@ fn config(v: Option<&Value>) -> Result<(Value, Option<String>)> {
     let mut c = match v {
         None | Some(Value::Null) => return Ok((Value::Object(Map::new()), None)),
         Some(v @ Value::Object(_)) => v.clone(),
-        Some(_) => bail!("spec.config is not an object"),
+        Some(_) => {
+            return Err(field(
+                "spec.config",
+                "must be a mapping (an Ignition config)",
+            ));
+        }
     };
     strip_nulls(&mut c);
-    yaml11_octal_modes(&mut c);
     if c.as_object().is_some_and(Map::is_empty) {
         return Ok((c, None));
     }
@@ -214,59 +272,142 @@ fn config(v: Option<&Value>) -> Result<(Value, Option<String>)> {
         && v.starts_with("2.")
     {
         if v != "2.2.0" {
-            bail!(
-                "spec.config is Ignition spec {v}; the MCO reads spec 2 configs only as 2.2.0 (and 3.x)"
-            );
+            return Err(field(
+                "spec.config.ignition.version",
+                format!("Ignition spec {v}: the MCO reads spec 2 configs only as 2.2.0 (and 3.x)"),
+            ));
         }
         converted_from = Some(v.to_string());
-        c = spec2::convert(&c).map_err(|e| anyhow!("spec.config (Ignition 2.2.0): {e}"))?;
+        c = spec2::convert(&c)
+            .map_err(|e| field("spec.config", format!("(Ignition 2.2.0) {e}")))?;
+    }
+    if let Some(e) = typed_error(&c) {
+        return Err(e);
     }
     let bytes = serde_json::to_vec(&c)?;
     let (_, warnings) = ignition_config::Config::parse_slice(&bytes).map_err(|e| {
-        anyhow!(
-            "spec.config is not a valid Ignition 3 config: {}",
-            crate::ignition::pointer::describe_error(&e)
+        field(
+            "spec.config",
+            format!(
+                "not a valid Ignition 3 config: {}",
+                crate::ignition::pointer::describe_error(&e)
+            ),
         )
     })?;
     if !warnings.is_empty() {
         let version = c["ignition"]["version"].as_str().unwrap_or("?");
-        bail!(
-            "spec.config has {}, which Ignition spec {version} does not have",
-            unused_keys(&warnings).join(", ")
-        );
+        let keys = unused_keys(&warnings);
+        return Err(field(
+            format!("spec.config.{}", keys[0]),
+            format!(
+                "Ignition spec {version} has no such field{}",
+                if keys.len() > 1 {
+                    format!(" (nor {})", keys[1..].join(", "))
+                } else {
+                    String::new()
+                }
+            ),
+        ));
     }
     // The MCO refuses setuid, setgid and sticky bits (validateIgn3FileModes).
-    for f in c["storage"]["files"].as_array().into_iter().flatten() {
+    for (i, f) in c["storage"]["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
         if let Some(mode) = f["mode"].as_u64()
             && mode > 0o777
         {
-            bail!(
-                "spec.config: file {} has mode {mode:#o}; the MCO allows at most 0o777 (no setuid, setgid or sticky bit)",
-                f["path"].as_str().unwrap_or("?")
-            );
+            let decimal = if (0o1000..=0o1777).contains(&mode) || mode == 644 || mode == 755 {
+                format!(" (decimal {mode}: did you mean 0{mode}, which YAML reads as octal?)")
+            } else {
+                String::new()
+            };
+            return Err(field(
+                format!("spec.config.storage.files[{i}].mode"),
+                format!(
+                    "file {} has mode {mode:#o}{decimal}; the MCO allows at most 0o777 (no setuid, setgid or sticky bit)",
+                    f["path"].as_str().unwrap_or("?")
+                ),
+            ));
         }
     }
     Ok((c, converted_from))
 }
 
-/// `mode: 0644` is octal 420 to Kubernetes (sigs.k8s.io/yaml reads YAML 1.1), but a string to a
-/// YAML 1.2 reader like ours. Read such modes as Kubernetes and `oc apply` do.
-fn yaml11_octal_modes(c: &mut Value) {
-    for list in ["/storage/files", "/storage/directories"] {
-        for entry in c
-            .pointer_mut(list)
-            .and_then(Value::as_array_mut)
-            .into_iter()
-            .flatten()
-        {
-            let octal = entry["mode"]
-                .as_str()
-                .filter(|m| m.len() > 1 && m.starts_with('0'))
-                .and_then(|m| u64::from_str_radix(&m[1..], 8).ok());
-            if let Some(mode) = octal {
-                entry["mode"] = mode.into();
-            }
-        }
+/// The first type error in an Ignition 3 config, with its path, as the typed structs of the
+/// `ignition-config` crate for its version find it: `storage.files[0].mode: expected an
+/// integer, got the string "rw"`.
+fn typed_error(c: &Value) -> Option<anyhow::Error> {
+    macro_rules! check {
+        ($m:ident) => {
+            serde_path_to_error::deserialize::<_, ignition_config::$m::Config>(c.clone())
+                .err()
+                .map(|e| (e.path().to_string(), e.into_inner().to_string()))
+        };
+    }
+    let found = match c["ignition"]["version"].as_str()? {
+        "3.0.0" => check!(v3_0),
+        "3.1.0" => check!(v3_1),
+        "3.2.0" => check!(v3_2),
+        "3.3.0" => check!(v3_3),
+        "3.4.0" => check!(v3_4),
+        "3.5.0" => check!(v3_5),
+        _ => None,
+    };
+    let (path, message) = found?;
+    Some(field(
+        if path == "." {
+            "spec.config".to_string()
+        } else {
+            format!("spec.config.{path}")
+        },
+        plain_serde_message(&message, &path),
+    ))
+}
+
+/// serde's "invalid type: string \"rw\", expected i64" in the user's words.
+fn plain_serde_message(m: &str, path: &str) -> String {
+    let want = |w: &str| {
+        w.replace("i64", "an integer")
+            .replace("u64", "an integer")
+            .replace("a boolean", "true or false")
+            .replace("a sequence", "a list")
+            .replace("a map", "a mapping")
+    };
+    let got = |g: &str| match g.split_once(' ') {
+        Some(("string", v)) => format!("the string {v}"),
+        Some(("integer", v)) => format!("the number {v}"),
+        Some(("floating", v)) => format!("the number {}", v.trim_start_matches("point ")),
+        Some(("boolean", v)) => v.trim_matches('`').to_string(),
+        _ => match g {
+            "map" => "a mapping".to_string(),
+            "sequence" => "a list".to_string(),
+            "null" => "null".to_string(),
+            other => other.to_string(),
+        },
+    };
+    let Some((g, w)) = m
+        .strip_prefix("invalid type: ")
+        .and_then(|rest| rest.split_once(", expected "))
+    else {
+        return m.to_string();
+    };
+    let out = format!("expected {}, got {}", want(w), got(g));
+    if !path.ends_with(".mode") {
+        return out;
+    }
+    let quoted_octal = g
+        .strip_prefix("string ")
+        .map(|v| v.trim_matches('"'))
+        .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| (b'0'..=b'7').contains(&b)));
+    if quoted_octal {
+        format!(
+            "{out}: a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
+        )
+    } else {
+        format!("{out}: a file mode is a number, 0644 in YAML (octal) or 420")
     }
 }
 
@@ -296,35 +437,35 @@ pub fn strip_nulls(v: &mut Value) {
     }
 }
 
-fn strings(spec: &Map<String, Value>, field: &str) -> Result<Vec<String>> {
-    match spec.get(field) {
+fn strings(spec: &Map<String, Value>, name: &str) -> Result<Vec<String>> {
+    match spec.get(name) {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
             .map(|i| {
                 i.as_str()
                     .map(str::to_string)
-                    .ok_or_else(|| anyhow!("spec.{field} must be a list of strings"))
+                    .ok_or_else(|| field(format!("spec.{name}"), "must be a list of strings"))
             })
             .collect(),
-        Some(_) => bail!("spec.{field} must be a list of strings"),
+        Some(_) => Err(field(format!("spec.{name}"), "must be a list of strings")),
     }
 }
 
-fn optional_string(spec: &Map<String, Value>, field: &str) -> Result<Option<String>> {
-    match spec.get(field) {
+fn optional_string(spec: &Map<String, Value>, name: &str) -> Result<Option<String>> {
+    match spec.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if s.is_empty() => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => bail!("spec.{field} must be a string"),
+        Some(_) => Err(field(format!("spec.{name}"), "must be a string")),
     }
 }
 
-fn optional_bool(spec: &Map<String, Value>, field: &str) -> Result<Option<bool>> {
-    match spec.get(field) {
+fn optional_bool(spec: &Map<String, Value>, name: &str) -> Result<Option<bool>> {
+    match spec.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(b)) => Ok(Some(*b)),
-        Some(_) => bail!("spec.{field} must be true or false"),
+        Some(_) => Err(field(format!("spec.{name}"), "must be true or false")),
     }
 }
 
@@ -371,7 +512,7 @@ mod tests {
             .to_string();
         assert!(
             e.contains("MachineConfig 50-worker-x")
-                && e.contains("spec.kernelArgs is not a MachineConfig field")
+                && e.contains("spec.kernelArgs: not a MachineConfig field")
                 && e.contains("did you mean kernelArguments?"),
             "{e}"
         );
@@ -437,12 +578,12 @@ mod tests {
         .to_string();
         assert!(e.contains("/usr/local/bin/x has mode 0o4755"), "{e}");
         let e = one(json!({"fips": "yes"})).unwrap_err().to_string();
-        assert!(e.contains("spec.fips must be true or false"), "{e}");
+        assert!(e.contains("spec.fips: must be true or false"), "{e}");
         let e = one(json!({"kernelArguments": "nosmt"}))
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("spec.kernelArguments must be a list of strings"),
+            e.contains("spec.kernelArguments: must be a list of strings"),
             "{e}"
         );
     }
@@ -453,7 +594,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("spec.config has storage.file, which Ignition spec 3.2.0 does not have"),
+            e.ends_with("spec.config.storage.file: Ignition spec 3.2.0 has no such field"),
             "{e}"
         );
         let e = one(json!({"config": {"ignition": {"version": "2.1.0"}}}))
@@ -463,21 +604,32 @@ mod tests {
     }
 
     #[test]
-    fn yaml_11_octal_modes_are_read_as_kubernetes_reads_them() {
+    fn modes_are_numbers_and_a_string_is_named_at_its_line() {
+        // What kube::yaml made of `mode: 0644` (plain) arrives as the number 420.
         let m = one(
             json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {
-            "files": [{"path": "/etc/a", "mode": "0644", "contents": {"source": "data:,a"}}],
-            "directories": [{"path": "/etc/d", "mode": "0750"}]}}}),
+            "files": [{"path": "/etc/a", "mode": 420, "contents": {"source": "data:,a"}}],
+            "directories": [{"path": "/etc/d", "mode": 488}]}}}),
         )
         .unwrap();
         assert_eq!(m.config["storage"]["files"][0]["mode"], 420);
-        assert_eq!(m.config["storage"]["directories"][0]["mode"], 488);
+        // A quoted one stays a string, as it does for Kubernetes: named, with the line.
+        let yaml = "kind: MachineConfig\nmetadata:\n  name: 50-worker-x\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      directories:\n      - path: /etc/d\n        mode: \"0750\"\n";
+        let objects = crate::kube::located(yaml, "in.yaml").unwrap();
+        let e = parse_all(&objects, "in.yaml").unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "in.yaml:11: MachineConfig 50-worker-x: spec.config.storage.directories[0].mode: expected an integer, got the string \"0750\": a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
+        );
+        let e = one(
+            json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {
+            "files": [{"path": "/etc/a", "mode": "rw-r--r--"}]}}}),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(
-            one(
-                json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {
-            "files": [{"path": "/etc/a", "mode": "rw-r--r--"}]}}})
-            )
-            .is_err()
+            e.ends_with("a file mode is a number, 0644 in YAML (octal) or 420"),
+            "{e}"
         );
     }
 

@@ -1,0 +1,106 @@
+//! Reading Kubernetes objects as `oc get -o json|yaml` prints them: a List, one object, an
+//! array, or several YAML documents.
+
+use anyhow::{Result, anyhow};
+use serde_json::Value;
+use time::OffsetDateTime;
+
+pub mod yaml;
+
+/// Every object of a JSON or YAML text: `kind: List` items are flattened, YAML documents
+/// concatenated. YAML is read as Kubernetes reads it (YAML 1.1 scalars, see [`yaml`]). `what`
+/// names the input in errors.
+pub fn objects(text: &str, what: &str) -> Result<Vec<Value>> {
+    Ok(located(text, what)?.into_iter().map(|o| o.value).collect())
+}
+
+/// One object and where its nodes are in the input (YAML only: JSON has no line map).
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// The object.
+    pub value: Value,
+    lines: Option<std::sync::Arc<std::collections::HashMap<String, usize>>>,
+    prefix: String,
+}
+
+impl Located {
+    /// An object with no line map (built in code, or read from JSON).
+    pub fn bare(value: Value) -> Located {
+        Located {
+            value,
+            lines: None,
+            prefix: String::new(),
+        }
+    }
+
+    /// The line of the node at `path` inside the object (`spec.config.storage.files[0]`).
+    pub fn line_of(&self, path: &str) -> Option<usize> {
+        let lines = self.lines.as_ref()?;
+        let full = match (self.prefix.is_empty(), path.is_empty()) {
+            (true, _) => path.to_string(),
+            (false, true) => self.prefix.clone(),
+            (false, false) if path.starts_with('[') => format!("{}{path}", self.prefix),
+            (false, false) => format!("{}.{path}", self.prefix),
+        };
+        lines.get(&full).copied()
+    }
+}
+
+/// [`objects`], each with its line map.
+pub fn located(text: &str, what: &str) -> Result<Vec<Located>> {
+    let docs: Vec<(Value, Option<_>)> =
+        if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
+            vec![(
+                serde_json::from_str(text).map_err(|e| anyhow!("{what} is not valid JSON: {e}"))?,
+                None,
+            )]
+        } else {
+            yaml::documents(text, what)?
+                .into_iter()
+                .map(|d| (d.value, Some(d.lines)))
+                .collect()
+        };
+    let mut out = Vec::new();
+    for (d, lines) in docs {
+        let items = |key: &str, v: Vec<Value>, out: &mut Vec<Located>| {
+            for (i, item) in v.into_iter().enumerate() {
+                out.push(Located {
+                    value: item,
+                    lines: lines.clone(),
+                    prefix: format!("{key}[{i}]"),
+                });
+            }
+        };
+        match d {
+            Value::Null => {}
+            Value::Array(v) => items("", v, &mut out),
+            Value::Object(mut m) if m.get("items").is_some_and(Value::is_array) => {
+                let v = m
+                    .remove("items")
+                    .and_then(|v| match v {
+                        Value::Array(a) => Some(a),
+                        _ => None,
+                    })
+                    .unwrap_or_default();
+                items("items", v, &mut out);
+            }
+            d => out.push(Located {
+                value: d,
+                lines: lines.clone(),
+                prefix: String::new(),
+            }),
+        }
+    }
+    Ok(out)
+}
+
+/// Parses an RFC 3339 timestamp; Go's zero time (`0001-01-01T00:00:00Z`) and absence are `None`.
+pub fn timestamp(v: &Value) -> Result<Option<OffsetDateTime>> {
+    let Some(s) = v.as_str() else { return Ok(None) };
+    if s.is_empty() || s.starts_with("0001-01-01T00:00:00") {
+        return Ok(None);
+    }
+    OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
+        .map(Some)
+        .map_err(|_| anyhow!("invalid timestamp {s:?} (RFC 3339 expected)"))
+}
