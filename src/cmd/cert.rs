@@ -54,6 +54,19 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
             sans.push(s);
         }
     }
+    ui.detail(format!(
+        "names {} (api-int from mcsctl.json, then --san); key {} ({})",
+        sans.iter()
+            .map(San::to_string)
+            .collect::<Vec<_>>()
+            .join(", "),
+        alg.name(),
+        if args.key_algorithm.is_some() {
+            "from --key-algorithm"
+        } else {
+            "from mcsctl.json"
+        }
+    ));
     let key = generate_key(ui, alg, "serving")?;
     let issued = issue_serving(&ca, &key, &sans, validity, now())?;
     write(

@@ -66,6 +66,23 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         (None, Some(c)) => c.default_url(&args.pool),
         (None, None) => return Err(usage("--url is required without mcsctl.json")),
     };
+    let from = |flag: bool, cfg_has: bool| match (flag, cfg_has) {
+        (true, _) => "from the flag",
+        (false, true) => "from mcsctl.json",
+        (false, false) => "default",
+    };
+    ui.detail(format!(
+        "spec {version} ({}); token {} ({}); merge URL {url} ({})",
+        from(args.spec_version.is_some(), cfg.is_some()),
+        transport.name(),
+        from(args.token_transport.is_some(), cfg.is_some()),
+        match (&args.url, &cfg) {
+            (Some(_), _) => "from --url",
+            (None, Some(c)) if c.urls.contains_key(&args.pool) => "the pool's URL in mcsctl.json",
+            (None, Some(c)) if c.url.is_some() => "init --url in mcsctl.json",
+            _ => "api-int of the cluster",
+        }
+    ));
     if url.starts_with("http://") {
         ui.warn("the merge URL is plain http: Ignition will not check the CA and the token travels in clear text");
     }

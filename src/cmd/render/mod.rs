@@ -27,6 +27,15 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     dir.require()?;
     let recorded = dir.config().ok().map(|c| c.flavour);
     let flavour = a.flavour.or(recorded).unwrap_or_default();
+    ui.detail(format!(
+        "flavour {} ({})",
+        flavour.name(),
+        match (a.flavour, recorded) {
+            (Some(_), _) => "from --for",
+            (None, Some(_)) => "from mcsctl.json",
+            (None, None) => "default",
+        }
+    ));
     if flavour == Flavour::CoreOs && a.bootstrap_kubeconfig.is_some() {
         return Err(usage(
             "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",
