@@ -199,6 +199,8 @@ impl Builder<'_> {
                         );
                     }
                     let v = self.node(&p)?;
+                    // A field is where its key is written (a block value starts below it).
+                    self.lines.insert(p, kmark.line());
                     m.insert(k, v);
                 }
             }

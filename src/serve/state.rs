@@ -279,7 +279,7 @@ impl Loader {
                 o.failed.push((
                     "tls".into(),
                     format!(
-                        "{}; keeping the certificate last read (valid until {}); run `mcsctl cert renew`",
+                        "{} (the one being served is valid until {}); run `mcsctl cert renew`",
                         t.unusable_at(now.unix_timestamp()).unwrap_or_default(),
                         crate::pki::cert::rfc3339(prev.tls.not_after)
                     ),

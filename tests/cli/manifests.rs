@@ -93,6 +93,50 @@ fn manifests_are_valid_kubernetes_objects() {
     assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true);
     assert_eq!(spec["securityContext"]["runAsNonRoot"], true);
     assert!(c["resources"]["requests"]["memory"].is_string());
+    // The default Service is one booting machines outside the cluster can reach.
+    let svc = load(&d.path().join("deploy/serve-service.yaml"));
+    assert_eq!(svc["spec"]["type"], "NodePort");
+    assert_eq!(svc["spec"]["ports"][0]["nodePort"], 32623);
+    assert_eq!(svc["spec"]["ports"][0]["port"], 22623);
+    // --host-network: as the MCO runs the real MCS, on the control plane's port 22623.
+    ok(
+        d.path(),
+        &[
+            "manifests",
+            "--serve-deployment",
+            "--host-network",
+            "--image",
+            "registry.example.com/mcsctl:0.1.0",
+            "--output",
+            "hostnet",
+            "-q",
+        ],
+    );
+    assert!(!d.path().join("hostnet/serve-service.yaml").exists());
+    assert!(!d.path().join("hostnet/serve-deployment.yaml").exists());
+    let ds = load(&d.path().join("hostnet/serve-daemonset.yaml"));
+    assert_eq!(ds["kind"], "DaemonSet");
+    let pod = &ds["spec"]["template"]["spec"];
+    assert_eq!(pod["hostNetwork"], true);
+    assert_eq!(pod["dnsPolicy"], "ClusterFirstWithHostNet");
+    assert_eq!(pod["containers"][0]["ports"][0]["containerPort"], 22623);
+    let tolerated: Vec<&str> = pod["tolerations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["key"].as_str().unwrap())
+        .collect();
+    assert!(
+        tolerated.contains(&"node-role.kubernetes.io/master")
+            && tolerated.contains(&"node-role.kubernetes.io/control-plane"),
+        "{tolerated:?}"
+    );
+    let terms = &pod["affinity"]["nodeAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+        ["nodeSelectorTerms"];
+    assert_eq!(terms.as_array().unwrap().len(), 2);
+    let (code, _, err) = run(d.path(), &["manifests", "--host-network", "--output", "x"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--serve-deployment"), "{err}");
     let (code, _, err) = run(d.path(), &["manifests"]);
     assert_eq!(code, 1);
     assert!(err.contains("exists; use --force"), "{err}");
@@ -108,11 +152,13 @@ fn manifests_are_valid_kubernetes_objects() {
         .unwrap()
         .map(|e| e.unwrap().path())
         .collect();
-    files.extend(
-        std::fs::read_dir(d.path().join("deploy"))
-            .unwrap()
-            .map(|e| e.unwrap().path()),
-    );
+    for sub in ["deploy", "hostnet"] {
+        files.extend(
+            std::fs::read_dir(d.path().join(sub))
+                .unwrap()
+                .map(|e| e.unwrap().path()),
+        );
+    }
     let out = Command::new(kv)
         .arg("--strict")
         .args(&files)

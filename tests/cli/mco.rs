@@ -146,14 +146,14 @@ fn each_refusal_names_its_machine_config_and_writes_nothing() {
                 "60-worker-networkd",
                 "  config:\n    ignition: {version: 2.2.0}\n    networkd:\n      units: [{name: 10-eth0.network, contents: x}]",
             ),
-            "mc.yaml:8: MachineConfig 60-worker-networkd: spec.config: (Ignition 2.2.0) networkd.units has no spec 3 form",
+            "mc.yaml:7: MachineConfig 60-worker-networkd: spec.config: (Ignition 2.2.0) networkd.units has no spec 3 form",
         ),
         (
             mc(
                 "60-worker-var",
                 "  config:\n    ignition: {version: 2.2.0}\n    storage:\n      files: [{filesystem: var, path: /log/x, contents: {source: 'data:,x'}}]",
             ),
-            "mc.yaml:8: MachineConfig 60-worker-var: spec.config: (Ignition 2.2.0) storage.files /log/x: filesystem \"var\" cannot be converted",
+            "mc.yaml:7: MachineConfig 60-worker-var: spec.config: (Ignition 2.2.0) storage.files /log/x: filesystem \"var\" cannot be converted",
         ),
         (
             mc(

@@ -10,12 +10,27 @@ use crate::support::tool;
 /// Runs `mcsctl ARGS` in `cwd` on a pseudo-terminal, typing `keys`; returns (success, what the
 /// terminal showed). None when `script` is missing and the run skips such parts.
 fn on_terminal(cwd: &std::path::Path, args: &str, keys: &[u8]) -> Option<(bool, String)> {
+    on_terminal_with(cwd, args, keys, true)
+}
+
+/// [`on_terminal`], with colour when `no_color` is false.
+fn on_terminal_with(
+    cwd: &std::path::Path,
+    args: &str,
+    keys: &[u8],
+    no_color: bool,
+) -> Option<(bool, String)> {
     let script = tool("script", "SCRIPT_BIN", "script")?;
     let bin = assert_cmd::cargo::cargo_bin("mcsctl");
-    let mut child = Command::new(script)
+    let mut cmd = Command::new(script);
+    if no_color {
+        cmd.env("NO_COLOR", "1");
+    } else {
+        cmd.env_remove("NO_COLOR");
+    }
+    let mut child = cmd
         .args(["-qfec", &format!("{} {args}", bin.display()), "/dev/null"])
         .current_dir(cwd)
-        .env("NO_COLOR", "1")
         .env_remove("MCSCTL_DIR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -184,4 +199,32 @@ fn rsa_generation_shows_a_spinner_only_on_a_terminal() {
     );
     assert_eq!(code, 0);
     assert!(!err.contains("generating"), "{err}");
+}
+
+#[test]
+fn colour_never_spans_a_line_end() {
+    let d = crate::support::demo(&[]);
+    crate::support::ok(d.path(), &["cert", "renew", "--validity", "10d", "-q"]);
+    let mut seen = 0;
+    for args in ["inspect", "token rotate --ttl 1s", "doctor --timeout 1s"] {
+        let Some((_, text)) = on_terminal_with(d.path(), args, b"", false) else {
+            return;
+        };
+        // Every SGR sequence that sets a colour is reset before the line ends, so a pager or
+        // a log viewer never paints the next line.
+        for line in text.split('\n') {
+            let mut open = false;
+            let mut rest = line;
+            while let Some(i) = rest.find("\x1b[") {
+                let after = &rest[i + 2..];
+                let end = after.find('m').unwrap_or(after.len());
+                let code = &after[..end];
+                open = !(code.is_empty() || code == "0");
+                seen += 1;
+                rest = &after[end.min(after.len())..];
+            }
+            assert!(!open, "{args}: colour left open at the end of {line:?}");
+        }
+    }
+    assert!(seen > 0, "no colour at all on a terminal");
 }

@@ -263,9 +263,13 @@ fn kernel_arguments_into_ignition(
             .filter(|m| !m.kernel_arguments.is_empty())
             .map(|m| m.name.as_str())
             .collect();
-        bail!(
-            "spec.kernelArguments of {} need Ignition spec 3.3.0 or later (kernelArguments.shouldExist); the output spec is {version}: pass --spec-version 3.3.0",
+        let named = if who.len() > 3 {
+            format!("{} and {} more", who[..3].join(", "), who.len() - 3)
+        } else {
             who.join(", ")
+        };
+        bail!(
+            "spec.kernelArguments of {named} need Ignition spec 3.3.0 or later (kernelArguments.shouldExist); the output spec is {version}: pass --spec-version 3.3.0"
         );
     }
     let mut all: Vec<Value> = merged.config["kernelArguments"]["shouldExist"]
