@@ -232,7 +232,7 @@ pub fn not_pem(file: &str, bytes: &[u8]) -> String {
     let kind = of(bytes);
     let fix = match kind {
         Kind::DerCertificate => format!(
-            "the asset directory keeps PEM: `openssl x509 -inform DER -in {file} -out {file}.pem` and move it over {file} (or `mcsctl ca import`, which reads DER)"
+            "the asset directory keeps PEM: `openssl x509 -inform DER -in {file} -out {file}.pem` and move it over {file}"
         ),
         Kind::DerPrivateKey => format!(
             "the asset directory keeps PEM: `openssl pkey -inform DER -in {file} -out {file}.pem` and move it over {file}"
@@ -280,7 +280,7 @@ mod tests {
         );
         assert_eq!(
             not_pem("tls/mcs.crt", cert.der()),
-            "tls/mcs.crt holds a certificate in DER (binary) form, not PEM: the asset directory keeps PEM: `openssl x509 -inform DER -in tls/mcs.crt -out tls/mcs.crt.pem` and move it over tls/mcs.crt (or `mcsctl ca import`, which reads DER)"
+            "tls/mcs.crt holds a certificate in DER (binary) form, not PEM: the asset directory keeps PEM: `openssl x509 -inform DER -in tls/mcs.crt -out tls/mcs.crt.pem` and move it over tls/mcs.crt"
         );
         assert!(
             mismatch("x.csr", csr.pem().unwrap().as_bytes(), Wanted::Certificate)

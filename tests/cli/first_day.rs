@@ -393,6 +393,26 @@ fn files_of_the_wrong_kind_say_what_they_are_and_what_to_run() {
         out.contains("mcs-assets/tls/mcs-ca-bundle.crt holds a certificate in DER (binary) form, not PEM: the asset directory keeps PEM: `openssl x509 -inform DER -in mcs-assets/tls/mcs-ca-bundle.crt -out mcs-assets/tls/mcs-ca-bundle.crt.pem`"),
         "{out}"
     );
+    // serve, which reads the pair as PEM, says the same of a DER serving certificate.
+    let (ok3, out) = crate::support::openssl_run(
+        &[
+            "x509",
+            "-in",
+            tls.join("mcs.crt").to_str().unwrap(),
+            "-outform",
+            "DER",
+            "-out",
+            tls.join("mcs.crt").to_str().unwrap(),
+        ],
+        d.path(),
+    )
+    .unwrap();
+    assert!(ok3, "{out}");
+    error(
+        d.path(),
+        &["serve", "--listen", "127.0.0.1:0"],
+        "mcs-assets/tls/mcs.crt holds a certificate in DER (binary) form, not PEM: the asset directory keeps PEM: `openssl x509 -inform DER -in mcs-assets/tls/mcs.crt -out mcs-assets/tls/mcs.crt.pem` and move it over mcs-assets/tls/mcs.crt",
+    );
     // Where DER is as good, it is read.
     let out = ok(
         d.path(),
