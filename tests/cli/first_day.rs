@@ -586,30 +586,8 @@ fn init_force_keeps_a_backup_and_removes_what_it_made_obsolete() {
     assert_eq!(mode(&b.join("tls/mcs-ca-next.key")), 0o600);
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
     // Twice in one second: two backups.
-    ok(
-        d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--force",
-            "-q",
-        ],
-    );
-    ok(
-        d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--force",
-            "-q",
-        ],
-    );
+    crate::support::init_demo(d.path(), &["--force"]);
+    crate::support::init_demo(d.path(), &["--force"]);
     assert_eq!(std::fs::read_dir(a.join("backup")).unwrap().count(), 3);
 }
 
