@@ -39,22 +39,23 @@ fn read_text_input(p: &Path) -> Result<(String, String)> {
     Ok((text, name))
 }
 
-/// The text of `--csrs`: Kubernetes objects. A PEM or DER request, or a key, is named.
-fn csr_objects_text(bytes: Vec<u8>, name: &str) -> Result<String> {
-    match kind::of(&bytes) {
-        Kind::Kube(_) => {}
-        k @ (Kind::Pem(_)
-        | Kind::DerRequest
-        | Kind::DerCertificate
-        | Kind::DerPrivateKey
-        | Kind::Pkcs12) => bail!(
-            "{name} holds {}, not CertificateSigningRequest objects: `oc get csr -o json > csrs.json` gives what review reads (`mcsctl csr sign --csr {name}` signs a single PEM request)",
-            k.describe()
-        ),
-        _ => {}
-    }
-    String::from_utf8(bytes)
+/// The CertificateSigningRequests of `--csrs`. Only input that does not read as such is looked
+/// at more closely (a PEM or DER request, a key, is named): a List of thousands is parsed once.
+fn csr_objects(bytes: &[u8], name: &str) -> Result<Vec<Csr>> {
+    std::str::from_utf8(bytes)
         .map_err(|_| anyhow!("{name} is not UTF-8 text: expected `oc get csr -o json` output"))
+        .and_then(|text| kube::csrs(text, name))
+        .map_err(|e| match kind::of(bytes) {
+            k @ (Kind::Pem(_)
+            | Kind::DerRequest
+            | Kind::DerCertificate
+            | Kind::DerPrivateKey
+            | Kind::Pkcs12) => anyhow!(
+                "{name} holds {}, not CertificateSigningRequest objects: `oc get csr -o json > csrs.json` gives what review reads (`mcsctl csr sign --csr {name}` signs a single PEM request)",
+                k.describe()
+            ),
+            _ => e,
+        })
 }
 
 #[derive(Serialize)]
@@ -83,8 +84,7 @@ struct ReviewReport {
 pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
     let now = Some(a.now.unwrap_or_else(now));
     let (bytes, name) = read_input(&a.csrs)?;
-    let text = csr_objects_text(bytes, &name)?;
-    let csrs = kube::csrs(&text, &name)?;
+    let csrs = csr_objects(&bytes, &name)?;
     // The approver never gives a client certificate for a name a Node already has (that
     // would let a machine impersonate it): without the Nodes that cannot be checked.
     let pending_client = csrs

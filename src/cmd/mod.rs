@@ -212,16 +212,17 @@ pub(crate) struct PendingPointer {
     pub url: String,
 }
 
-/// Builds the pointer config of a pool with the directory's defaults.
+/// Builds the pointer config of a pool with the directory's defaults (URL, spec version), the
+/// token carried by `transport`.
 pub(crate) fn fresh_pointer(
     dir: &AssetDir,
     cfg: &ClusterConfig,
     pool: &str,
     ca_bundle: &[u8],
     token: Option<&Token>,
+    transport: Transport,
 ) -> Result<PendingPointer> {
     let url = cfg.default_url(pool);
-    let transport = Transport::parse(&cfg.token_transport)?;
     let version = SpecVersion::parse(&cfg.spec_version)?;
     let bearer = token.map(Token::bearer);
     let bytes = ptr::build(&PointerSpec {

@@ -10,7 +10,7 @@ use crate::assets::{AssetDir, Overwrite, layout};
 use crate::cli::{TokenCommand, TokenCreateArgs};
 use crate::exit;
 use crate::ignition::SpecVersion;
-use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
+use crate::ignition::pointer::Transport;
 use crate::token::{Token, TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
 
@@ -135,14 +135,8 @@ fn pointer_for(dir: &AssetDir, pool: &str, token: &Token) -> Result<Vec<u8>> {
         Transport::None => Transport::Query,
         t => t,
     };
-    let bearer = token.bearer();
-    ptr::build(&PointerSpec {
-        version,
-        url: &cfg.default_url(pool),
-        ca_bundle_pem: &dir.read(layout::CA_BUNDLE)?,
-        token: Some(&bearer),
-        transport,
-    })
+    let bundle = dir.read(layout::CA_BUNDLE)?;
+    Ok(super::fresh_pointer(dir, &cfg, pool, &bundle, Some(token), transport)?.bytes)
 }
 
 fn rotate(

@@ -13,6 +13,8 @@ use super::SpecVersion;
 pub struct Variants {
     /// The version the file is written in.
     pub stored_version: String,
+    /// Its minor, when it is a 3.x mcsctl knows.
+    pub stored_minor: Option<u8>,
     /// The file as stored.
     pub stored: Bytes,
     /// Index = minor: the config at 3.<minor>.0, or why it cannot be (a 406 message).
@@ -69,6 +71,7 @@ impl Variants {
             })
             .collect();
         Ok(Variants {
+            stored_minor: SpecVersion::parse(&stored_version).ok().map(|v| v.minor),
             stored_version,
             stored: Bytes::copy_from_slice(bytes),
             by_minor,

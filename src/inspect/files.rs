@@ -7,8 +7,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result, anyhow, bail};
-use base64::Engine;
+use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 
 use super::pointer::{self, Trusts};
@@ -99,34 +98,6 @@ fn pointer_config(
     Ok(pointer::check(r, file, &info, ctx))
 }
 
-/// The entries of a Secret (`data` base64, `stringData`) or ConfigMap (`data`).
-fn entries(o: &Value, name: &str, obj: &str) -> Result<Vec<(String, Vec<u8>)>> {
-    let secret = o["kind"] == "Secret";
-    let mut out = Vec::new();
-    if let Some(m) = o["data"].as_object() {
-        for (k, v) in m {
-            let Some(s) = v.as_str() else { continue };
-            let val = if secret {
-                base64::engine::general_purpose::STANDARD
-                    .decode(s.trim())
-                    .with_context(|| format!("{name}: {obj} data.{k} is not base64"))?
-            } else {
-                s.as_bytes().to_vec()
-            };
-            out.push((k.clone(), val));
-        }
-    }
-    if let Some(m) = o["stringData"].as_object() {
-        for (k, v) in m {
-            if let Some(s) = v.as_str() {
-                out.push((k.clone(), s.as_bytes().to_vec()));
-            }
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    Ok(out)
-}
-
 fn kube(
     r: &mut Report,
     name: &str,
@@ -183,7 +154,7 @@ fn data_object(
     ctx: &Context,
     pointers: &mut Vec<Trusts>,
 ) -> Result<()> {
-    let entries = entries(o, name, obj)?;
+    let entries = crate::kube::data_entries(o, &format!("{name}: {obj}"))?;
     let get = |k: &str| {
         entries
             .iter()

@@ -7,6 +7,36 @@ use time::OffsetDateTime;
 
 pub mod yaml;
 
+/// The entries of a Secret (`data` base64-decoded, `stringData`) or a ConfigMap (`data`),
+/// sorted by key. `what` names the object in errors ("secret.yaml: ns/name").
+pub fn data_entries(o: &Value, what: &str) -> Result<Vec<(String, Vec<u8>)>> {
+    use base64::Engine;
+    let secret = o["kind"] == "Secret";
+    let mut out = Vec::new();
+    if let Some(m) = o["data"].as_object() {
+        for (k, v) in m {
+            let Some(s) = v.as_str() else { continue };
+            let val = if secret {
+                base64::engine::general_purpose::STANDARD
+                    .decode(s.trim())
+                    .map_err(|_| anyhow!("{what} data.{k} is not base64"))?
+            } else {
+                s.as_bytes().to_vec()
+            };
+            out.push((k.clone(), val));
+        }
+    }
+    if let Some(m) = o["stringData"].as_object() {
+        for (k, v) in m {
+            if let Some(s) = v.as_str() {
+                out.push((k.clone(), s.as_bytes().to_vec()));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(out)
+}
+
 /// Every object of a JSON or YAML text: `kind: List` items are flattened, YAML documents
 /// concatenated. YAML is read as Kubernetes reads it (YAML 1.1 scalars, see [`yaml`]). `what`
 /// names the input in errors.

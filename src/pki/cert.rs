@@ -174,6 +174,17 @@ impl CertInfo {
         }
     }
 
+    /// A short file-name tag: the first 16 hex digits of the SHA-256 fingerprint, lower case
+    /// (names a retired CA's or serving certificate's files).
+    pub fn tag(&self) -> String {
+        self.fingerprint
+            .replace(':', "")
+            .chars()
+            .take(16)
+            .collect::<String>()
+            .to_lowercase()
+    }
+
     /// The subject name with its key id.
     pub fn subject_with_key_id(&self) -> String {
         match &self.subject_key_id {
@@ -269,7 +280,9 @@ pub const REFRESH_AT: f64 = 0.8;
 impl Status {
     /// Classifies `cert` at `now` (Unix seconds) with a warning window in seconds.
     pub fn of(cert: &CertInfo, now: i64, warn_within: i64) -> Status {
-        if now < cert.not_before || now > cert.not_after {
+        // `now` is in whole seconds: at second notAfter a client's clock is already past it
+        // (Go's `now.After(NotAfter)`), so that second counts as expired.
+        if now < cert.not_before || now >= cert.not_after {
             Status::Invalid
         } else if cert.not_after - now <= warn_within || lifetime_used(cert, now) >= REFRESH_AT {
             Status::ExpiringSoon

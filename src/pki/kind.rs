@@ -57,7 +57,7 @@ pub fn of(bytes: &[u8]) -> Kind {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Kind::Empty;
     }
-    if bytes.windows(11).any(|w| w == b"-----BEGIN ") {
+    if super::load::is_pem(bytes) {
         let text = String::from_utf8_lossy(bytes);
         let labels = text
             .split("-----BEGIN ")

@@ -40,7 +40,8 @@ pub(crate) fn der_key(bytes: &[u8]) -> Option<KeyPair> {
     attempts.iter().find_map(|der| KeyPair::try_from(der).ok())
 }
 
-fn is_pem(bytes: &[u8]) -> bool {
+/// Whether `bytes` hold a PEM block (anywhere: PEM may follow explanatory text).
+pub fn is_pem(bytes: &[u8]) -> bool {
     bytes.windows(11).any(|w| w == b"-----BEGIN ")
 }
 

@@ -251,10 +251,9 @@ fn serve_config(
     };
     // A client that reads the stored version (or a newer one) gets the file as it is: every
     // Ignition reads the older specs, so nothing is gained by bumping the version.
-    let stored_minor = SpecVersion::parse(&v.stored_version).map(|s| s.minor).ok();
     let body = match negotiate(accept, SpecVersion::MAX_MINOR) {
         Ok(Wanted::AsStored) => v.stored.clone(),
-        Ok(Wanted::Minor(m)) if stored_minor.is_some_and(|s| m >= s) => v.stored.clone(),
+        Ok(Wanted::Minor(m)) if v.stored_minor.is_some_and(|s| m >= s) => v.stored.clone(),
         Ok(Wanted::Minor(m)) => match v.get(m) {
             Ok(b) => b.clone(),
             Err(reason) => return Response::text(406, reason),

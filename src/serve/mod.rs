@@ -253,7 +253,7 @@ fn banner(
     b.push_str(&format!(
         "  serving certificate sha256: {} (expires {})\n",
         state.tls.cert_fingerprint,
-        crate::pki::cert::rfc3339(state.tls.not_after)
+        crate::pki::cert::rfc3339(state.tls.leaf.not_after)
     ));
     b.push_str(&format!(
         "  CA sha256: {}\n",
@@ -319,12 +319,12 @@ fn banner(
             state.auth.name()
         ));
     }
-    let left = state.tls.not_after - OffsetDateTime::now_utc().unix_timestamp();
+    let left = state.tls.leaf.not_after - OffsetDateTime::now_utc().unix_timestamp();
     if left < 30 * 86_400 {
         b.push_str(&format!(
             "WARNING: the serving certificate expires in {} ({}): machines booting after that fail; `mcsctl cert renew` (picked up without a restart).\n",
             crate::duration::residual(left),
-            crate::pki::cert::rfc3339(state.tls.not_after)
+            crate::pki::cert::rfc3339(state.tls.leaf.not_after)
         ));
     }
     for (part, why) in &outcome.failed {

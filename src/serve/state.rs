@@ -55,31 +55,19 @@ pub struct Tls {
     pub cert_fingerprint: String,
     /// SHA-256 fingerprint of tls/mcs-ca.crt, when present.
     pub ca_fingerprint: Option<String>,
-    /// The serving certificate's notBefore (Unix seconds).
-    pub not_before: i64,
-    /// The serving certificate's notAfter (Unix seconds).
-    pub not_after: i64,
+    /// The serving certificate, for its validity.
+    pub leaf: CertInfo,
 }
 
 impl Tls {
-    /// Why every client would refuse this certificate at `now`, if it would.
+    /// Why every client would refuse this certificate at `now` (expired, not yet valid), as
+    /// inspect says it.
     pub fn unusable_at(&self, now: i64) -> Option<String> {
-        let at = crate::pki::cert::rfc3339;
-        if now >= self.not_after {
-            Some(format!(
-                "{} expired on {}",
-                layout::SERVING_CERT,
-                at(self.not_after)
-            ))
-        } else if now < self.not_before {
-            Some(format!(
-                "{} is not valid until {} (a clock behind, or a certificate from the future)",
-                layout::SERVING_CERT,
-                at(self.not_before)
-            ))
-        } else {
-            None
+        use crate::pki::cert::Status;
+        if Status::of(&self.leaf, now, 0) != Status::Invalid {
+            return None;
         }
+        Status::reason(&self.leaf, now, 0).map(|why| format!("{} {why}", layout::SERVING_CERT))
     }
 }
 
@@ -281,7 +269,7 @@ impl Loader {
                     format!(
                         "{} (the one being served is valid until {}); run `mcsctl cert renew`",
                         t.unusable_at(now.unix_timestamp()).unwrap_or_default(),
-                        crate::pki::cert::rfc3339(prev.tls.not_after)
+                        crate::pki::cert::rfc3339(prev.tls.leaf.not_after)
                     ),
                 ));
                 prev.tls.clone()
@@ -409,10 +397,9 @@ impl Loader {
         };
         Ok(Tls {
             config: Arc::new(tls),
-            cert_fingerprint: leaf.fingerprint,
+            cert_fingerprint: leaf.fingerprint.clone(),
             ca_fingerprint,
-            not_before: leaf.not_before,
-            not_after: leaf.not_after,
+            leaf,
         })
     }
 

@@ -8,7 +8,6 @@
 use std::path::Path;
 
 use anyhow::{Result, anyhow, bail};
-use base64::Engine;
 
 use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
@@ -61,7 +60,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
                 .ok_or_else(|| {
                     anyhow!("the signing key belongs to none of the CAs in {}", b.source)
                 })?;
-            let pem = if k.windows(11).any(|w| w == b"-----BEGIN ") {
+            let pem = if crate::pki::load::is_pem(k) {
                 k.clone()
             } else {
                 crate::pki::keys::private_key_pem(&key).into_bytes()
@@ -112,7 +111,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
         if let Some(k) = &c.key_pem
             && c.info.der != active.der
         {
-            let tag: String = c.info.fingerprint.replace(':', "")[..16].to_lowercase();
+            let tag = c.info.tag();
             change.write(
                 &format!("{}/{tag}.key", layout::RETIRED),
                 k,
@@ -158,7 +157,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
         .as_ref()
         .filter(|s| !b.cas.iter().any(|c| s.is_issued_by(c)));
     if let Some(s) = stale_serving {
-        let tag: String = s.fingerprint.replace(':', "")[..16].to_lowercase();
+        let tag = s.tag();
         change.write(
             &format!("{}/mcs-{tag}.crt", layout::RETIRED),
             &dir.read(layout::SERVING_CERT)?,
@@ -265,23 +264,14 @@ fn read(file: &Path) -> Result<Bundle> {
             o["metadata"]["namespace"].as_str().unwrap_or("?"),
             o["metadata"]["name"].as_str().unwrap_or("?")
         );
-        let field = |k: &str| -> Result<Option<Vec<u8>>> {
-            let Some(s) = o["data"][k].as_str() else {
-                return Ok(None);
-            };
-            if kind == "Secret" {
-                base64::engine::general_purpose::STANDARD
-                    .decode(s.trim())
-                    .map(Some)
-                    .map_err(|_| anyhow!("{name}: {obj} data.{k} is not base64"))
-            } else {
-                Ok(Some(s.as_bytes().to_vec()))
-            }
-        };
+        if kind != "ConfigMap" && kind != "Secret" {
+            continue;
+        }
+        let entries = crate::kube::data_entries(o, &format!("{name}: {obj}"))?;
+        let field = |k: &str| entries.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
         let (certs, key) = match kind {
-            "ConfigMap" => (field("ca-bundle.crt")?.or(field("ca.crt")?), None),
-            "Secret" => (field("tls.crt")?.or(field("ca.crt")?), field("tls.key")?),
-            _ => continue,
+            "ConfigMap" => (field("ca-bundle.crt").or(field("ca.crt")), None),
+            _ => (field("tls.crt").or(field("ca.crt")), field("tls.key")),
         };
         let Some(certs) = certs else { continue };
         for c in crate::pki::load::certs(&certs, &format!("{name}: {obj}"))? {

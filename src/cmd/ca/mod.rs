@@ -156,7 +156,7 @@ fn load_new(cert: &Path, key: &Path) -> Result<NewCa> {
     let cert_bytes = crate::assets::read_file(cert)?;
     let key_bytes = crate::assets::read_file(key)?;
     let ca = Ca::load(&cert_bytes, &cert_name, &key_bytes, &key_name)?;
-    let key_pem = if key_bytes.windows(11).any(|w| w == b"-----BEGIN ") {
+    let key_pem = if crate::pki::load::is_pem(&key_bytes) {
         key_bytes
     } else {
         crate::pki::keys::private_key_pem(&ca.key).into_bytes()

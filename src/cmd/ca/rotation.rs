@@ -266,7 +266,7 @@ fn retire_into(dir: &AssetDir, change: &mut Change<'_>, cas: &CaFiles) -> Result
     let pointers = set_bundle(dir, change, &bundle, &[])?;
     let mut files = Vec::new();
     if let Some(p) = &cas.previous {
-        let tag: String = p.info.fingerprint.replace(':', "")[..16].to_lowercase();
+        let tag = p.info.tag();
         let cert_rel = format!("{}/{tag}.crt", layout::RETIRED);
         change.write(&cert_rel, &p.cert_pem, PUBLIC_MODE, Overwrite::Allow);
         if let Some(k) = &p.key_pem {

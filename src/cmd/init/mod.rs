@@ -125,7 +125,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     let bundle = ca_issued.cert_pem.as_bytes();
     let pointers = pools
         .iter()
-        .map(|p| fresh_pointer(dir, &cfg, p, bundle, token))
+        .map(|p| fresh_pointer(dir, &cfg, p, bundle, token, transport))
         .collect::<Result<Vec<_>>>()?;
 
     dir.create()?;
@@ -167,18 +167,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         ow,
     );
     change.write(layout::CA_BUNDLE, bundle, PUBLIC_MODE, ow);
-    change.write(
-        layout::SERVING_KEY,
-        serving.key_pem.as_bytes(),
-        SECRET_MODE,
-        ow,
-    );
-    change.write(
-        layout::SERVING_CERT,
-        serving.cert_pem.as_bytes(),
-        PUBLIC_MODE,
-        ow,
-    );
+    let serving_files = super::cert::stage_serving(&mut change, &serving);
     files.push(Written::file(
         layout::CONFIG,
         false,
@@ -203,18 +192,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         "ca-bundle",
         Some("1 CA".into()),
     ));
-    files.push(Written::cert(
-        layout::SERVING_CERT,
-        "serving",
-        &serving.info,
-        format!("{}; {}", serving.info.key, serving.info.sans().join(", ")),
-    ));
-    files.push(Written::file(
-        layout::SERVING_KEY,
-        true,
-        "serving-key",
-        None,
-    ));
+    files.extend(serving_files);
     if let Some(s) = &store {
         change.write(layout::TOKENS, &s.to_bytes()?, SECRET_MODE, ow);
         files.push(Written::file(
