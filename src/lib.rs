@@ -10,6 +10,7 @@ pub mod csr;
 pub mod doctor;
 pub mod duration;
 pub mod exit;
+pub mod golang;
 pub mod ignition;
 pub mod inspect;
 pub mod kube;

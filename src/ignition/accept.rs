@@ -1,90 +1,82 @@
-//! The `Accept` header Ignition sends, parsed as the real MCS parses it: split on `,` then `;`,
-//! read `version=` and `q=` (default 1), stable-sort by q descending, and the first
-//! `application/vnd.coreos.ignition+json` entry with a valid semver wins. An unknown 3.x minor
-//! means the highest 3.x supported; another major is refused.
+//! The `Accept` header, read as the MCS reads it (`pkg/server/api.go`): split on `,` then `;`,
+//! entries without a `/` skipped, the first `version=` (a semver) and the first `q=` (default
+//! 1) of each entry, entries stable-sorted by q descending. The first entry whose subtype is
+//! `vnd.coreos.ignition+json` and that has a version decides: spec 2.2 or later 2.x gets 2.2,
+//! a known minor gets that minor, a newer 3.x minor gets 3.5, anything else is refused. With no
+//! such entry, or no usable header at all, the client gets spec 2.2 (Ignition 0.x sends
+//! `version=2.4.0`; curl sends nothing).
 
-/// The media type of Ignition configs.
-pub const IGNITION_MEDIA_TYPE: &str = "application/vnd.coreos.ignition+json";
+use crate::golang::semver::Version;
+use crate::ignition::spec::Spec;
 
-/// What the client asked for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Wanted {
-    /// No Ignition entry (or no header): serve the config as stored.
-    AsStored,
-    /// Spec 3.`minor`.0, already capped at the highest minor served.
-    Minor(u8),
-}
+/// The media subtype of Ignition configs.
+pub const IGNITION_SUBTYPE: &str = "vnd.coreos.ignition+json";
 
-/// Why a request cannot be served (406).
+/// Why an `Accept` header cannot be served (the MCS answers 400).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum Refused {
-    /// An Ignition spec 2 client (Ignition 0.x).
-    #[error(
-        "Ignition spec {0} clients are not supported: this server serves spec 3 configs (Ignition 2.x and later)"
-    )]
-    Spec2(String),
-    /// Any other major.
-    #[error("Ignition spec {0} is not supported: this server serves spec 3 configs")]
-    OtherMajor(String),
-}
+#[error(
+    "unsupported Ignition version in Accept header: {0}; this server serves Ignition specs 2.2.0 and 3.0.0 to 3.5.0"
+)]
+pub struct Refused(pub String);
 
-/// Parses `header` and picks the spec version to serve, up to `3.<max_minor>.0`.
-pub fn negotiate(header: Option<&str>, max_minor: u8) -> Result<Wanted, Refused> {
-    let Some(header) = header else {
-        return Ok(Wanted::AsStored);
-    };
-    let mut entries: Vec<(f32, &str, Option<&str>)> = Vec::new();
-    for entry in header.split(',') {
-        let mut parts = entry.split(';');
-        let media = parts.next().unwrap_or("").trim();
+/// The spec to serve for `header`.
+pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
+    let header = header.unwrap_or("");
+    let mut entries: Vec<(f32, &str, Option<Version>)> = Vec::new();
+    for value in header.split(',') {
+        let parts: Vec<&str> = value.trim().split(';').map(str::trim).collect();
+        let Some((_, subtype)) = parts[0].split_once('/') else {
+            continue;
+        };
         let mut version = None;
-        let mut q = 1.0f32;
-        for p in parts {
-            let Some((k, v)) = p.split_once('=') else {
+        let mut q = None;
+        for ext in &parts[1..] {
+            let Some((k, v)) = ext.split_once('=') else {
                 continue;
             };
-            match k.trim() {
-                "version" => version = Some(v.trim().trim_matches('"')),
-                "q" => q = v.trim().parse().unwrap_or(1.0),
-                _ => {}
+            if k == "version" && version.is_none() {
+                version = Version::parse(v);
+            } else if k == "q" && q.is_none() {
+                q = go_parse_float32(v);
             }
         }
-        entries.push((q, media, version));
+        entries.push((q.unwrap_or(1.0), subtype, version));
     }
     // Stable: equal q keeps the client's order.
     entries.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
-    for (_, media, version) in entries {
-        if !media.eq_ignore_ascii_case(IGNITION_MEDIA_TYPE) {
+    for (_, subtype, version) in entries {
+        if subtype != IGNITION_SUBTYPE {
             continue;
         }
-        let Some((major, minor)) = version.and_then(semver_major_minor) else {
-            continue;
-        };
-        let v = version.unwrap_or_default().to_string();
-        return match major {
-            3 => Ok(Wanted::Minor(minor.min(u64::from(max_minor)) as u8)),
-            2 => Err(Refused::Spec2(v)),
-            _ => Err(Refused::OtherMajor(v)),
+        let Some(v) = version else { continue };
+        if v.major == 2 && v.compare(&Version::new(2, 2)).is_ge() {
+            return Ok(Spec::V2_2);
+        }
+        return match (v.major, v.minor) {
+            (2, 2) => Ok(Spec::V2_2),
+            (3, m @ 0..=5) => Ok(Spec::V3(m as u8)),
+            (3, m) if m > 5 => Ok(Spec::INTERNAL),
+            _ => Err(Refused(header.to_string())),
         };
     }
-    Ok(Wanted::AsStored)
+    Ok(Spec::V2_2)
 }
 
-/// `MAJOR.MINOR.PATCH[-pre][+build]` → (major, minor).
-fn semver_major_minor(v: &str) -> Option<(u64, u64)> {
-    let core = v.split(['-', '+']).next()?;
-    let mut it = core.split('.');
-    let (a, b, c) = (it.next()?, it.next()?, it.next()?);
-    if it.next().is_some() {
+/// `strconv.ParseFloat(s, 32)` for what an Accept header holds.
+fn go_parse_float32(s: &str) -> Option<f32> {
+    let lower = s.to_ascii_lowercase();
+    let body = lower.trim_start_matches(['+', '-']);
+    if matches!(body, "inf" | "infinity" | "nan") {
+        return s.parse::<f32>().ok();
+    }
+    if body.is_empty()
+        || !body
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'+' | b'-'))
+    {
         return None;
     }
-    let num = |s: &str| {
-        (!s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()))
-            .then(|| s.parse::<u64>().ok())
-            .flatten()
-    };
-    num(c)?;
-    Some((num(a)?, num(b)?))
+    s.parse::<f32>().ok().filter(|f| f.is_finite())
 }
 
 #[cfg(test)]
@@ -94,39 +86,36 @@ mod tests {
     const IGN: &str = "application/vnd.coreos.ignition+json";
 
     #[test]
-    fn variants() {
-        assert_eq!(negotiate(None, 4), Ok(Wanted::AsStored));
-        assert_eq!(negotiate(Some("*/*"), 4), Ok(Wanted::AsStored));
+    fn as_the_mcs_reads_it() {
+        assert_eq!(negotiate(None), Ok(Spec::V2_2), "curl");
+        assert_eq!(negotiate(Some("*/*")), Ok(Spec::V2_2));
+        assert_eq!(negotiate(Some("an-invalid-accept-header")), Ok(Spec::V2_2));
         let ign214 = format!("{IGN};version=3.3.0, */*;q=0.1");
-        assert_eq!(negotiate(Some(&ign214), 4), Ok(Wanted::Minor(3)));
+        assert_eq!(negotiate(Some(&ign214)), Ok(Spec::V3(3)));
+        assert_eq!(negotiate(Some(&format!("{IGN};version=3.0.0"))), Ok(Spec::V3(0)));
+        assert_eq!(negotiate(Some(&format!("{IGN};version=3.99.0"))), Ok(Spec::V3(5)));
         assert_eq!(
-            negotiate(Some(&format!("{IGN};version=3.0.0")), 4),
-            Ok(Wanted::Minor(0))
+            negotiate(Some(&format!("{IGN};version=3.4.0-experimental"))),
+            Ok(Spec::V3(4))
         );
-        assert_eq!(
-            negotiate(Some(&format!("{IGN};version=3.99.0")), 4),
-            Ok(Wanted::Minor(4))
-        );
-        assert!(matches!(
-            negotiate(Some(&format!("{IGN};version=2.2.0")), 4),
-            Err(Refused::Spec2(_))
-        ));
-        assert!(matches!(
-            negotiate(Some(&format!("{IGN};version=4.0.0")), 4),
-            Err(Refused::OtherMajor(_))
-        ));
-        // q ordering: the higher q wins even when listed later.
-        let q = format!("{IGN};version=3.1.0;q=0.5, {IGN};version=3.2.0;q=0.9");
-        assert_eq!(negotiate(Some(&q), 4), Ok(Wanted::Minor(2)));
-        // Equal q: the client's order.
+        // Ignition 0.x.
+        let ign0 = format!("{IGN}; version=2.4.0, {IGN}; version=1; q=0.5, */*; q=0.1");
+        assert_eq!(negotiate(Some(&ign0)), Ok(Spec::V2_2));
+        assert!(negotiate(Some(&format!("{IGN};version=4.0.0"))).is_err());
+        assert!(negotiate(Some(&format!("{IGN};version=2.1.0"))).is_err());
+        // q ordering: the higher q wins even when listed later; equal q keeps the order.
+        let q = format!("{IGN};version=3.1.0;q=0.5, {IGN};version=3.4.0, */*;q=0.1");
+        assert_eq!(negotiate(Some(&q)), Ok(Spec::V3(4)));
         let same = format!("{IGN};version=3.1.0, {IGN};version=3.2.0");
-        assert_eq!(negotiate(Some(&same), 4), Ok(Wanted::Minor(1)));
-        // An invalid version is skipped.
+        assert_eq!(negotiate(Some(&same)), Ok(Spec::V3(1)));
+        // A version that is no semver is skipped; a quoted one is no semver.
         let bad = format!("{IGN};version=three, {IGN};version=3.0.0;q=0.2");
-        assert_eq!(negotiate(Some(&bad), 4), Ok(Wanted::Minor(0)));
+        assert_eq!(negotiate(Some(&bad)), Ok(Spec::V3(0)));
+        assert_eq!(negotiate(Some(&format!("{IGN};version=\"3.2.0\""))), Ok(Spec::V2_2));
+        // Only the subtype is compared.
         assert_eq!(
-            negotiate(Some(&format!("{IGN};version=3.4.0-experimental")), 4),
-            Ok(Wanted::Minor(4))
+            negotiate(Some("x/vnd.coreos.ignition+json;version=3.1.0")),
+            Ok(Spec::V3(1))
         );
     }
 }

@@ -59,6 +59,197 @@ pub fn decode(url: &str) -> Result<Vec<u8>> {
     }
 }
 
+/// Decodes a `data:` URL as vincent-petithory/dataurl's `DecodeString` does (Ignition's
+/// validator and fetcher use it): a media type of token characters (a discrete or composite
+/// top-level type unless it starts with `x-`), `;attr=value` parameters (a quoted value may
+/// hold escapes), `;base64` last, then data of URL characters with `%XX` escapes, or standard
+/// base64 with padding (line breaks ignored). The error is the library's message.
+pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
+    let rest = s.strip_prefix("data:").ok_or("missing data prefix")?;
+    let c: Vec<char> = rest.chars().collect();
+    let mut i = 0;
+    let token = |c: char| {
+        c.is_ascii()
+            && !c.is_ascii_control()
+            && c != ' '
+            && !"()<>@,;:\\\"/[]?=".contains(c)
+    };
+    let mut base64 = false;
+    // The media type, if any.
+    match c.first() {
+        Some(';') | Some(',') => {}
+        None => return Err("missing comma before data".into()),
+        Some(&first) if token(first) => {
+            let x_token = (first == 'x' || first == 'X') && c.get(1) == Some(&'-');
+            let start = i;
+            loop {
+                match c.get(i) {
+                    Some('/') => break,
+                    None => return Err("missing media type slash".into()),
+                    Some(&ch) if token(ch) => i += 1,
+                    Some(_) => return Err("invalid character for media type".into()),
+                }
+            }
+            let ty: String = c[start..i].iter().collect();
+            let known = ["text", "image", "audio", "video", "application", "message", "multipart"]
+                .iter()
+                .any(|p| ty.starts_with(p));
+            if !x_token && !known {
+                return Err("invalid media type".into());
+            }
+            i += 1;
+            loop {
+                match c.get(i) {
+                    Some(';' | ',') => break,
+                    None => return Err("incomplete media type".into()),
+                    Some(&ch) if token(ch) => i += 1,
+                    Some(_) => return Err("invalid character for media subtype".into()),
+                }
+            }
+        }
+        Some(_) => return Err("invalid character after data prefix".into()),
+    }
+    // Parameters.
+    while c.get(i) == Some(&';') {
+        i += 1;
+        match c.get(i) {
+            None | Some('=') | Some(',') => return Err("unterminated parameter sequence".into()),
+            Some(&ch) if token(ch) => {}
+            Some(_) => return Err("invalid character for parameter attribute".into()),
+        }
+        let start = i;
+        loop {
+            match c.get(i) {
+                Some('=') => break,
+                Some(',') => {
+                    let attr: String = c[start..i].iter().collect();
+                    if attr != "base64" {
+                        return Err(format!("expected base64, got {attr}"));
+                    }
+                    base64 = true;
+                    break;
+                }
+                None => return Err("unterminated parameter sequence".into()),
+                Some(&ch) if token(ch) => i += 1,
+                Some(_) => return Err("invalid character for parameter attribute".into()),
+            }
+        }
+        if base64 {
+            break;
+        }
+        i += 1; // '='
+        match c.get(i) {
+            Some('"') => {
+                i += 1;
+                let vstart = i;
+                loop {
+                    match c.get(i) {
+                        None => return Err("unclosed quoted string".into()),
+                        // After a backslash any ASCII character goes; the end of the
+                        // text falls through to "unclosed".
+                        Some('\\') => match c.get(i + 1) {
+                            None => return Err("unclosed quoted string".into()),
+                            Some(ch) if ch.is_ascii() => i += 2,
+                            Some(_) => return Err("invalid escaped character".into()),
+                        },
+                        Some('"') => break,
+                        Some(ch) if ch.is_ascii() => i += 1,
+                        Some(_) => return Err("invalid character for parameter value".into()),
+                    }
+                }
+                let v: String = c[vstart..i].iter().collect();
+                unquote(&v)?;
+                i += 1;
+            }
+            None => return Err("missing comma before data".into()),
+            Some(&ch) if token(ch) => {
+                let vstart = i;
+                loop {
+                    match c.get(i) {
+                        Some(';' | ',') => break,
+                        None => return Err("missing comma before data".into()),
+                        Some(&ch) if token(ch) => i += 1,
+                        Some(_) => return Err("invalid character for parameter value".into()),
+                    }
+                }
+                let v: String = c[vstart..i].iter().collect();
+                rfc2396_unescape(&v)?;
+            }
+            Some(_) => return Err("invalid character for parameter value".into()),
+        }
+        match c.get(i) {
+            Some(';') => {}
+            Some(',') => break,
+            None => return Err("missing comma before data".into()),
+            Some(_) => return Err("expected semicolon or comma".into()),
+        }
+    }
+    if c.get(i) != Some(&',') {
+        return Err(match c.get(i) {
+            None => "missing comma before data".into(),
+            Some(_) => "expected semicolon or comma".into(),
+        });
+    }
+    let data: String = c[i + 1..].iter().collect();
+    if base64 {
+        if !data
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '+' | '/' | '=' | '\n'))
+        {
+            return Err("invalid data character".into());
+        }
+        let cleaned: String = data.chars().filter(|&ch| ch != '\n').collect();
+        base64::engine::general_purpose::STANDARD
+            .decode(cleaned)
+            .map_err(|e| format!("illegal base64 data ({e})"))
+    } else {
+        let url_char = |ch: char| {
+            ch.is_ascii() && !ch.is_ascii_control() && !" <>#\"{}|\\^[]`".contains(ch)
+        };
+        if !data.chars().all(url_char) {
+            return Err("invalid data character".into());
+        }
+        rfc2396_unescape(&data)
+    }
+}
+
+/// The library's `Unescape`: ASCII only, `%` followed by two hex digits.
+fn rfc2396_unescape(s: &str) -> std::result::Result<Vec<u8>, String> {
+    let b = s.as_bytes();
+    if !s.is_ascii() {
+        return Err("rfc2396: non-ASCII char detected".into());
+    }
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = |k: usize| b.get(k).and_then(|c| (*c as char).to_digit(16));
+            match (b.get(i + 1), b.get(i + 2)) {
+                (None, _) | (Some(_), None) => {
+                    return Err("rfc2396: unexpected end of unescape sequence".into());
+                }
+                _ => {}
+            }
+            let (Some(h), Some(l)) = (hex(i + 1), hex(i + 2)) else {
+                return Err("rfc2396: invalid char 0x25 in unescape sequence".into());
+            };
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    Ok(out)
+}
+
+/// `strconv.Unquote` of a quoted parameter value succeeding.
+fn unquote(v: &str) -> std::result::Result<(), String> {
+    serde_json::from_str::<String>(&format!("\"{v}\""))
+        .map(|_| ())
+        .map_err(|_| "invalid syntax".into())
+}
+
 fn percent_decode(s: &str) -> Result<Vec<u8>> {
     let b = s.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -93,6 +284,30 @@ mod tests {
         assert_eq!(decode("data:;base64,aGk").unwrap(), b"hi");
         assert!(decode("https://x").is_err());
         assert!(decode("data:,%2").is_err());
+    }
+
+    #[test]
+    fn strict_as_ignition_reads_them() {
+        assert_eq!(decode_strict("data:,a%20b").unwrap(), b"a b");
+        assert_eq!(
+            decode_strict("data:text/plain;charset=utf-8;base64,aGk=").unwrap(),
+            b"hi"
+        );
+        assert_eq!(decode_strict("data:;base64,aGk=").unwrap(), b"hi");
+        for (bad, why) in [
+            ("https://x", "missing data prefix"),
+            ("data:x", "missing media type slash"),
+            ("data:foo/bar,x", "invalid media type"),
+            ("data:,a b", "invalid data character"),
+            ("data:,a%2", "rfc2396: unexpected end of unescape sequence"),
+            ("data:;base64,aGk", "illegal base64"),
+            ("data:;charset,x", "expected base64, got charset"),
+            ("data:text/plain", "incomplete media type"),
+        ] {
+            let e = decode_strict(bad).unwrap_err();
+            assert!(e.starts_with(why), "{bad}: {e}");
+        }
+        assert!(decode_strict("data:x-custom/y;a=\"q\\\"\",z").is_ok());
     }
 
     #[test]

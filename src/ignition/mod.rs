@@ -6,6 +6,7 @@ pub mod edit;
 pub mod fetch;
 pub mod pointer;
 pub mod render;
+pub mod spec;
 pub mod translate;
 
 use std::fmt;

@@ -1,89 +1,44 @@
-//! Serving one stored config to clients of every 3.x spec: up is a version bump (each 3.x spec
-//! is a superset of the one before), down is allowed only when the config uses nothing the
-//! older spec lacks, as the typed structs of the `ignition-config` crate decide.
+//! One stored config ready for every client: the body for each spec the MCS serves (2.2 and
+//! 3.0 to 3.5), made as the MCS makes it (see [`crate::ignition::render::payload`]), or the
+//! reason a spec cannot be served.
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, bail};
 use bytes::Bytes;
-use serde_json::Value;
 
-use super::SpecVersion;
+use super::render::payload::Stored;
+use super::spec::Spec;
 
-/// A stored config, ready in every version from 3.0.0 to 3.<MAX_MINOR>.0.
+/// A stored config, ready in every spec.
 #[derive(Debug, Clone)]
 pub struct Variants {
-    /// The version the file is written in.
-    pub stored_version: String,
-    /// Its minor, when it is a 3.x mcsctl knows.
-    pub stored_minor: Option<u8>,
-    /// The file as stored.
-    pub stored: Bytes,
-    /// Index = minor: the config at 3.<minor>.0, or why it cannot be (a 406 message).
-    pub by_minor: Vec<Result<Bytes, String>>,
+    /// The rendered MachineConfig's name, for an MCS payload.
+    pub name: Option<String>,
+    /// Index = [`Spec::index`]: the body, or why that spec cannot be served.
+    by_spec: Vec<Result<Bytes, String>>,
 }
 
 impl Variants {
-    /// Parses and validates `bytes` (any 3.x the crate knows) and prepares every version.
-    /// `what` names the file in errors.
+    /// Reads `bytes` (any 3.x) and prepares every spec. `what` names the file in errors.
     pub fn new(bytes: &[u8], what: &str) -> Result<Variants> {
-        let (_, own_warnings) = ignition_config::Config::parse_slice(bytes).map_err(|e| {
-            anyhow!(
-                "{what} is not a valid Ignition 3 config: {}",
-                super::pointer::describe_error(&e)
-            )
-        })?;
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| anyhow!("{what}: {e}"))?;
-        let stored_version = value["ignition"]["version"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string();
-        let own: Vec<String> = own_warnings.iter().map(|w| w.to_string()).collect();
-        let by_minor = (0..=SpecVersion::MAX_MINOR)
-            .map(|minor| {
-                let target = SpecVersion { minor }.to_string();
-                if target == stored_version {
-                    return Ok(Bytes::copy_from_slice(bytes));
-                }
-                let mut v = value.clone();
-                v["ignition"]["version"] = Value::String(target.clone());
-                let out = serde_json::to_vec(&v).map_err(|e| e.to_string())?;
-                match ignition_config::Config::parse_slice(&out) {
-                    Ok((_, warnings)) => {
-                        let newer: Vec<String> = warnings
-                            .iter()
-                            .map(|w| w.to_string())
-                            .filter(|w| !own.contains(w))
-                            .map(|w| w.trim_start_matches("unused key: ").trim_start_matches("$.").to_string())
-                            .collect();
-                        if newer.is_empty() {
-                            Ok(Bytes::from(out))
-                        } else {
-                            Err(format!(
-                                "the config ({stored_version}) uses {}, which Ignition spec {target} does not have",
-                                newer.join(", ")
-                            ))
-                        }
-                    }
-                    Err(e) => Err(format!(
-                        "the config ({stored_version}) cannot be expressed in Ignition spec {target}: {}",
-                        super::pointer::describe_error(&e)
-                    )),
-                }
-            })
+        let stored = Stored::read(bytes, what)?;
+        let by_spec: Vec<Result<Bytes, String>> = Spec::ALL
+            .iter()
+            .map(|s| stored.serve(*s).map(Bytes::from))
             .collect();
+        if let Err(why) = &by_spec[Spec::INTERNAL.index()] {
+            bail!("{what} cannot be served: {why}");
+        }
         Ok(Variants {
-            stored_minor: SpecVersion::parse(&stored_version).ok().map(|v| v.minor),
-            stored_version,
-            stored: Bytes::copy_from_slice(bytes),
-            by_minor,
+            name: stored.name().map(str::to_string),
+            by_spec,
         })
     }
 
-    /// The bytes for a client that wants `3.<minor>.0`, or the 406 reason.
-    pub fn get(&self, minor: u8) -> Result<&Bytes, &str> {
-        match self.by_minor.get(usize::from(minor)) {
-            Some(Ok(b)) => Ok(b),
-            Some(Err(e)) => Err(e),
-            None => Err("unsupported spec version"),
+    /// The body for a client of `spec`, or the reason it cannot have one.
+    pub fn get(&self, spec: Spec) -> Result<&Bytes, &str> {
+        match &self.by_spec[spec.index()] {
+            Ok(b) => Ok(b),
+            Err(e) => Err(e),
         }
     }
 }
@@ -91,23 +46,21 @@ impl Variants {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
-    fn down_only_when_nothing_newer_is_used() {
+    fn every_spec_of_a_plain_config() {
         let plain = br#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/x","contents":{"source":"data:,x"}}]}}"#;
         let v = Variants::new(plain, "plain").unwrap();
-        for minor in 0..=4 {
-            let b = v.get(minor).unwrap();
-            let j: Value = serde_json::from_slice(b).unwrap();
-            assert_eq!(j["ignition"]["version"], format!("3.{minor}.0"));
-            assert_eq!(j["storage"]["files"][0]["path"], "/etc/x");
+        for spec in Spec::ALL {
+            let j: Value = serde_json::from_slice(v.get(spec).unwrap()).unwrap();
+            assert_eq!(j["ignition"]["version"], spec.to_string());
         }
-        // kernelArguments arrived in 3.3.0.
         let kargs =
             br#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
         let v = Variants::new(kargs, "kargs").unwrap();
-        assert!(v.get(3).is_ok() && v.get(4).is_ok());
-        let e = v.get(2).unwrap_err();
+        assert!(v.get(Spec::V3(3)).is_ok() && v.get(Spec::V3(5)).is_ok());
+        let e = v.get(Spec::V3(2)).unwrap_err();
         assert!(e.contains("kernelArguments") && e.contains("3.2.0"), "{e}");
     }
 

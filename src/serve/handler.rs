@@ -14,8 +14,7 @@ use time::OffsetDateTime;
 
 use super::limit::RateLimiter;
 use super::state::{State, TokenDigest, Tokens, digest};
-use crate::ignition::SpecVersion;
-use crate::ignition::accept::{Wanted, negotiate};
+use crate::ignition::accept::negotiate;
 use crate::names::is_dns_label;
 
 /// Who may fetch what.
@@ -170,19 +169,39 @@ pub fn handle(
     clock: Instant,
 ) -> Response {
     let get_or_head = req.method == "GET" || req.method == "HEAD";
-    if req.path == "/healthz" {
+    // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
+    // redirected to its clean form.
+    let Some(path) = percent_decode(req.path) else {
+        return Response::text(400, "bad request: invalid escape in the path");
+    };
+    let clean = clean_path(&path);
+    if clean != path {
+        let mut r = Response::text(301, "moved permanently");
+        let location = match req.query {
+            Some(q) => format!("{clean}?{q}"),
+            None => clean,
+        };
+        r.headers.push(("location", location));
+        return r;
+    }
+    if path == "/healthz" {
         if !get_or_head {
             return method_not_allowed();
         }
         return Response::text(200, "ok");
     }
-    let Some(pool) = req.path.strip_prefix("/config/") else {
+    if !path.starts_with("/config/") {
+        if !get_or_head {
+            return method_not_allowed();
+        }
         return Response::text(404, "not found");
-    };
+    }
     if !get_or_head {
         return method_not_allowed();
     }
-    // Only DNS labels: a path with '/', '.', '%' or anything else never reaches a file name.
+    // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
+    // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
+    let pool = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     if !is_dns_label(pool) {
         return Response::text(404, "not found");
     }
@@ -249,16 +268,18 @@ fn serve_config(
     let Some(v) = variants else {
         return Response::text(404, "no config for this pool");
     };
-    // A client that reads the stored version (or a newer one) gets the file as it is: every
-    // Ignition reads the older specs, so nothing is gained by bumping the version.
-    let body = match negotiate(accept, SpecVersion::MAX_MINOR) {
-        Ok(Wanted::AsStored) => v.stored.clone(),
-        Ok(Wanted::Minor(m)) if v.stored_minor.is_some_and(|s| m >= s) => v.stored.clone(),
-        Ok(Wanted::Minor(m)) => match v.get(m) {
-            Ok(b) => b.clone(),
-            Err(reason) => return Response::text(406, reason),
-        },
-        Err(refused) => return Response::text(406, refused.to_string()),
+    let spec = match negotiate(accept) {
+        Ok(s) => s,
+        Err(refused) => return Response::text(400, refused.to_string()),
+    };
+    let body = match v.get(spec) {
+        Ok(b) => b.clone(),
+        Err(reason) => {
+            return Response::text(
+                406,
+                format!("this config cannot be served to an Ignition spec {spec} client: {reason}"),
+            );
+        }
     };
     Response {
         status: 200,
@@ -269,6 +290,45 @@ fn serve_config(
         auth: String::new(),
         blocked_for: None,
     }
+}
+
+/// `%XX` decoded as Go's `url.PathUnescape` does for a request path; `None` for a bad escape.
+fn percent_decode(p: &str) -> Option<String> {
+    if !p.contains('%') {
+        return Some(p.to_string());
+    }
+    let b = p.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let h = (*b.get(i + 1)? as char).to_digit(16)?;
+            let l = (*b.get(i + 2)? as char).to_digit(16)?;
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// net/http's `cleanPath`: `path.Clean`, keeping a trailing slash.
+fn clean_path(p: &str) -> String {
+    if p.is_empty() {
+        return "/".into();
+    }
+    let rooted = if p.starts_with('/') {
+        p.to_string()
+    } else {
+        format!("/{p}")
+    };
+    let mut np = crate::ignition::spec::validate::clean(&rooted);
+    if rooted.ends_with('/') && np != "/" {
+        np.push('/');
+    }
+    np
 }
 
 #[cfg(test)]

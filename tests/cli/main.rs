@@ -12,6 +12,7 @@ mod ignition_client;
 mod inspect;
 mod manifests;
 mod mco;
+mod mco_conformance;
 mod pki;
 mod pointer;
 mod render;

@@ -6,13 +6,13 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context as _, Result, anyhow, bail};
+use anyhow::{Context as _, Result, bail};
 use hyper::Uri;
 use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{commit_recording_flavour, json_line};
+use super::{commit_recording_flavour, line};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -78,12 +78,8 @@ pub fn run(
     let full_rel = format!("{RENDERED}/{pool}.ign");
     let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
     let mut change = dir.change("render --from-mcs");
-    change.write(
-        &full_rel,
-        &json_line(&config)?,
-        SECRET_MODE,
-        Overwrite::Allow,
-    );
+    // The bytes as served: serve takes them apart again for each client version.
+    change.write(&full_rel, &line(&resp.body), SECRET_MODE, Overwrite::Allow);
     // A stale pre-approval config from an earlier render would no longer describe the pool.
     let removed = if dir.exists(&pre_rel) {
         change.remove(&pre_rel);
@@ -187,31 +183,17 @@ fn roots(dir: &AssetDir, ca: Option<&Path>) -> Result<Vec<CertificateDer<'static
     Ok(out)
 }
 
-/// The answer must be a valid Ignition 3 config mcsctl can serve, and for the openshift
-/// flavour carry the bootstrap kubeconfig a node needs to join.
+/// The answer must be a valid Ignition 3 config mcsctl can serve (read back as `serve` will
+/// read it), and for the openshift flavour carry the bootstrap kubeconfig a node needs to join.
 fn check(body: &[u8], shown: &str, flavour: Flavour) -> Result<Value> {
-    let (_, warnings) = ignition_config::Config::parse_slice(body).map_err(|e| {
-        anyhow!(
-            "{shown} did not answer with a valid Ignition 3 config: {}",
-            pointer::describe_error(&e)
-        )
-    })?;
-    let config: Value = serde_json::from_slice(body)?;
-    let version = config["ignition"]["version"].as_str().unwrap_or_default();
-    SpecVersion::parse(version).map_err(|e| anyhow!("{shown} answered with {e}"))?;
-    if !warnings.is_empty() {
-        bail!(
-            "{shown} answered with a config that has fields Ignition {version} does not know: {}",
-            crate::ignition::render::machineconfig::unused_keys(&warnings).join(", ")
-        );
-    }
-    if flavour == Flavour::OpenShift && !payload::writes(&config, payload::KUBECONFIG) {
+    let stored = payload::Stored::read(body, &format!("{shown}'s answer"))?;
+    if flavour == Flavour::OpenShift && !stored.writes(payload::KUBECONFIG) {
         bail!(
             "{shown} answered with a config that has no {}: a node booted from it could never send its CSR. If the server is not an MCS, use --for coreos",
             payload::KUBECONFIG
         );
     }
-    Ok(config)
+    Ok(serde_json::from_slice(body)?)
 }
 
 /// The first line of a response body, for an error message (at most 200 characters).

@@ -53,10 +53,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         Flavour::OpenShift => bootstrap_kubeconfig(dir, a)?,
         Flavour::CoreOs => None,
     };
+    let cluster = render::Cluster::default();
     let opts = Options {
         flavour,
         version,
         kubeconfig: kubeconfig.as_ref().map(|k| k.bytes.as_slice()),
+        cluster: &cluster,
     };
 
     let mut rendered: Vec<Rendered> = Vec::new();
@@ -127,13 +129,13 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         // Rendered configs hold pull secrets and kubeconfigs: owner-only, like keys.
         change.write(
             &full_rel,
-            &json_line(&r.full.config)?,
+            &line(&r.full.bytes),
             SECRET_MODE,
             Overwrite::Allow,
         );
         change.write(
             &pre_rel,
-            &json_line(&r.pre.config)?,
+            &line(&r.pre.bytes),
             SECRET_MODE,
             Overwrite::Allow,
         );
@@ -185,11 +187,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     Ok(exit::OK)
 }
 
-/// A config as written: compact JSON and a newline.
-fn json_line(v: &serde_json::Value) -> Result<Vec<u8>> {
-    let mut out = serde_json::to_vec(v)?;
+/// A config as written: the bytes and a newline.
+fn line(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    out.extend_from_slice(bytes);
     out.push(b'\n');
-    Ok(out)
+    out
 }
 
 /// The pools to render: every role and rendered pool found, and the asset directory's pools

@@ -1,14 +1,22 @@
 //! MachineConfig objects as the MCO reads them. `spec` is strict: an unknown field is an error
-//! naming it, as `oc apply` rejects it. `null` anywhere means "not set". A spec 2.2 Ignition
-//! config is converted to spec 3 (`ParseAndConvertConfig`), and the MCO's admission checks run
-//! on each object: kernel type, supported extensions, file modes. Every error names the field
-//! by its path in the object (`spec.config.storage.files[0].mode`), and the line of the file
-//! the user wrote when the input was YAML.
+//! naming it, as `oc apply` rejects it. `null` anywhere means "not set". The MCO's checks run
+//! on each object (`ValidateMachineConfig`): the kernel type, and the Ignition config as
+//! Ignition validates it (duplicate paths, unit contents systemd cannot parse, URLs, modes).
+//! The config is then what `ParseAndConvertConfig` makes of it: any spec 3 version translated
+//! up to the MCO's internal 3.5.0, a spec 2.2 one cleaned up and converted the MCO's way.
+//! Every error names the field by its path in the object (`spec.config.storage.files[0].mode`),
+//! and the line of the file the user wrote when the input was YAML.
+//!
+//! Deliberately stricter than the MCO: unknown `spec` fields, unknown Ignition fields (the MCO
+//! drops them with a warning) and unknown extensions (the MCO checks those only in a
+//! MachineConfig that has a config) are refused.
 
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Value};
 
-use super::spec2;
+use super::object::GENERATED_BY;
+use crate::ignition::spec::validate::{Issue, validate};
+use crate::ignition::spec::{Config, DecodeError, Spec, convert, v2};
 use crate::kube::Located;
 
 /// A problem with one field of a MachineConfig: its path in the object and what is wrong.
@@ -35,9 +43,10 @@ pub const ROLE_LABEL: &str = "machineconfiguration.openshift.io/role";
 /// Kernel types the MCO accepts (`ValidateMachineConfig`); `default` is also the absence of one.
 pub const KERNEL_TYPES: [&str; 3] = ["default", "realtime", "64k-pages"];
 
-/// Extensions the MCO installs (`SupportedExtensions` of machine-config-operator).
+/// Extensions the MCO installs (`SupportedExtensions` of machine-config-operator; `wasm`
+/// left in 28f9c7246, `two-node-ha` came in a4131ad63).
 pub const SUPPORTED_EXTENSIONS: [&str; 7] = [
-    "wasm",
+    "two-node-ha",
     "ipsec",
     "usbguard",
     "kerberos",
@@ -65,10 +74,13 @@ pub struct MachineConfig {
     pub name: String,
     /// The role label.
     pub role: Option<String>,
-    /// spec.config as Ignition 3 JSON, `null` members removed; `{}` when absent.
-    pub config: Value,
-    /// The spec 2 version this config was converted from, if it was.
-    pub converted_from: Option<String>,
+    /// spec.config as the MCO holds it after `ParseAndConvertConfig` (spec 3.5.0); `None`
+    /// when the MachineConfig has none.
+    pub config: Option<Config>,
+    /// The spec the config was written in.
+    pub written_in: Option<Spec>,
+    /// What Ignition's validator warned about.
+    pub warnings: Vec<Issue>,
     /// spec.neededBeforeNodeApproved.
     pub pre_approval: bool,
     /// spec.kernelArguments.
@@ -83,6 +95,8 @@ pub struct MachineConfig {
     pub os_image_url: Option<String>,
     /// spec.baseOSExtensionsContainerImage, when not empty.
     pub extensions_image: Option<String>,
+    /// Whether a controller generated it (its `osImageURL` is then ignored in a merge).
+    pub generated: bool,
     /// The pool, when this is a cluster's rendered MachineConfig (`rendered-<pool>-<hash>`).
     pub rendered_pool: Option<String>,
     /// The object as given, which the MCS serves for a cluster's rendered MachineConfig.
@@ -205,21 +219,7 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
             ));
         }
     }
-    let (config, converted_from) = config(spec.get("config"))?;
-    let extensions = strings(spec, "extensions")?;
-    if let Some(bad) = extensions
-        .iter()
-        .find(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
-    {
-        let i = extensions.iter().position(|e| e == bad).unwrap_or(0);
-        return Err(field(
-            format!("spec.extensions[{i}]"),
-            format!(
-                "{bad:?} is not an extension the MCO supports ({})",
-                SUPPORTED_EXTENSIONS.join(", ")
-            ),
-        ));
-    }
+    // The MCO's order (ValidateMachineConfig): kernel type, Ignition config, extensions.
     let kernel_type = match optional_string(spec, "kernelType")? {
         None => None,
         Some(k) if k == "default" => None,
@@ -231,14 +231,42 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
             ));
         }
     };
+    let parsed = config(spec.get("config"))?;
+    let extensions = strings(spec, "extensions")?;
+    let unsupported: Vec<&String> = extensions
+        .iter()
+        .filter(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
+        .collect();
+    if let Some(first) = unsupported.first() {
+        let i = extensions.iter().position(|e| e == *first).unwrap_or(0);
+        let names: Vec<String> = unsupported.iter().map(|e| format!("{e:?}")).collect();
+        return Err(field(
+            format!("spec.extensions[{i}]"),
+            format!(
+                "{} {} not {} the MCO supports ({})",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 { "an extension" } else { "extensions" },
+                SUPPORTED_EXTENSIONS.join(", ")
+            ),
+        ));
+    }
     let role = o["metadata"]["labels"][ROLE_LABEL]
         .as_str()
         .map(str::to_string);
+    let generated = o["metadata"]["annotations"][GENERATED_BY]
+        .as_str()
+        .is_some_and(|v| !v.is_empty());
+    let (config, written_in, warnings) = match parsed {
+        Some(p) => (Some(p.config), Some(p.written_in), p.warnings),
+        None => (None, None, Vec::new()),
+    };
     Ok(MachineConfig {
         name: name.to_string(),
         role,
         config,
-        converted_from,
+        written_in,
+        warnings,
         pre_approval: optional_bool(spec, "neededBeforeNodeApproved")?.unwrap_or(false),
         kernel_arguments: strings(spec, "kernelArguments")?,
         fips: optional_bool(spec, "fips")?.unwrap_or(false),
@@ -246,16 +274,26 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
         extensions,
         os_image_url: optional_string(spec, "osImageURL")?,
         extensions_image: optional_string(spec, "baseOSExtensionsContainerImage")?,
+        generated,
         rendered_pool: rendered_pool(name).map(str::to_string),
         object: o.clone(),
     })
 }
 
-/// spec.config: Ignition 3 JSON with nulls removed, after converting spec 2.2.
-fn config(v: Option<&Value>) -> Result<(Value, Option<String>)> {
-    let mut c = match v {
-        None | Some(Value::Null) => return Ok((Value::Object(Map::new()), None)),
-        Some(v @ Value::Object(_)) => v.clone(),
+/// A MachineConfig's Ignition config, read.
+struct Parsed {
+    config: Config,
+    written_in: Spec,
+    warnings: Vec<Issue>,
+}
+
+/// spec.config as the MCO reads it: `IgnParseWrapper` (any spec 3 version, or 2.2, each
+/// validated as Ignition validates it), `ValidateIgnition`'s file modes, then
+/// `ParseAndConvertConfig` to spec 3.5.0.
+fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
+    let c = match v {
+        None | Some(Value::Null) => return Ok(None),
+        Some(v @ Value::Object(_)) => v,
         Some(_) => {
             return Err(field(
                 "spec.config",
@@ -263,61 +301,93 @@ fn config(v: Option<&Value>) -> Result<(Value, Option<String>)> {
             ));
         }
     };
-    strip_nulls(&mut c);
-    if c.as_object().is_some_and(Map::is_empty) {
-        return Ok((c, None));
-    }
-    let mut converted_from = None;
-    if let Some(v) = c["ignition"]["version"].as_str()
-        && v.starts_with("2.")
-    {
-        if v != "2.2.0" {
-            return Err(field(
-                "spec.config.ignition.version",
-                format!("Ignition spec {v}: the MCO reads spec 2 configs only as 2.2.0 (and 3.x)"),
-            ));
-        }
-        converted_from = Some(v.to_string());
-        c = spec2::convert(&c)
-            .map_err(|e| field("spec.config", format!("(Ignition 2.2.0) {e}")))?;
-    }
-    if let Some(e) = typed_error(&c) {
-        return Err(e);
-    }
-    let bytes = serde_json::to_vec(&c)?;
-    let (_, warnings) = ignition_config::Config::parse_slice(&bytes).map_err(|e| {
-        field(
-            "spec.config",
+    let (cfg, unknown) = Config::decode(c).map_err(|e| match e {
+        DecodeError::Field(f) => field(
+            format!("spec.config.{}", f.path),
+            mode_hint(&f.path, &f.message),
+        ),
+        DecodeError::InvalidVersion => field(
+            "spec.config.ignition.version",
+            "missing or not a version: an Ignition config starts with ignition.version (3.0.0 to 3.5.0, or 2.2.0); the MCO refuses it too (\"invalid version\")",
+        ),
+        DecodeError::UnknownVersion(v) if v.starts_with("2.") => field(
+            "spec.config.ignition.version",
             format!(
-                "not a valid Ignition 3 config: {}",
-                crate::ignition::pointer::describe_error(&e)
+                "Ignition spec {v}: spec 2 MachineConfigs are read only as 2.2.0 (the MCO also reads 2.0 and 2.1, which no OpenShift 4 release wrote); change the version to 2.2.0"
             ),
-        )
+        ),
+        DecodeError::UnknownVersion(v) => field(
+            "spec.config.ignition.version",
+            format!("Ignition spec {v} is not one the MCO reads (2.2.0, 3.0.0 to 3.5.0)"),
+        ),
     })?;
-    if !warnings.is_empty() {
-        let version = c["ignition"]["version"].as_str().unwrap_or("?");
-        let keys = unused_keys(&warnings);
+    if let Some(first) = unknown.first() {
         return Err(field(
-            format!("spec.config.{}", keys[0]),
+            format!("spec.config.{first}"),
             format!(
-                "Ignition spec {version} has no such field{}",
-                if keys.len() > 1 {
-                    format!(" (nor {})", keys[1..].join(", "))
+                "Ignition spec {} has no such field{}",
+                cfg.spec,
+                if unknown.len() > 1 {
+                    format!(" (nor {})", unknown[1..].join(", "))
                 } else {
                     String::new()
                 }
             ),
         ));
     }
-    // The MCO refuses setuid, setgid and sticky bits (validateIgn3FileModes).
-    for (i, f) in c["storage"]["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .enumerate()
-    {
-        if let Some(mode) = f["mode"].as_u64()
-            && mode > 0o777
+    let written_in = cfg.spec;
+    let at = |e: &Issue| format!("spec.config.{}", e.path);
+    let (config, warnings) = if cfg.spec == Spec::V2_2 {
+        // The MCO validates a spec 2 config (IgnParseWrapper), then cleans it up and
+        // converts it (ParseAndConvertConfig).
+        let v3 = v2::mco_dedupe(&cfg)
+            .and_then(|d| convert::to_spec(&d, Spec::INTERNAL))
+            .map_err(|e| field("spec.config", format!("(Ignition 2.2.0) {e}")))?;
+        check_modes(&cfg)?;
+        (v3, Vec::new())
+    } else {
+        let r = validate(&cfg);
+        if let Some(e) = r.errors.first() {
+            return Err(field(at(e), describe_issue(e)));
+        }
+        let warnings = r
+            .warnings
+            .into_iter()
+            .map(|w| Issue {
+                path: at(&w),
+                message: w.message,
+            })
+            .collect();
+        let v35 = convert::to_spec(&cfg, Spec::INTERNAL).map_err(|e| field("spec.config", e))?;
+        check_modes(&v35)?;
+        (v35, warnings)
+    };
+    Ok(Some(Parsed {
+        config,
+        written_in,
+        warnings,
+    }))
+}
+
+/// Ignition's words, with what usually causes them.
+fn describe_issue(e: &Issue) -> String {
+    match e.message.as_str() {
+        "duplicate entry defined" => format!(
+            "{} (files, directories and links share one list of paths; units and dropins are by name)",
+            e.message
+        ),
+        m if m.starts_with("invalid unit content") => {
+            format!("{m} (systemd could not read this unit)")
+        }
+        m => m.to_string(),
+    }
+}
+
+/// The MCO refuses setuid, setgid and sticky bits (`validateIgn3FileModes`).
+fn check_modes(cfg: &Config) -> Result<()> {
+    for (i, f) in cfg.list("/storage/files").iter().enumerate() {
+        if let Some(mode) = f["mode"].as_i64()
+            && !(0..=0o777).contains(&mode)
         {
             let decimal = if (0o1000..=0o1777).contains(&mode) || mode == 644 || mode == 755 {
                 format!(" (decimal {mode}: did you mean 0{mode}, which YAML reads as octal?)")
@@ -333,107 +403,26 @@ fn config(v: Option<&Value>) -> Result<(Value, Option<String>)> {
             ));
         }
     }
-    Ok((c, converted_from))
+    Ok(())
 }
 
-/// The first type error in an Ignition 3 config, with its path, as the typed structs of the
-/// `ignition-config` crate for its version find it: `storage.files[0].mode: expected an
-/// integer, got the string "rw"`.
-fn typed_error(c: &Value) -> Option<anyhow::Error> {
-    macro_rules! check {
-        ($m:ident) => {
-            serde_path_to_error::deserialize::<_, ignition_config::$m::Config>(c.clone())
-                .err()
-                .map(|e| (e.path().to_string(), e.into_inner().to_string()))
-        };
+/// A type error on a mode, with the YAML hint.
+fn mode_hint(path: &str, message: &str) -> String {
+    if !path.ends_with(".mode") || !message.starts_with("expected an integer") {
+        return message.to_string();
     }
-    let found = match c["ignition"]["version"].as_str()? {
-        "3.0.0" => check!(v3_0),
-        "3.1.0" => check!(v3_1),
-        "3.2.0" => check!(v3_2),
-        "3.3.0" => check!(v3_3),
-        "3.4.0" => check!(v3_4),
-        "3.5.0" => check!(v3_5),
-        _ => None,
-    };
-    let (path, message) = found?;
-    Some(field(
-        if path == "." {
-            "spec.config".to_string()
-        } else {
-            format!("spec.config.{path}")
-        },
-        plain_serde_message(&message, &path),
-    ))
-}
-
-/// serde's "invalid type: string \"rw\", expected i64" in the user's words.
-fn plain_serde_message(m: &str, path: &str) -> String {
-    let want = |w: &str| {
-        w.replace("i64", "an integer")
-            .replace("u64", "an integer")
-            .replace("a boolean", "true or false")
-            .replace("a sequence", "a list")
-            .replace("a map", "a mapping")
-    };
-    let got = |g: &str| match g.split_once(' ') {
-        Some(("string", v)) => format!("the string {v}"),
-        Some(("integer", v)) => format!("the number {v}"),
-        Some(("floating", v)) => format!("the number {}", v.trim_start_matches("point ")),
-        Some(("boolean", v)) => v.trim_matches('`').to_string(),
-        _ => match g {
-            "map" => "a mapping".to_string(),
-            "sequence" => "a list".to_string(),
-            "null" => "null".to_string(),
-            other => other.to_string(),
-        },
-    };
-    let Some((g, w)) = m
-        .strip_prefix("invalid type: ")
-        .and_then(|rest| rest.split_once(", expected "))
-    else {
-        return m.to_string();
-    };
-    let out = format!("expected {}, got {}", want(w), got(g));
-    if !path.ends_with(".mode") {
-        return out;
-    }
-    let quoted_octal = g
-        .strip_prefix("string ")
+    let quoted_octal = message
+        .strip_prefix("expected an integer, got the string ")
         .map(|v| v.trim_matches('"'))
         .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| (b'0'..=b'7').contains(&b)));
     if quoted_octal {
         format!(
-            "{out}: a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
+            "{message}: a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
         )
+    } else if message.contains("got the string") {
+        format!("{message}: a file mode is a number, 0644 in YAML (octal) or 420")
     } else {
-        format!("{out}: a file mode is a number, 0644 in YAML (octal) or 420")
-    }
-}
-
-/// The field paths of `ignition-config`'s unused-key warnings, as `storage.file`.
-pub fn unused_keys(warnings: &[ignition_config::Warning]) -> Vec<String> {
-    warnings
-        .iter()
-        .map(|w| {
-            let s = w.to_string();
-            s.trim_start_matches("unused key: ")
-                .trim_start_matches("$.")
-                .to_string()
-        })
-        .collect()
-}
-
-/// Removes every object member whose value is `null`, at any depth: in a MachineConfig,
-/// `null` means "not set", never "erase".
-pub fn strip_nulls(v: &mut Value) {
-    match v {
-        Value::Object(m) => {
-            m.retain(|_, v| !v.is_null());
-            m.values_mut().for_each(strip_nulls);
-        }
-        Value::Array(a) => a.iter_mut().for_each(strip_nulls),
-        _ => {}
+        message.to_string()
     }
 }
 
@@ -532,7 +521,7 @@ mod tests {
             "kernelType": null, "extensions": null, "osImageURL": null}),
         )
         .unwrap();
-        assert_eq!(m.config, json!({}));
+        assert_eq!(m.config, None);
         assert!(m.kernel_arguments.is_empty() && !m.fips && m.kernel_type.is_none());
         let m = one(
             json!({"config": {"ignition": {"version": "3.2.0"}, "storage": null,
@@ -540,9 +529,11 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            m.config,
-            json!({"ignition": {"version": "3.2.0"}, "systemd": {"units": [{"name": "a.service", "enabled": true}]}})
+            m.config.unwrap().value,
+            json!({"ignition": {"version": "3.5.0"}, "systemd": {"units": [{"name": "a.service", "enabled": true}]}}),
+            "read as the MCO reads it: up to 3.5.0, nulls unset"
         );
+        assert_eq!(m.written_in, Some(Spec::V3(2)));
     }
 
     #[test]
@@ -601,6 +592,10 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("only as 2.2.0"), "{e}");
+        let e = one(json!({"config": {"ignition": {"version": "3.6.0"}}}))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("3.6.0 is not one the MCO reads"), "{e}");
     }
 
     #[test]
@@ -612,7 +607,7 @@ mod tests {
             "directories": [{"path": "/etc/d", "mode": 488}]}}}),
         )
         .unwrap();
-        assert_eq!(m.config["storage"]["files"][0]["mode"], 420);
+        assert_eq!(m.config.unwrap().value["storage"]["files"][0]["mode"], 420);
         // A quoted one stays a string, as it does for Kubernetes: named, with the line.
         let yaml = "kind: MachineConfig\nmetadata:\n  name: 50-worker-x\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      directories:\n      - path: /etc/d\n        mode: \"0750\"\n";
         let objects = crate::kube::located(yaml, "in.yaml").unwrap();

@@ -1,23 +1,30 @@
 //! MachineConfigs to what a config server serves for each pool, in two flavours:
-//! `openshift`, the MCS payload (the MCO's merge rules and the files the MCS appends), and
-//! `coreos`, plain Ignition for fleets without a machine-config daemon. Each pool also gets the
+//! `openshift`, the MCS payload (the MCO's render: its merge rules, the rendered
+//! MachineConfig named by the MCO's hash, and what the MCS appends per request), and `coreos`,
+//! plain Ignition for fleets without a machine-config daemon. Each pool also gets the
 //! pre-approval subset of seed 002 (`spec.neededBeforeNodeApproved`), which is served without
 //! authentication and so is scanned for secrets by the caller.
 
+pub mod hash;
 pub mod machineconfig;
 pub mod merge;
+pub mod object;
 pub mod payload;
 pub mod secrets;
-pub mod spec2;
+
+use std::collections::BTreeMap;
 
 use anyhow::{Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value, json};
 
 pub use machineconfig::{MachineConfig, ROLE_LABEL, machine_configs};
-use merge::Merged;
+use merge::{Images, Merged};
+use object::Object;
+use payload::{ControllerData, Source};
 
 use super::SpecVersion;
+use super::spec::{Config, Spec, convert};
 
 /// What the rendered configs are for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -40,15 +47,37 @@ impl Flavour {
     }
 }
 
+/// What a cluster gives a render beyond its MachineConfigs (all empty offline): the
+/// ControllerConfig's images and CAs, the controller's version, and each pool's identity.
+#[derive(Debug, Clone, Default)]
+pub struct Cluster {
+    /// The base OS and extensions images.
+    pub images: Images,
+    /// The kubelet and cloud provider CAs.
+    pub ca: ControllerData,
+    /// The controller version the generated MachineConfigs carry (`None`: take it from them,
+    /// else the MCO's value for an unstamped build).
+    pub controller_version: Option<String>,
+    /// The ControllerConfig's release-image-version annotation.
+    pub release_version: String,
+    /// Each pool's UID (owner reference of its rendered MachineConfig).
+    pub pool_uids: BTreeMap<String, String>,
+    /// Each pool's layered image, when the MCS would serve one.
+    pub pool_images: BTreeMap<String, String>,
+}
+
 /// How to render.
 #[derive(Debug, Clone, Copy)]
 pub struct Options<'a> {
     /// The flavour.
     pub flavour: Flavour,
-    /// The output spec; `None` picks the newest input version (at least 3.2.0).
+    /// The coreos flavour's output spec; `None` picks the newest input version (at least
+    /// 3.2.0). The openshift flavour always keeps the MCO's internal 3.5.0.
     pub version: Option<SpecVersion>,
     /// The bootstrap kubeconfig (openshift flavour); `None` leaves it out.
     pub kubeconfig: Option<&'a [u8]>,
+    /// What the cluster adds.
+    pub cluster: &'a Cluster,
 }
 
 /// One payload: the full config of a pool, or its pre-approval subset.
@@ -60,10 +89,20 @@ pub struct Payload {
     pub order: Vec<String>,
     /// The merged MachineConfig spec.
     pub merged: Merged,
-    /// What is written and served.
-    pub config: Value,
+    /// What is written to `rendered/`: the MCS's answer for a spec 3.5.0 client, or the
+    /// coreos config at its spec.
+    pub bytes: Vec<u8>,
     /// The files appended after the merged config (openshift flavour).
     pub appended: Vec<&'static str>,
+    /// What Ignition warned about in the MachineConfigs.
+    pub warnings: Vec<String>,
+}
+
+impl Payload {
+    /// The written config as JSON.
+    pub fn config(&self) -> Value {
+        serde_json::from_slice(&self.bytes).unwrap_or(Value::Null)
+    }
 }
 
 /// One pool's render.
@@ -71,8 +110,8 @@ pub struct Payload {
 pub struct Rendered {
     /// Pool name.
     pub pool: String,
-    /// Output spec version.
-    pub version: SpecVersion,
+    /// The spec of what is written.
+    pub version: Spec,
     /// Whether the pool's config is a cluster's rendered MachineConfig, taken as it is.
     pub from_cluster: bool,
     /// The full config.
@@ -142,18 +181,18 @@ pub fn render(mcs: &[MachineConfig], pool: &str, opts: Options<'_>) -> Result<Re
     if order.is_empty() {
         bail!("no MachineConfig applies to pool {pool}");
     }
-    let version = match opts.version {
-        Some(v) => v,
-        None => order
-            .iter()
-            .filter_map(|m| {
-                m.config["ignition"]["version"]
-                    .as_str()
-                    .and_then(|v| SpecVersion::parse(v).ok())
-            })
-            .max()
-            .unwrap_or(SpecVersion::DEFAULT)
-            .max(SpecVersion::DEFAULT),
+    let version = match opts.flavour {
+        Flavour::OpenShift => Spec::INTERNAL,
+        Flavour::CoreOs => match opts.version {
+            Some(v) => v.into(),
+            None => order
+                .iter()
+                .filter_map(|m| m.written_in)
+                .filter(|v| *v >= Spec::V3(0))
+                .max()
+                .unwrap_or(Spec::V3(2))
+                .max(Spec::V3(2)),
+        },
     };
     let full = payload(&order, pool, version, opts)?;
     let pre_order: Vec<&MachineConfig> = order.iter().copied().filter(|m| m.pre_approval).collect();
@@ -170,11 +209,15 @@ pub fn render(mcs: &[MachineConfig], pool: &str, opts: Options<'_>) -> Result<Re
 fn payload(
     order: &[&MachineConfig],
     pool: &str,
-    version: SpecVersion,
+    version: Spec,
     opts: Options<'_>,
 ) -> Result<Payload> {
-    let mut merged = merge::merge(order, version)?;
+    let merged = merge::merge(order, &opts.cluster.images)?;
     let names: Vec<String> = order.iter().map(|m| m.name.clone()).collect();
+    let warnings = order
+        .iter()
+        .flat_map(|m| m.warnings.iter().map(move |w| format!("MachineConfig {}: {w}", m.name)))
+        .collect();
     match opts.flavour {
         Flavour::CoreOs => {
             for m in order {
@@ -188,76 +231,156 @@ fn payload(
                     );
                 }
             }
-            kernel_arguments_into_ignition(&mut merged, order, version)?;
-            merge::validate(&merged.config, version)?;
-            let name = format!("rendered-{pool}-{}", hash(&merged.config)?);
+            let config = kernel_arguments_into_ignition(&merged, order, version)?;
+            let out = convert::to_spec(&config, version).map_err(|e| {
+                anyhow!("the merged config cannot be written at Ignition spec {version}: {e}; pass a newer --spec-version")
+            })?;
+            let name = hash::rendered_name(pool, &object_spec(&merged));
             Ok(Payload {
                 name,
                 order: names,
-                config: merged.config.clone(),
                 merged,
+                bytes: out.to_json(),
                 appended: Vec::new(),
+                warnings,
             })
         }
         Flavour::OpenShift => {
-            kernel_arguments_out_of_ignition(&mut merged, version)?;
-            for m in order {
-                if let Some(p) = m.config["storage"]["files"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|f| f["path"].as_str())
-                    .find(|p| payload::APPENDED.contains(p))
-                {
-                    bail!(
-                        "MachineConfig {} writes {p}, which the MCS appends to every config itself{}",
-                        m.name,
-                        if p == payload::KUBECONFIG {
-                            "; pass the kubeconfig with --bootstrap-kubeconfig instead"
-                        } else {
-                            ""
-                        }
-                    );
-                }
-            }
-            merge::validate(&merged.config, version)?;
-            let (name, mc) = match order {
+            refuse_appended_paths(order, opts.kubeconfig.is_some())?;
+            let image = opts.cluster.pool_images.get(pool).map_or("", String::as_str);
+            let kubeconfig = opts.kubeconfig.map(<[u8]>::to_vec);
+            let source = match order {
                 // A cluster's rendered MachineConfig is served as the cluster holds it.
-                [one] if one.rendered_pool.is_some() => (one.name.clone(), one.object.clone()),
+                [one] if one.rendered_pool.is_some() => {
+                    let mc = Object::from_value(&one.object)?;
+                    let config = one.config.clone().unwrap_or_else(|| Config::empty(Spec::INTERNAL));
+                    Source::new(mc, config, &opts.cluster.ca, kubeconfig, image)
+                }
                 _ => {
-                    let spec = payload::machine_config("", &merged)["spec"].clone();
-                    let name = format!("rendered-{pool}-{}", hash(&spec)?);
-                    let mc = payload::machine_config(&name, &merged);
-                    (name, mc)
+                    let mc = rendered_object(pool, &merged, order, opts.cluster);
+                    Source::new(mc, merged.config.clone(), &opts.cluster.ca, kubeconfig, image)
                 }
             };
-            let config = payload::openshift(&merged.config, &mc, &name, opts.kubeconfig)?;
+            let bytes = source
+                .serve(Spec::INTERNAL)
+                .map_err(|e| anyhow!("the MCS could not serve this pool's config: {e}"))?;
             let mut appended = vec![payload::NODE_ANNOTATIONS];
             if opts.kubeconfig.is_some() {
                 appended.push(payload::KUBECONFIG);
             }
             appended.extend([payload::CONTENT, payload::ENCAPSULATED]);
             Ok(Payload {
-                name,
+                name: source.name().to_string(),
                 order: names,
                 merged,
-                config,
+                bytes,
                 appended,
+                warnings,
             })
         }
     }
 }
 
+/// A MachineConfig that writes a file the MCS appends would make a duplicate entry, which
+/// Ignition refuses: upstream renders it and then cannot serve it; this says so up front.
+fn refuse_appended_paths(order: &[&MachineConfig], with_kubeconfig: bool) -> Result<()> {
+    for m in order {
+        let Some(c) = &m.config else { continue };
+        if let Some(p) = c
+            .list("/storage/files")
+            .iter()
+            .filter_map(|f| f["path"].as_str())
+            .find(|p| payload::APPENDED.contains(p) && (*p != payload::KUBECONFIG || with_kubeconfig))
+        {
+            bail!(
+                "MachineConfig {} writes {p}, which the MCS appends to every config itself, so Ignition would find it twice and refuse the config{}",
+                m.name,
+                if p == payload::KUBECONFIG {
+                    "; pass the kubeconfig with --bootstrap-kubeconfig instead"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The rendered MachineConfig's spec.
+fn object_spec(merged: &Merged) -> object::Spec {
+    object::Spec {
+        os_image_url: merged.os_image_url.clone(),
+        extensions_image: merged.extensions_image.clone(),
+        config: Some(merged.config.to_json()),
+        kernel_arguments: Some(merged.kernel_arguments.clone()),
+        extensions: Some(merged.extensions.clone()),
+        fips: merged.fips,
+        kernel_type: merged.kernel_type.clone(),
+    }
+}
+
+/// The rendered MachineConfig the MCO's render controller creates
+/// (`generateRenderedMachineConfig`): the hashed name, the controller-version and
+/// release-image annotations, `os-image-url-overridden` when a MachineConfig set the image,
+/// and the pool as its controlling owner.
+fn rendered_object(
+    pool: &str,
+    merged: &Merged,
+    order: &[&MachineConfig],
+    cluster: &Cluster,
+) -> Object {
+    let spec = object_spec(merged);
+    let name = hash::rendered_name(pool, &spec);
+    let version = cluster.controller_version.clone().unwrap_or_else(|| {
+        order
+            .iter()
+            .find_map(|m| m.object["metadata"]["annotations"][object::GENERATED_BY].as_str())
+            .filter(|v| !v.is_empty())
+            .unwrap_or(object::UNSTAMPED_CONTROLLER)
+            .to_string()
+    });
+    let mut annotations = Map::new();
+    annotations.insert(object::GENERATED_BY.into(), json!(version));
+    annotations.insert(
+        object::RELEASE_IMAGE_VERSION.into(),
+        json!(cluster.release_version),
+    );
+    if merged.os_image_url != cluster.images.os_image_url {
+        annotations.insert(object::OS_IMAGE_URL_OVERRIDDEN.into(), json!("true"));
+    }
+    let mut metadata = Map::new();
+    metadata.insert("name".into(), json!(name));
+    metadata.insert("annotations".into(), Value::Object(annotations));
+    metadata.insert(
+        "ownerReferences".into(),
+        json!([{
+            "apiVersion": "machineconfiguration.openshift.io/v1",
+            "kind": "MachineConfigPool",
+            "name": pool,
+            "uid": cluster.pool_uids.get(pool).cloned().unwrap_or_default(),
+            "controller": true,
+            "blockOwnerDeletion": true,
+        }]),
+    );
+    Object {
+        kind: String::new(),
+        api_version: String::new(),
+        metadata,
+        spec,
+    }
+}
+
 /// CoreOS: Ignition applies kernel arguments itself (`kernelArguments.shouldExist`, spec 3.3).
 fn kernel_arguments_into_ignition(
-    merged: &mut Merged,
+    merged: &Merged,
     order: &[&MachineConfig],
-    version: SpecVersion,
-) -> Result<()> {
+    version: Spec,
+) -> Result<Config> {
+    let mut config = merged.config.clone();
     if merged.kernel_arguments.is_empty() {
-        return Ok(());
+        return Ok(config);
     }
-    if version.minor < 3 {
+    if version < Spec::V3(3) {
         let who: Vec<&str> = order
             .iter()
             .filter(|m| !m.kernel_arguments.is_empty())
@@ -272,57 +395,14 @@ fn kernel_arguments_into_ignition(
             "spec.kernelArguments of {named} need Ignition spec 3.3.0 or later (kernelArguments.shouldExist); the output spec is {version}: pass --spec-version 3.3.0"
         );
     }
-    let mut all: Vec<Value> = merged.config["kernelArguments"]["shouldExist"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    for k in std::mem::take(&mut merged.kernel_arguments) {
-        if !all.iter().any(|v| v.as_str() == Some(&k)) {
-            all.push(Value::String(k));
+    let mut all: Vec<Value> = config.list("/kernelArguments/shouldExist").to_vec();
+    for k in &merged.kernel_arguments {
+        if !all.iter().any(|v| v.as_str() == Some(k)) {
+            all.push(Value::String(k.clone()));
         }
     }
-    merged.config["kernelArguments"]["shouldExist"] = Value::Array(all);
-    Ok(())
-}
-
-/// OpenShift: kernel arguments stay in the MachineConfig for the daemon. Ignition
-/// `kernelArguments` in a config older clients cannot read move there too, as the MCS's
-/// `MigrateKernelArgsIfNecessary` does; `shouldNotExist` has nowhere to go.
-fn kernel_arguments_out_of_ignition(merged: &mut Merged, version: SpecVersion) -> Result<()> {
-    if version.minor >= 3 {
-        return Ok(());
-    }
-    let Some(kargs) = merged
-        .config
-        .as_object_mut()
-        .and_then(|o| o.remove("kernelArguments"))
-    else {
-        return Ok(());
-    };
-    if kargs["shouldNotExist"]
-        .as_array()
-        .is_some_and(|a| !a.is_empty())
-    {
-        bail!(
-            "kernelArguments.shouldNotExist cannot be served at Ignition spec {version}, and a MachineConfig has no place for it: pass --spec-version 3.3.0"
-        );
-    }
-    for k in kargs["shouldExist"].as_array().into_iter().flatten() {
-        let k = k
-            .as_str()
-            .ok_or_else(|| anyhow!("kernelArguments.shouldExist holds a non-string"))?;
-        merged.kernel_arguments.push(k.to_string());
-    }
-    Ok(())
-}
-
-/// 32 hex digits of the SHA-256 of a value's JSON (keys sorted, so stable).
-fn hash(v: &Value) -> Result<String> {
-    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, &serde_json::to_vec(v)?);
-    Ok(d.as_ref()[..16]
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
+    config.value["kernelArguments"]["shouldExist"] = Value::Array(all);
+    Ok(config)
 }
 
 #[cfg(test)]
@@ -331,24 +411,27 @@ mod tests {
     use serde_json::json;
 
     fn mc(name: &str, role: &str, config: Value) -> MachineConfig {
+        let config = (!config.as_object().is_some_and(Map::is_empty)).then(|| {
+            let (c, _) = Config::decode(&config).unwrap();
+            convert::to_spec(&c, Spec::INTERNAL).unwrap()
+        });
         MachineConfig {
             name: name.into(),
             role: Some(role.into()),
+            written_in: config.as_ref().map(|_| Spec::V3(2)),
             config,
             ..MachineConfig::default()
         }
     }
 
-    const OPENSHIFT: Options<'static> = Options {
-        flavour: Flavour::OpenShift,
-        version: None,
-        kubeconfig: Some(b"kubeconfig"),
-    };
-    const COREOS: Options<'static> = Options {
-        flavour: Flavour::CoreOs,
-        version: None,
-        kubeconfig: None,
-    };
+    fn opts(flavour: Flavour) -> Options<'static> {
+        Options {
+            flavour,
+            version: None,
+            kubeconfig: (flavour == Flavour::OpenShift).then_some(b"kubeconfig".as_slice()),
+            cluster: Box::leak(Box::new(Cluster::default())),
+        }
+    }
 
     #[test]
     fn pool_order_by_role_and_custom_pools_inherit_worker() {
@@ -379,20 +462,21 @@ mod tests {
         let mut rendered = mc(name, "", json!({"ignition": {"version": "3.4.0"}}));
         rendered.role = None;
         rendered.rendered_pool = Some("worker".into());
-        rendered.kernel_arguments = vec!["nosmt".into()];
-        rendered.fips = true;
-        rendered.object = object.clone();
-        let r = render(std::slice::from_ref(&rendered), "worker", OPENSHIFT).unwrap();
+        rendered.object = object;
+        let r = render(std::slice::from_ref(&rendered), "worker", opts(Flavour::OpenShift)).unwrap();
         assert_eq!(r.full.name, name);
         assert!(r.from_cluster);
         assert_eq!(
-            payload::served_name(&r.full.config).as_deref(),
+            payload::served_name(&r.full.config()).as_deref(),
             Some(name),
             "the daemon finds it in the cluster by this name"
         );
-        assert_eq!(r.version.to_string(), "3.4.0");
+        let content = payload::Stored::read(&r.full.bytes, "x").unwrap();
+        let payload::Stored::Mcs(s) = content else { panic!() };
+        assert_eq!(s.mc.kind, "MachineConfig", "a cluster object keeps its TypeMeta");
+        assert_eq!(s.mc.spec.fips, true);
         let mixed = vec![rendered, mc("00-worker", "worker", json!({}))];
-        let e = render(&mixed, "worker", OPENSHIFT).unwrap_err().to_string();
+        let e = render(&mixed, "worker", opts(Flavour::OpenShift)).unwrap_err().to_string();
         assert!(
             e.contains(name) && e.contains("00-worker") && e.contains("give one or the other"),
             "{e}"
@@ -400,40 +484,27 @@ mod tests {
     }
 
     #[test]
-    fn source_configs_get_a_content_hash_name() {
-        let a = mc(
-            "00-worker",
-            "worker",
-            json!({"ignition": {"version": "3.2.0"}}),
-        );
-        let r1 = render(std::slice::from_ref(&a), "worker", OPENSHIFT).unwrap();
+    fn source_configs_get_the_mcos_hash_name() {
+        let a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
+        let r1 = render(std::slice::from_ref(&a), "worker", opts(Flavour::OpenShift)).unwrap();
         let mut b = a.clone();
         b.fips = true;
-        let r2 = render(&[b], "worker", OPENSHIFT).unwrap();
-        let re =
-            |n: &str| n.len() == "rendered-worker-".len() + 32 && n.starts_with("rendered-worker-");
-        assert!(re(&r1.full.name), "{}", r1.full.name);
+        let r2 = render(&[b], "worker", opts(Flavour::OpenShift)).unwrap();
+        assert!(r1.full.name.starts_with("rendered-worker-") && r1.full.name.len() == 16 + 32);
         assert_ne!(r1.full.name, r2.full.name, "fips is part of the content");
-        assert_eq!(
-            r1.full.name,
-            render(&[a], "worker", OPENSHIFT).unwrap().full.name,
-            "stable"
-        );
+        assert_eq!(r1.version, Spec::INTERNAL, "the MCO's internal spec");
+        assert_eq!(r1.full.config()["ignition"]["version"], "3.5.0");
     }
 
     #[test]
     fn coreos_appends_nothing_and_refuses_daemon_fields() {
-        let mut a = mc(
-            "00-worker",
-            "worker",
-            json!({"ignition": {"version": "3.2.0"}}),
-        );
-        let r = render(std::slice::from_ref(&a), "worker", COREOS).unwrap();
+        let mut a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
+        let r = render(std::slice::from_ref(&a), "worker", opts(Flavour::CoreOs)).unwrap();
         assert!(r.full.appended.is_empty());
-        assert_eq!(r.full.config, json!({"ignition": {"version": "3.2.0"}}));
+        assert_eq!(r.full.config(), json!({"ignition": {"version": "3.2.0"}}));
         a.fips = true;
         a.os_image_url = Some("quay.io/x".into());
-        let e = render(&[a], "worker", COREOS).unwrap_err().to_string();
+        let e = render(&[a], "worker", opts(Flavour::CoreOs)).unwrap_err().to_string();
         assert!(
             e.contains("MachineConfig 00-worker sets fips, osImageURL")
                 && e.contains("--for openshift"),
@@ -442,44 +513,22 @@ mod tests {
     }
 
     #[test]
-    fn kernel_arguments_per_flavour() {
-        let mut a = mc(
-            "00-worker",
-            "worker",
-            json!({"ignition": {"version": "3.2.0"}}),
-        );
+    fn coreos_kernel_arguments_need_spec_3_3() {
+        let mut a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
         a.kernel_arguments = vec!["quiet".into()];
-        // openshift: in the MachineConfig, fine at 3.2.0.
-        let r = render(std::slice::from_ref(&a), "worker", OPENSHIFT).unwrap();
-        assert!(r.full.config.get("kernelArguments").is_none());
-        assert_eq!(r.full.merged.kernel_arguments, ["quiet"]);
-        // coreos: Ignition kernelArguments, which need 3.3.0.
-        let e = render(std::slice::from_ref(&a), "worker", COREOS)
+        let e = render(std::slice::from_ref(&a), "worker", opts(Flavour::CoreOs))
             .unwrap_err()
             .to_string();
         assert!(e.contains("00-worker") && e.contains("3.3.0"), "{e}");
-        let opts = Options {
+        let o = Options {
             version: Some(SpecVersion { minor: 3 }),
-            ..COREOS
+            ..opts(Flavour::CoreOs)
         };
-        let r = render(&[a], "worker", opts).unwrap();
+        let r = render(&[a], "worker", o).unwrap();
         assert_eq!(
-            r.full.config["kernelArguments"]["shouldExist"],
+            r.full.config()["kernelArguments"]["shouldExist"],
             json!(["quiet"])
         );
-        // openshift at 3.2.0 with Ignition kernelArguments from a 3.3 config: migrated.
-        let b = mc(
-            "00-worker",
-            "worker",
-            json!({"ignition": {"version": "3.3.0"}, "kernelArguments": {"shouldExist": ["nosmt"]}}),
-        );
-        let opts = Options {
-            version: Some(SpecVersion::DEFAULT),
-            ..OPENSHIFT
-        };
-        let r = render(&[b], "worker", opts).unwrap();
-        assert!(r.full.config.get("kernelArguments").is_none());
-        assert_eq!(r.full.merged.kernel_arguments, ["nosmt"]);
     }
 
     #[test]
@@ -490,7 +539,7 @@ mod tests {
             json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
                 {"path": "/etc/kubernetes/kubeconfig", "contents": {"source": "data:,x"}}]}}),
         );
-        let e = render(&[a], "worker", OPENSHIFT).unwrap_err().to_string();
+        let e = render(&[a], "worker", opts(Flavour::OpenShift)).unwrap_err().to_string();
         assert!(
             e.contains("MachineConfig 50-worker-kubeconfig writes /etc/kubernetes/kubeconfig")
                 && e.contains("--bootstrap-kubeconfig"),

@@ -1,18 +1,23 @@
-//! What the Machine Config Server serves for a pool, beyond the merged Ignition config. As
-//! machine-config-operator `pkg/server` (`getAppenders`) does, four files are appended last, in
-//! this order, each mode 0644 with overwrite true and contents as `data:,` with RFC 2396
-//! escaping: the node annotations the daemon starts from, the bootstrap kubeconfig the kubelet
-//! sends its CSR with, the served MachineConfig as JSON (indented four spaces), and the
-//! MachineConfig with an empty Ignition config (compact), which
-//! `machine-config-daemon-firstboot.service` applies: kernel arguments, FIPS, kernel type,
-//! extensions, the OS image.
+//! What the Machine Config Server serves for a pool (`pkg/server`): the rendered config at
+//! spec 3.5.0 with the kubelet CA from the ControllerConfig, then, for each request, the
+//! kernel arguments moved into the MachineConfig when the client is older than spec 3.3
+//! (`MigrateKernelArgsIfNecessary`), four files appended in this order, each mode 0644 with
+//! overwrite true and contents as `data:,` with RFC 2396 escaping (node annotations, the
+//! bootstrap kubeconfig, the MachineConfig indented four spaces, and the MachineConfig with an
+//! empty Ignition config of the client's version, which `machine-config-daemon-firstboot`
+//! applies), and the whole converted to the client's spec.
+//!
+//! `rendered/<pool>.ign` holds that answer for a spec 3.5.0 client. Everything the other
+//! versions need is in it, so [`Stored::read`] takes it apart again and [`Source::serve`] runs
+//! the same steps for any version.
 
-use anyhow::{Result, bail};
-use serde::Serialize;
-use serde_json::{Value, json};
+use anyhow::{Context as _, Result, anyhow, bail};
+use serde_json::{Map, Value, json};
 
-use super::merge::Merged;
+use super::object::{Object, PRE_BUILT_IMAGE};
 use crate::ignition::dataurl;
+use crate::ignition::spec::validate::validate;
+use crate::ignition::spec::{Config, Spec, convert};
 
 /// The daemon's first node annotations.
 pub const NODE_ANNOTATIONS: &str = "/etc/machine-config-daemon/node-annotations.json";
@@ -22,95 +27,273 @@ pub const KUBECONFIG: &str = "/etc/kubernetes/kubeconfig";
 pub const CONTENT: &str = "/etc/mcs-machine-config-content.json";
 /// The MachineConfig without its Ignition config, for the daemon's firstboot.
 pub const ENCAPSULATED: &str = "/etc/ignition-machine-config-encapsulated.json";
-/// Every path the MCS appends; a MachineConfig that writes one would make a duplicate entry.
+/// Every path the MCS appends.
 pub const APPENDED: [&str; 4] = [NODE_ANNOTATIONS, KUBECONFIG, CONTENT, ENCAPSULATED];
+/// The kube-apiserver serving CA bundle, from the ControllerConfig.
+pub const KUBELET_CA: &str = "/etc/kubernetes/kubelet-ca.crt";
+/// The cloud provider's CA, from the ControllerConfig.
+pub const CLOUD_CA: &str =
+    "/etc/kubernetes/static-pod-resources/configmaps/cloud-config/ca-bundle.pem";
 
-/// The rendered MachineConfig object of a merge, as the MCO's render controller creates it.
-pub fn machine_config(name: &str, merged: &Merged) -> Value {
-    let mut spec = json!({
-        "osImageURL": merged.os_image_url,
-        "config": merged.config,
-        "kernelArguments": merged.kernel_arguments,
-        "extensions": merged.extensions,
-        "fips": merged.fips,
-        "kernelType": merged.kernel_type,
-    });
-    if let Some(image) = &merged.extensions_image {
-        spec["baseOSExtensionsContainerImage"] = image.clone().into();
+/// What the MCS serves for one pool, before a client's version is known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    /// The rendered config (spec 3.5.0) the appended files follow.
+    pub base: Config,
+    /// The served MachineConfig.
+    pub mc: Object,
+    /// The node annotations file.
+    pub annotations: Vec<u8>,
+    /// The bootstrap kubeconfig, when there is one.
+    pub kubeconfig: Option<Vec<u8>>,
+}
+
+/// The ControllerConfig's data the MCS adds to every config.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ControllerData {
+    /// `spec.kubeAPIServerServingCAData`.
+    pub kubelet_ca: Vec<u8>,
+    /// `spec.cloudProviderCAData`.
+    pub cloud_ca: Vec<u8>,
+}
+
+impl Source {
+    /// The cluster MCS's `GetConfig` for a rendered MachineConfig whose config is `config`
+    /// (already at spec 3.5.0): the ControllerConfig's CAs written in, node annotations for it
+    /// (with `image` as the node's image unless the MachineConfig names a pre-built one).
+    pub fn new(
+        mc: Object,
+        config: Config,
+        ca: &ControllerData,
+        kubeconfig: Option<Vec<u8>>,
+        image: &str,
+    ) -> Source {
+        let mut base = config;
+        add_data(&mut base, KUBELET_CA, &ca.kubelet_ca);
+        add_data(&mut base, CLOUD_CA, &ca.cloud_ca);
+        let annotations = node_annotations(&mc, image);
+        Source {
+            base,
+            mc,
+            annotations,
+            kubeconfig,
+        }
     }
-    json!({
-        "apiVersion": "machineconfiguration.openshift.io/v1",
-        "kind": "MachineConfig",
-        "metadata": { "name": name },
-        "spec": spec,
-    })
-}
 
-/// The MCS payload: `ignition` (the merged config) with the four files appended. `mc` is the
-/// served MachineConfig; `kubeconfig`, when there is none yet, is left out (the MCS does the
-/// same without a kubeconfig source) and the caller warns.
-pub fn openshift(
-    ignition: &Value,
-    mc: &Value,
-    name: &str,
-    kubeconfig: Option<&[u8]>,
-) -> Result<Value> {
-    let mut out = ignition.clone();
-    if let Some(p) = out["storage"]["files"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|f| f["path"].as_str())
-        .find(|p| APPENDED.contains(p))
-    {
-        bail!("the config already writes {p}, which the MCS appends itself");
+    /// The rendered MachineConfig's name.
+    pub fn name(&self) -> &str {
+        self.mc.name()
     }
-    let version = out["ignition"]["version"].clone();
-    append(&mut out, NODE_ANNOTATIONS, &node_annotations(name));
-    if let Some(k) = kubeconfig {
-        append(&mut out, KUBECONFIG, k);
+
+    /// The body for a client of `spec`, or why it cannot be served at that spec.
+    pub fn serve(&self, spec: Spec) -> std::result::Result<Vec<u8>, String> {
+        let mut config = self.base.clone();
+        let mut mc = self.mc.clone();
+        if spec < Spec::V3(3) {
+            migrate_kernel_arguments(&mut config, &mut mc, spec)?;
+        }
+        append(&mut config, NODE_ANNOTATIONS, &self.annotations);
+        if let Some(k) = &self.kubeconfig {
+            append(&mut config, KUBECONFIG, k);
+        }
+        append(&mut config, CONTENT, &mc.to_indented());
+        let empty = convert::to_spec(&Config::empty(Spec::INTERNAL), spec)?;
+        let mut encapsulated = mc;
+        encapsulated.spec.config = Some(empty.to_json());
+        append(&mut config, ENCAPSULATED, &encapsulated.to_json());
+        Ok(convert::to_spec(&config, spec)?.to_json())
     }
-    append(&mut out, CONTENT, &indented(mc)?);
-    let mut encapsulated = mc.clone();
-    encapsulated["spec"]["config"] = json!({ "ignition": { "version": version } });
-    append(&mut out, ENCAPSULATED, &serde_json::to_vec(&encapsulated)?);
-    Ok(out)
 }
 
-/// `{"…/currentConfig": name, "…/desiredConfig": name, "…/state": "Done"}`, compact, keys
-/// sorted as Go's json.Marshal sorts a map.
-pub fn node_annotations(name: &str) -> Vec<u8> {
-    let v = json!({
-        "machineconfiguration.openshift.io/currentConfig": name,
-        "machineconfiguration.openshift.io/desiredConfig": name,
-        "machineconfiguration.openshift.io/state": "Done",
-    });
-    serde_json::to_vec(&v).unwrap_or_default()
+/// `MigrateKernelArgsIfNecessary`: Ignition kernel arguments go into the MachineConfig for a
+/// client older than spec 3.3; arguments to remove have nowhere to go.
+fn migrate_kernel_arguments(
+    config: &mut Config,
+    mc: &mut Object,
+    spec: Spec,
+) -> std::result::Result<(), String> {
+    let Some(kargs) = config
+        .value
+        .as_object_mut()
+        .and_then(|m| m.remove("kernelArguments"))
+    else {
+        return Ok(());
+    };
+    if kargs.get("shouldNotExist").is_some() {
+        return Err(format!(
+            "kernelArguments.shouldNotExist: an Ignition spec {spec} client cannot be served kernel arguments to remove, and a MachineConfig has no place for them (the MCS refuses this too: \"can't serve version {spec} with ignition KernelArguments.ShouldNotExist populated\"); clients of spec 3.3.0 and later are served"
+        ));
+    }
+    for k in kargs["shouldExist"].as_array().into_iter().flatten() {
+        mc.spec
+            .kernel_arguments
+            .get_or_insert_with(Vec::new)
+            .push(k.as_str().unwrap_or_default().to_string());
+    }
+    Ok(())
 }
 
-/// JSON indented with four spaces, as Go's `json.MarshalIndent(mc, "", "    ")`.
-fn indented(v: &Value) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let fmt = serde_json::ser::PrettyFormatter::with_indent(b"    ");
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-    v.serialize(&mut ser)?;
-    Ok(out)
+/// `getNodeAnnotation`, as Go marshals the map (keys sorted).
+fn node_annotations(mc: &Object, image: &str) -> Vec<u8> {
+    let name = mc.name();
+    let mut m = Map::new();
+    for k in ["currentConfig", "desiredConfig", "firstPivotConfig"] {
+        m.insert(format!("machineconfiguration.openshift.io/{k}"), json!(name));
+    }
+    m.insert(
+        "machineconfiguration.openshift.io/state".into(),
+        json!("Done"),
+    );
+    let image = mc
+        .annotation(PRE_BUILT_IMAGE)
+        .filter(|i| !i.is_empty())
+        .unwrap_or(image);
+    if !image.is_empty() {
+        for k in ["currentImage", "desiredImage"] {
+            m.insert(format!("machineconfiguration.openshift.io/{k}"), json!(image));
+        }
+    }
+    crate::golang::json::to_vec(&Value::Object(m))
 }
 
-/// Appends a file as the MCS's `appendFileToIgnition` does.
-fn append(config: &mut Value, path: &str, contents: &[u8]) {
+/// `appendFileToIgnition`.
+fn append(config: &mut Config, path: &str, contents: &[u8]) {
     let file = json!({
+        "overwrite": true,
         "path": path,
         "contents": { "source": dataurl::encode_escaped(contents) },
         "mode": 420,
-        "overwrite": true,
     });
-    match config
-        .pointer_mut("/storage/files")
+    let Some(root) = config.value.as_object_mut() else {
+        return;
+    };
+    let storage = root.entry("storage").or_insert_with(|| json!({}));
+    if let Some(files) = storage
+        .as_object_mut()
+        .map(|s| s.entry("files").or_insert_with(|| json!([])))
         .and_then(Value::as_array_mut)
     {
-        Some(files) => files.push(file),
-        None => config["storage"]["files"] = json!([file]),
+        files.push(file);
+    }
+}
+
+/// `addDataAndMaybeAppendToIgnition`: the data replaces an existing file's contents, or is
+/// appended when it is not empty.
+fn add_data(config: &mut Config, path: &str, data: &[u8]) {
+    if let Some(files) = config
+        .value
+        .pointer_mut("/storage/files")
+        .and_then(Value::as_array_mut)
+        && let Some(f) = files.iter_mut().find(|f| f["path"] == path)
+    {
+        if !data.is_empty() {
+            f["contents"]["source"] = json!(dataurl::encode_escaped(data));
+        }
+        return;
+    }
+    if !data.is_empty() {
+        append(config, path, data);
+    }
+}
+
+/// A stored config, as `serve` reads it back.
+#[derive(Debug, Clone)]
+pub enum Stored {
+    /// An MCS payload: served per version as the MCS serves it.
+    Mcs(Box<Source>),
+    /// Plain Ignition (the coreos flavour): converted per version.
+    Plain(Config),
+}
+
+impl Stored {
+    /// Reads a stored config (what this server wrote, or what a live MCS served): any spec 3
+    /// version, validated as Ignition validates it. An MCS payload (its last file the
+    /// encapsulated MachineConfig) is taken apart into what [`Source::serve`] needs. `what`
+    /// names the file in errors.
+    pub fn read(bytes: &[u8], what: &str) -> Result<Stored> {
+        let v: Value =
+            serde_json::from_slice(bytes).map_err(|e| anyhow!("{what} is not JSON: {e}"))?;
+        let (cfg, unknown) = Config::decode(&v).map_err(|e| anyhow!("{what}: {e}"))?;
+        if cfg.spec == Spec::V2_2 {
+            bail!("{what} is a spec 2.2 config; stored configs are spec 3 (render again)");
+        }
+        if let Some(k) = unknown.first() {
+            bail!("{what}: Ignition spec {} has no field {k}", cfg.spec);
+        }
+        if let Some(e) = validate(&cfg).errors.first() {
+            bail!("{what} is not a valid Ignition {} config: {e}", cfg.spec);
+        }
+        let cfg = convert::to_spec(&cfg, Spec::INTERNAL).map_err(|e| anyhow!("{what}: {e}"))?;
+        let files = cfg.list("/storage/files");
+        let path = |f: &Value| f["path"].as_str().unwrap_or("").to_string();
+        if files.last().map(path).as_deref() != Some(ENCAPSULATED) {
+            return Ok(Stored::Plain(cfg));
+        }
+        let mut start = files.len();
+        while start > 0 && APPENDED.contains(&path(&files[start - 1]).as_str()) {
+            start -= 1;
+        }
+        let tail = &files[start..];
+        let data = |p: &str| -> Result<Option<Vec<u8>>> {
+            tail.iter()
+                .find(|f| f["path"] == p)
+                .map(|f| {
+                    dataurl::decode(f["contents"]["source"].as_str().unwrap_or(""))
+                        .with_context(|| format!("{what}: reading {p}"))
+                })
+                .transpose()
+        };
+        let content = data(CONTENT)?
+            .ok_or_else(|| anyhow!("{what} ends in {ENCAPSULATED} but has no {CONTENT}"))?;
+        let mc = Object::from_json(&content).with_context(|| format!("{what}: {CONTENT}"))?;
+        mc.check(&format!("{what}: {CONTENT}"))?;
+        let annotations =
+            data(NODE_ANNOTATIONS)?.ok_or_else(|| anyhow!("{what} has no {NODE_ANNOTATIONS}"))?;
+        let kubeconfig = data(KUBECONFIG)?;
+        let mut base = cfg.clone();
+        if let Some(list) = base
+            .value
+            .pointer_mut("/storage/files")
+            .and_then(Value::as_array_mut)
+        {
+            list.truncate(start);
+        }
+        base.normalize();
+        Ok(Stored::Mcs(Box::new(Source {
+            base,
+            mc,
+            annotations,
+            kubeconfig,
+        })))
+    }
+
+    /// The body for a client of `spec`, or why it cannot be served.
+    pub fn serve(&self, spec: Spec) -> std::result::Result<Vec<u8>, String> {
+        match self {
+            Stored::Mcs(s) => s.serve(spec),
+            Stored::Plain(c) => Ok(convert::to_spec(c, spec)?.to_json()),
+        }
+    }
+
+    /// The rendered MachineConfig's name, for an MCS payload.
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Stored::Mcs(s) => Some(s.name()),
+            Stored::Plain(_) => None,
+        }
+    }
+
+    /// Whether the served config writes `path` (appended files included).
+    pub fn writes(&self, path: &str) -> bool {
+        let in_config = |c: &Config| c.list("/storage/files").iter().any(|f| f["path"] == path);
+        match self {
+            Stored::Mcs(s) => match path {
+                KUBECONFIG => s.kubeconfig.is_some(),
+                NODE_ANNOTATIONS | CONTENT | ENCAPSULATED => true,
+                _ => in_config(&s.base),
+            },
+            Stored::Plain(c) => in_config(c),
+        }
     }
 }
 
@@ -138,98 +321,105 @@ pub fn writes(payload: &Value, path: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn file(payload: &Value, path: &str) -> (Vec<u8>, Value) {
-        let f = payload["storage"]["files"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|f| f["path"] == path)
-            .unwrap()
-            .clone();
-        (
-            dataurl::decode(f["contents"]["source"].as_str().unwrap()).unwrap(),
-            f,
+    fn source(kargs: Value) -> Source {
+        let mut v = json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
+            {"path": "/etc/x", "overwrite": true, "contents": {"source": "data:,x"}, "mode": 420}]}});
+        if !kargs.is_null() {
+            v["kernelArguments"] = kargs;
+        }
+        let config = Config::decode(&v).unwrap().0;
+        let mc = Object::from_json(
+            br#"{"metadata":{"name":"rendered-worker-abc"},"spec":{"osImageURL":"","baseOSExtensionsContainerImage":"","config":{"ignition":{"version":"3.5.0"}},"kernelArguments":["a"],"extensions":[],"fips":false,"kernelType":"default"}}"#,
+        )
+        .unwrap();
+        Source::new(
+            mc,
+            config,
+            &ControllerData {
+                kubelet_ca: b"CA".to_vec(),
+                cloud_ca: Vec::new(),
+            },
+            Some(b"kc\n".to_vec()),
+            "",
         )
     }
 
-    #[test]
-    fn four_files_appended_last_in_the_mcs_order() {
-        let merged = Merged {
-            config: json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
-                {"path": "/etc/motd", "contents": {"source": "data:,hi"}, "overwrite": true}]}}),
-            fips: true,
-            kernel_type: "realtime".into(),
-            kernel_arguments: vec!["nosmt".into()],
-            extensions: vec!["usbguard".into()],
-            os_image_url: "quay.io/os@sha256:1".into(),
-            extensions_image: None,
-        };
-        let mc = machine_config("rendered-worker-abc", &merged);
-        let out = openshift(&merged.config, &mc, "rendered-worker-abc", Some(b"kc\n")).unwrap();
-        let paths: Vec<&str> = out["storage"]["files"]
+    fn files(body: &[u8]) -> Vec<(String, Vec<u8>)> {
+        let v: Value = serde_json::from_slice(body).unwrap();
+        v["storage"]["files"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|f| f["path"].as_str().unwrap())
-            .collect();
+            .map(|f| {
+                (
+                    f["path"].as_str().unwrap().to_string(),
+                    dataurl::decode(f["contents"]["source"].as_str().unwrap()).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn appended_last_in_the_mcs_order_and_read_back_whole() {
+        let s = source(Value::Null);
+        let body = s.serve(Spec::V3(5)).unwrap();
+        let got = files(&body);
+        let paths: Vec<&str> = got.iter().map(|(p, _)| p.as_str()).collect();
         assert_eq!(
             paths,
             [
-                "/etc/motd",
+                "/etc/x",
+                KUBELET_CA,
                 NODE_ANNOTATIONS,
                 KUBECONFIG,
                 CONTENT,
                 ENCAPSULATED
             ]
         );
-        let (anno, f) = file(&out, NODE_ANNOTATIONS);
         assert_eq!(
-            String::from_utf8(anno).unwrap(),
-            r#"{"machineconfiguration.openshift.io/currentConfig":"rendered-worker-abc","machineconfiguration.openshift.io/desiredConfig":"rendered-worker-abc","machineconfiguration.openshift.io/state":"Done"}"#
+            String::from_utf8(got[2].1.clone()).unwrap(),
+            r#"{"machineconfiguration.openshift.io/currentConfig":"rendered-worker-abc","machineconfiguration.openshift.io/desiredConfig":"rendered-worker-abc","machineconfiguration.openshift.io/firstPivotConfig":"rendered-worker-abc","machineconfiguration.openshift.io/state":"Done"}"#
         );
-        assert_eq!(
-            (f["mode"].as_u64(), f["overwrite"].as_bool()),
-            (Some(420), Some(true))
-        );
-        assert!(
-            f["contents"]["source"]
-                .as_str()
-                .unwrap()
-                .starts_with("data:,%7B%22machine")
-        );
-        assert_eq!(file(&out, KUBECONFIG).0, b"kc\n");
-        let (content, _) = file(&out, CONTENT);
-        let content_text = String::from_utf8(content).unwrap();
-        assert!(
-            content_text.starts_with("{\n    \"apiVersion\""),
-            "{content_text}"
-        );
-        let content: Value = serde_json::from_str(&content_text).unwrap();
-        assert_eq!(content["spec"]["config"], merged.config);
-        let (enc, _) = file(&out, ENCAPSULATED);
-        let enc: Value = serde_json::from_slice(&enc).unwrap();
+        let Stored::Mcs(back) = Stored::read(&body, "worker.ign").unwrap() else {
+            panic!("an MCS payload");
+        };
+        assert_eq!(*back, s, "what serve reads back is what render wrote");
+        for spec in Spec::ALL {
+            assert_eq!(back.serve(spec), s.serve(spec), "{spec}");
+        }
+    }
+
+    #[test]
+    fn kernel_arguments_move_into_the_machine_config_below_3_3() {
+        let s = source(json!({"shouldExist": ["nosmt"]}));
+        let body = s.serve(Spec::V3(2)).unwrap();
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert!(v.get("kernelArguments").is_none());
+        let enc: Value = serde_json::from_slice(&files(&body).last().unwrap().1).unwrap();
+        assert_eq!(enc["spec"]["kernelArguments"], json!(["a", "nosmt"]));
         assert_eq!(
             enc["spec"]["config"],
             json!({"ignition": {"version": "3.2.0"}})
         );
-        assert_eq!(enc["spec"]["fips"], true);
-        assert_eq!(enc["spec"]["kernelType"], "realtime");
-        assert_eq!(enc["spec"]["kernelArguments"], json!(["nosmt"]));
-        assert_eq!(enc["spec"]["extensions"], json!(["usbguard"]));
-        assert_eq!(enc["spec"]["osImageURL"], "quay.io/os@sha256:1");
-        assert_eq!(served_name(&out).as_deref(), Some("rendered-worker-abc"));
-        // Without a kubeconfig, three files.
-        let out = openshift(&merged.config, &mc, "rendered-worker-abc", None).unwrap();
-        assert!(!writes(&out, KUBECONFIG) && writes(&out, ENCAPSULATED));
+        let body = s.serve(Spec::V3(4)).unwrap();
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["kernelArguments"], json!({"shouldExist": ["nosmt"]}));
+        let gone = source(json!({"shouldNotExist": ["quiet"]}));
+        assert!(gone.serve(Spec::V3(4)).is_ok());
+        let e = gone.serve(Spec::V3(2)).unwrap_err();
+        assert!(e.starts_with("kernelArguments.shouldNotExist"), "{e}");
     }
 
     #[test]
-    fn a_config_that_writes_an_appended_path_is_refused() {
-        let config = json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
-            {"path": KUBECONFIG, "contents": {"source": "data:,x"}}]}});
-        let e = openshift(&config, &json!({}), "n", None)
-            .unwrap_err()
-            .to_string();
-        assert!(e.contains(KUBECONFIG), "{e}");
+    fn spec_2_clients_get_spec_2_2() {
+        let body = source(Value::Null).serve(Spec::V2_2).unwrap();
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(v["ignition"]["version"], "2.2.0");
+        assert_eq!(v["storage"]["files"][0]["filesystem"], "root");
+        let enc: Value = serde_json::from_slice(&files(&body).last().unwrap().1).unwrap();
+        assert_eq!(
+            enc["spec"]["config"],
+            json!({"ignition": {"version": "2.2.0"}})
+        );
     }
 }

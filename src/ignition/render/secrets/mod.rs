@@ -72,7 +72,9 @@ pub fn scan(mcs: &[&MachineConfig], allowed: &[String]) -> Vec<Finding> {
             allowed,
             out: &mut out,
         };
-        s.value(&m.config, "", None);
+        if let Some(c) = &m.config {
+            s.value(&c.value, "", None);
+        }
     }
     out
 }
@@ -234,7 +236,10 @@ mod tests {
     fn kinds(config: Value) -> Vec<(String, &'static str)> {
         let mc = MachineConfig {
             name: "05-pre".into(),
-            config,
+            config: Some(crate::ignition::spec::Config {
+                spec: crate::ignition::spec::Spec::INTERNAL,
+                value: config,
+            }),
             ..MachineConfig::default()
         };
         scan(&[&mc], &[])
