@@ -22,10 +22,12 @@ fuzz_target!(|data: &[u8]| {
     pools.dedup();
     for pool in pools.iter().take(4) {
         for flavour in [Flavour::OpenShift, Flavour::CoreOs] {
+            let cluster = render::Cluster::default();
             let opts = Options {
                 flavour,
                 version: None,
                 kubeconfig: Some(b"kubeconfig"),
+                cluster: &cluster,
             };
             let _ = render::render(&mcs, pool, opts);
         }

@@ -39,7 +39,9 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
             continue;
         }
         // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-        if b == 0xE2 && bytes.get(i + 1) == Some(&0x80) && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9))
+        if b == 0xE2
+            && bytes.get(i + 1) == Some(&0x80)
+            && matches!(bytes.get(i + 2), Some(0xA8 | 0xA9))
         {
             out.extend_from_slice(&bytes[start..i]);
             out.extend_from_slice(b"\\u202");
@@ -266,7 +268,10 @@ mod tests {
             pretty,
             "{\n    \"a\": {\n        \"e\": {},\n        \"x\": [\n            1,\n            \"s\"\n        ]\n    },\n    \"b\": []\n}"
         );
-        assert_eq!(compact_roundtrip(&pretty), String::from_utf8(compact).unwrap());
+        assert_eq!(
+            compact_roundtrip(&pretty),
+            String::from_utf8(compact).unwrap()
+        );
     }
 
     fn compact_roundtrip(s: &str) -> String {

@@ -60,7 +60,8 @@ impl Version {
     /// `Version.Compare`: numbers first, then a version without a pre-release is greater,
     /// then pre-release identifiers (numeric ones below alphanumeric ones).
     pub fn compare(&self, other: &Version) -> Ordering {
-        let nums = (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
+        let nums =
+            (self.major, self.minor, self.patch).cmp(&(other.major, other.minor, other.patch));
         if nums != Ordering::Equal {
             return nums;
         }
@@ -100,9 +101,8 @@ impl std::fmt::Display for Version {
 /// `^[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*$`, or empty.
 fn identifier(s: &str) -> bool {
     s.is_empty()
-        || s.split('.').all(|p| {
-            !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        })
+        || s.split('.')
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
 }
 
 #[cfg(test)]
@@ -112,16 +112,25 @@ mod tests {
     #[test]
     fn parses_as_go_semver() {
         let v = Version::parse("3.4.0-experimental").unwrap();
-        assert_eq!((v.major, v.minor, v.pre_release.as_str()), (3, 4, "experimental"));
+        assert_eq!(
+            (v.major, v.minor, v.pre_release.as_str()),
+            (3, 4, "experimental")
+        );
         assert_eq!(Version::parse("03.2.0").unwrap().major, 3);
         assert!(Version::parse("3.2").is_none());
         assert!(Version::parse("1").is_none());
         assert!(Version::parse("\"3.2.0\"").is_none());
-        assert!(Version::parse("3.2.0+").is_some(), "an empty metadata is allowed");
+        assert!(
+            Version::parse("3.2.0+").is_some(),
+            "an empty metadata is allowed"
+        );
         assert!(Version::parse("3.2.x").is_none());
         assert_eq!(Version::parse("3.2.0.1"), None);
         let a = Version::parse("3.4.0-experimental").unwrap();
         assert_eq!(a.compare(&Version::new(3, 4)), Ordering::Less);
-        assert_eq!(Version::new(2, 4).compare(&Version::new(2, 2)), Ordering::Greater);
+        assert_eq!(
+            Version::new(2, 4).compare(&Version::new(2, 2)),
+            Ordering::Greater
+        );
     }
 }

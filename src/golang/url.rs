@@ -86,8 +86,23 @@ fn parse_authority(authority: &str) -> Result<String, String> {
             c.is_ascii_alphanumeric()
                 || matches!(
                     c,
-                    b'-' | b'.' | b'_' | b':' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')'
-                        | b'*' | b'+' | b',' | b';' | b'=' | b'%' | b'@'
+                    b'-' | b'.'
+                        | b'_'
+                        | b':'
+                        | b'~'
+                        | b'!'
+                        | b'$'
+                        | b'&'
+                        | b'\''
+                        | b'('
+                        | b')'
+                        | b'*'
+                        | b'+'
+                        | b','
+                        | b';'
+                        | b'='
+                        | b'%'
+                        | b'@'
                 )
         });
         if !valid {
@@ -99,7 +114,9 @@ fn parse_authority(authority: &str) -> Result<String, String> {
 }
 
 fn parse_host(host: &str) -> Result<String, String> {
-    let port_ok = |p: &str| p.is_empty() || (p.starts_with(':') && p[1..].bytes().all(|b| b.is_ascii_digit()));
+    let port_ok = |p: &str| {
+        p.is_empty() || (p.starts_with(':') && p[1..].bytes().all(|b| b.is_ascii_digit()))
+    };
     if host.starts_with('[') {
         let Some(i) = host.rfind(']') else {
             return Err("missing ']' in host".into());
@@ -162,8 +179,26 @@ fn host_char(c: u8) -> bool {
     c.is_ascii_alphanumeric()
         || matches!(
             c,
-            b'-' | b'.' | b'_' | b'~' | b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+'
-                | b',' | b';' | b'=' | b':' | b'[' | b']' | b'<' | b'>' | b'"'
+            b'-' | b'.'
+                | b'_'
+                | b'~'
+                | b'!'
+                | b'$'
+                | b'&'
+                | b'\''
+                | b'('
+                | b')'
+                | b'*'
+                | b'+'
+                | b','
+                | b';'
+                | b'='
+                | b':'
+                | b'['
+                | b']'
+                | b'<'
+                | b'>'
+                | b'"'
         )
 }
 
@@ -174,7 +209,10 @@ mod tests {
     #[test]
     fn as_go_parses() {
         let u = parse("https://api-int.x:22623/config/worker?token=a").unwrap();
-        assert_eq!((u.scheme.as_str(), u.host.as_str()), ("https", "api-int.x:22623"));
+        assert_eq!(
+            (u.scheme.as_str(), u.host.as_str()),
+            ("https", "api-int.x:22623")
+        );
         assert_eq!(u.raw_query, "token=a");
         let d = parse("data:,a%zz").unwrap();
         assert_eq!((d.scheme.as_str(), d.opaque.as_str()), ("data", ",a%zz"));
@@ -188,6 +226,9 @@ mod tests {
         assert!(parse("a:b/c").is_ok());
         assert_eq!(parse("HTTP://x").unwrap().scheme, "http");
         assert!(parse("x:y").is_ok());
-        assert!(parse("1a:b").is_err(), "no scheme, and a colon in the first segment");
+        assert!(
+            parse("1a:b").is_err(),
+            "no scheme, and a colon in the first segment"
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! The `Accept` header, read as the MCS reads it (`pkg/server/api.go`): split on `,` then `;`,
-//! entries without a `/` skipped, the first `version=` (a semver) and the first `q=` (default
-//! 1) of each entry, entries stable-sorted by q descending. The first entry whose subtype is
-//! `vnd.coreos.ignition+json` and that has a version decides: spec 2.2 or later 2.x gets 2.2,
-//! a known minor gets that minor, a newer 3.x minor gets 3.5, anything else is refused. With no
-//! such entry, or no usable header at all, the client gets spec 2.2 (Ignition 0.x sends
-//! `version=2.4.0`; curl sends nothing).
+//! entries without a `/` skipped, the first `version=` (a semver) and the first `q=` (one when
+//! missing) of each entry, entries stable-sorted by q descending. The first entry whose
+//! subtype is `vnd.coreos.ignition+json` and that has a version decides: spec 2.2 or any later
+//! 2.x gets 2.2, a known minor gets that minor, a newer 3.x minor gets 3.5, anything else is
+//! refused. With no such entry, or no usable header at all, the client gets spec 2.2 (Ignition
+//! 0.x sends `version=2.4.0`; curl sends nothing).
 
 use crate::golang::semver::Version;
 use crate::ignition::spec::Spec;
@@ -92,8 +92,14 @@ mod tests {
         assert_eq!(negotiate(Some("an-invalid-accept-header")), Ok(Spec::V2_2));
         let ign214 = format!("{IGN};version=3.3.0, */*;q=0.1");
         assert_eq!(negotiate(Some(&ign214)), Ok(Spec::V3(3)));
-        assert_eq!(negotiate(Some(&format!("{IGN};version=3.0.0"))), Ok(Spec::V3(0)));
-        assert_eq!(negotiate(Some(&format!("{IGN};version=3.99.0"))), Ok(Spec::V3(5)));
+        assert_eq!(
+            negotiate(Some(&format!("{IGN};version=3.0.0"))),
+            Ok(Spec::V3(0))
+        );
+        assert_eq!(
+            negotiate(Some(&format!("{IGN};version=3.99.0"))),
+            Ok(Spec::V3(5))
+        );
         assert_eq!(
             negotiate(Some(&format!("{IGN};version=3.4.0-experimental"))),
             Ok(Spec::V3(4))
@@ -111,7 +117,10 @@ mod tests {
         // A version that is no semver is skipped; a quoted one is no semver.
         let bad = format!("{IGN};version=three, {IGN};version=3.0.0;q=0.2");
         assert_eq!(negotiate(Some(&bad)), Ok(Spec::V3(0)));
-        assert_eq!(negotiate(Some(&format!("{IGN};version=\"3.2.0\""))), Ok(Spec::V2_2));
+        assert_eq!(
+            negotiate(Some(&format!("{IGN};version=\"3.2.0\""))),
+            Ok(Spec::V2_2)
+        );
         // Only the subtype is compared.
         assert_eq!(
             negotiate(Some("x/vnd.coreos.ignition+json;version=3.1.0")),

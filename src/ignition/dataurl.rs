@@ -69,10 +69,7 @@ pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
     let c: Vec<char> = rest.chars().collect();
     let mut i = 0;
     let token = |c: char| {
-        c.is_ascii()
-            && !c.is_ascii_control()
-            && c != ' '
-            && !"()<>@,;:\\\"/[]?=".contains(c)
+        c.is_ascii() && !c.is_ascii_control() && c != ' ' && !"()<>@,;:\\\"/[]?=".contains(c)
     };
     let mut base64 = false;
     // The media type, if any.
@@ -91,9 +88,17 @@ pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
                 }
             }
             let ty: String = c[start..i].iter().collect();
-            let known = ["text", "image", "audio", "video", "application", "message", "multipart"]
-                .iter()
-                .any(|p| ty.starts_with(p));
+            let known = [
+                "text",
+                "image",
+                "audio",
+                "video",
+                "application",
+                "message",
+                "multipart",
+            ]
+            .iter()
+            .any(|p| ty.starts_with(p));
             if !x_token && !known {
                 return Err("invalid media type".into());
             }
@@ -203,9 +208,8 @@ pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
             .decode(cleaned)
             .map_err(|e| format!("illegal base64 data ({e})"))
     } else {
-        let url_char = |ch: char| {
-            ch.is_ascii() && !ch.is_ascii_control() && !" <>#\"{}|\\^[]`".contains(ch)
-        };
+        let url_char =
+            |ch: char| ch.is_ascii() && !ch.is_ascii_control() && !" <>#\"{}|\\^[]`".contains(ch);
         if !data.chars().all(url_char) {
             return Err("invalid data character".into());
         }

@@ -398,9 +398,15 @@ fn an_openshift_worker_boots_from_serve_with_what_it_needs_to_join() {
     // The daemon's firstboot applies what Ignition cannot, from the encapsulated MachineConfig.
     let enc = node.json("/etc/ignition-machine-config-encapsulated.json");
     assert_eq!(enc["metadata"]["name"], name.as_str());
+    // The empty config carries the version the client asked for (Ignition 2.14: 3.3.0), as
+    // the MCS writes it.
     assert_eq!(
         enc["spec"]["config"],
-        json!({"ignition": {"version": "3.2.0"}})
+        json!({"ignition": {"version": "3.3.0"}})
+    );
+    assert_eq!(
+        anno["machineconfiguration.openshift.io/firstPivotConfig"],
+        name.as_str()
     );
     assert_eq!(enc["spec"]["fips"], true);
     assert_eq!(enc["spec"]["kernelType"], "realtime");
@@ -415,7 +421,8 @@ fn an_openshift_worker_boots_from_serve_with_what_it_needs_to_join() {
     );
     let content = node.json("/etc/mcs-machine-config-content.json");
     assert_eq!(content["metadata"]["name"], name.as_str());
-    assert_eq!(content["spec"]["config"]["ignition"]["version"], "3.2.0");
+    // The rendered MachineConfig keeps the MCO's internal spec, whatever the client reads.
+    assert_eq!(content["spec"]["config"]["ignition"]["version"], "3.5.0");
     assert_eq!(content["spec"]["fips"], true);
     for p in [
         "/etc/machine-config-daemon/node-annotations.json",

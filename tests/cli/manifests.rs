@@ -248,12 +248,21 @@ fn the_deployment_volume_layout_serves() {
     let s = Serve::start(&root, &["--dir", "assets", "--auth", &args[auth_idx + 1]]);
     let ca = a.join("tls/mcs-ca.crt");
     let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let a34 = crate::support::accept("3.4.0");
     let r = Https::connect(s.addr, &ca)
-        .request("GET", "/config/worker", &[("Authorization", &bearer)])
+        .request(
+            "GET",
+            "/config/worker",
+            &[("Authorization", &bearer), ("Accept", &a34)],
+        )
         .unwrap();
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
     let r = Https::connect(s.addr, &ca)
-        .request("GET", "/config/worker", &[])
+        .request(
+            "GET",
+            "/config/worker",
+            &[("Accept", &crate::support::accept("3.2.0"))],
+        )
         .unwrap();
     assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
     assert_eq!(

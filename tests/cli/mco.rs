@@ -146,21 +146,21 @@ fn each_refusal_names_its_machine_config_and_writes_nothing() {
                 "60-worker-networkd",
                 "  config:\n    ignition: {version: 2.2.0}\n    networkd:\n      units: [{name: 10-eth0.network, contents: x}]",
             ),
-            "mc.yaml:7: MachineConfig 60-worker-networkd: spec.config: (Ignition 2.2.0) networkd.units has no spec 3 form",
+            "mc.yaml:7: MachineConfig 60-worker-networkd: spec.config: (Ignition 2.2.0) config includes deprecated networkd section - use Files instead",
         ),
         (
             mc(
                 "60-worker-var",
-                "  config:\n    ignition: {version: 2.2.0}\n    storage:\n      files: [{filesystem: var, path: /log/x, contents: {source: 'data:,x'}}]",
+                "  config:\n    ignition: {version: 2.2.0}\n    storage:\n      filesystems: [{name: var, mount: {device: /dev/sdb, format: xfs}}]\n      files: [{filesystem: var, path: /log/x, contents: {source: 'data:,x'}}]",
             ),
-            "mc.yaml:7: MachineConfig 60-worker-var: spec.config: (Ignition 2.2.0) storage.files /log/x: filesystem \"var\" cannot be converted",
+            "mc.yaml:7: MachineConfig 60-worker-var: spec.config: (Ignition 2.2.0) Config defined filesystem \"var\" but no mapping was defined",
         ),
         (
             mc(
                 "70-worker-kubeconfig",
                 "  config:\n    ignition: {version: 3.2.0}\n    storage:\n      files: [{path: /etc/kubernetes/kubeconfig, contents: {source: 'data:,x'}}]",
             ),
-            "MachineConfig 70-worker-kubeconfig writes /etc/kubernetes/kubeconfig, which the MCS appends to every config itself; pass the kubeconfig with --bootstrap-kubeconfig instead",
+            "MachineConfig 70-worker-kubeconfig writes /etc/kubernetes/kubeconfig, which the MCS appends to every config itself, so Ignition would find it twice and refuse the config; pass the kubeconfig with --bootstrap-kubeconfig instead",
         ),
         (
             mc(
@@ -234,7 +234,7 @@ fn a_clusters_rendered_machine_config_is_served_under_its_own_name() {
     );
     let name = "rendered-worker-6c5bbab7fa89e7d2c3a4e6a0f5b1c2d3";
     assert!(
-        out.starts_with(&format!("worker  {name}  spec 3.4.0  openshift\n")),
+        out.starts_with(&format!("worker  {name}  spec 3.5.0  openshift\n")),
         "{out}"
     );
     assert!(out.contains("source:       cluster"), "{out}");
@@ -250,11 +250,14 @@ fn a_clusters_rendered_machine_config_is_served_under_its_own_name() {
         "served as the cluster holds it"
     );
     assert_eq!(content["metadata"]["ownerReferences"][0]["name"], "worker");
+    // The stored answer is a spec 3.5.0 client's; the content file keeps the cluster's own
+    // config (3.4.0 here) as the MCS does.
     let enc = encapsulated(&w);
     assert_eq!(
         enc["spec"]["config"],
-        json!({"ignition": {"version": "3.4.0"}})
+        json!({"ignition": {"version": "3.5.0"}})
     );
+    assert_eq!(content["spec"]["config"]["ignition"]["version"], "3.4.0");
     assert_eq!(
         enc["spec"]["kernelArguments"],
         json!([

@@ -60,8 +60,13 @@ fn cases() -> Vec<Case> {
                 .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
                 .map(|l| {
                     let mut p = l.splitn(3, '\t');
-                    let (m, path, accept) = (p.next().unwrap(), p.next().unwrap(), p.next().unwrap());
-                    (m.into(), path.into(), (accept != "-").then(|| accept.to_string()))
+                    let (m, path, accept) =
+                        (p.next().unwrap(), p.next().unwrap(), p.next().unwrap());
+                    (
+                        m.into(),
+                        path.into(),
+                        (accept != "-").then(|| accept.to_string()),
+                    )
                 })
                 .collect();
             Case {
@@ -107,7 +112,9 @@ fn render_case(c: &Case, work: &Path, mcs: &Path) -> (Result<Value, String>, Opt
         return (Err(err), None);
     }
     let file = work.join(format!("mcs-assets/rendered/{}.ign", c.pool));
-    let rendered = std::fs::read(&file).ok().map(|b| serde_json::from_slice(&b).unwrap());
+    let rendered = std::fs::read(&file)
+        .ok()
+        .map(|b| serde_json::from_slice(&b).unwrap());
     (Ok(serde_json::from_str(&out).unwrap()), rendered)
 }
 
@@ -153,14 +160,18 @@ fn decode(source: &str) -> Vec<u8> {
     let rest = source.strip_prefix("data:").unwrap();
     let (meta, data) = rest.split_once(',').unwrap();
     if meta.ends_with(";base64") {
-        base64::engine::general_purpose::STANDARD.decode(data).unwrap()
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap()
     } else {
         let b = data.as_bytes();
         let mut out = Vec::new();
         let mut i = 0;
         while i < b.len() {
             if b[i] == b'%' {
-                out.push(u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap());
+                out.push(
+                    u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap(),
+                );
                 i += 3;
             } else {
                 out.push(b[i]);
@@ -198,7 +209,10 @@ fn normalized(config: &Value) -> Value {
                 item["dropins"] = d;
             }
             if item["contents"]["compression"] == "" {
-                item["contents"].as_object_mut().unwrap().remove("compression");
+                item["contents"]
+                    .as_object_mut()
+                    .unwrap()
+                    .remove("compression");
             }
             let k = item[key].as_str().unwrap_or("").to_string();
             if APPENDED.contains(&k.as_str()) {
@@ -246,7 +260,9 @@ fn oracle(c: &Case, file: &str) -> Value {
 /// Whether every field of `want` is in `got` with that value.
 fn subset(want: &Value, got: &Value) -> bool {
     match (want, got) {
-        (Value::Object(w), Value::Object(g)) => w.iter().all(|(k, v)| g.get(k).is_some_and(|x| subset(v, x))),
+        (Value::Object(w), Value::Object(g)) => w
+            .iter()
+            .all(|(k, v)| g.get(k).is_some_and(|x| subset(v, x))),
         _ => want == got,
     }
 }
@@ -288,21 +304,29 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                 (Ok(_), None) => {
                     let ours = rendered_mc(o).unwrap();
                     if ours["metadata"]["name"] != up["name"] {
-                        bad(format!("name {} vs upstream {}", ours["metadata"]["name"], up["name"]));
+                        bad(format!(
+                            "name {} vs upstream {}",
+                            ours["metadata"]["name"], up["name"]
+                        ));
                     }
                 }
                 (Err(_), Some(_)) => {}
             }
         }
-        "spec" | "oracle_spec" | "merged_config" | "oracle_merged_config" | "oracle_rendered_version" => {
+        "spec"
+        | "oracle_spec"
+        | "merged_config"
+        | "oracle_merged_config"
+        | "oracle_rendered_version" => {
             let Some(ours) = rendered_mc(o) else {
                 return bad("nothing rendered".into());
             };
             let up = oracle(c, "render.json");
             match kind {
-                "spec" if !subset(&chk["equals"], &ours["spec"]) => {
-                    bad(format!("spec {} does not hold {}", ours["spec"], chk["equals"]))
-                }
+                "spec" if !subset(&chk["equals"], &ours["spec"]) => bad(format!(
+                    "spec {} does not hold {}",
+                    ours["spec"], chk["equals"]
+                )),
                 "oracle_spec" => {
                     let strip = |v: &Value| {
                         let mut v = v.clone();
@@ -310,25 +334,44 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                         v
                     };
                     if strip(&ours["spec"]) != strip(&up["mc"]["spec"]) {
-                        bad(format!("spec {} vs upstream {}", strip(&ours["spec"]), strip(&up["mc"]["spec"])));
+                        bad(format!(
+                            "spec {} vs upstream {}",
+                            strip(&ours["spec"]),
+                            strip(&up["mc"]["spec"])
+                        ));
                     }
                     if ours["metadata"]["name"] != up["name"] {
-                        bad(format!("name {} vs upstream {}", ours["metadata"]["name"], up["name"]));
+                        bad(format!(
+                            "name {} vs upstream {}",
+                            ours["metadata"]["name"], up["name"]
+                        ));
                     }
                 }
-                "merged_config" if normalized(&ours["spec"]["config"]) != normalized(&chk["equals"]) => {
-                    bad(format!("config {} vs {}", ours["spec"]["config"], chk["equals"]))
+                "merged_config"
+                    if normalized(&ours["spec"]["config"]) != normalized(&chk["equals"]) =>
+                {
+                    bad(format!(
+                        "config {} vs {}",
+                        ours["spec"]["config"], chk["equals"]
+                    ))
                 }
                 "oracle_merged_config"
-                    if normalized(&ours["spec"]["config"]) != normalized(&up["mc"]["spec"]["config"]) =>
+                    if normalized(&ours["spec"]["config"])
+                        != normalized(&up["mc"]["spec"]["config"]) =>
                 {
-                    bad(format!("config {} vs upstream {}", ours["spec"]["config"], up["mc"]["spec"]["config"]))
+                    bad(format!(
+                        "config {} vs upstream {}",
+                        ours["spec"]["config"], up["mc"]["spec"]["config"]
+                    ))
                 }
                 "oracle_rendered_version"
                     if ours["spec"]["config"]["ignition"]["version"]
                         != up["mc"]["spec"]["config"]["ignition"]["version"] =>
                 {
-                    bad(format!("version {}", ours["spec"]["config"]["ignition"]["version"]))
+                    bad(format!(
+                        "version {}",
+                        ours["spec"]["config"]["ignition"]["version"]
+                    ))
                 }
                 _ => {}
             }
@@ -337,15 +380,28 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
             let Ok(report) = &o.render else {
                 return bad("render failed".into());
             };
-            let pool = report["pools"].as_array().unwrap().iter().find(|p| p["pool"] == c.pool.as_str()).unwrap();
+            let pool = report["pools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|p| p["pool"] == c.pool.as_str())
+                .unwrap();
             if pool["mergeOrder"] != chk["equals"] {
-                bad(format!("merge order {} vs {}", pool["mergeOrder"], chk["equals"]));
+                bad(format!(
+                    "merge order {} vs {}",
+                    pool["mergeOrder"], chk["equals"]
+                ));
             }
         }
         "file_contents" => {
             let ours = rendered_mc(o).unwrap();
             let files = &ours["spec"]["config"]["storage"]["files"];
-            let f = files.as_array().unwrap().iter().find(|f| f["path"] == chk["path"]).unwrap();
+            let f = files
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|f| f["path"] == chk["path"])
+                .unwrap();
             let got = String::from_utf8(decode(f["contents"]["source"].as_str().unwrap())).unwrap();
             if got != chk["equals"].as_str().unwrap() {
                 bad(format!("{} holds {got:?}", chk["path"]));
@@ -360,7 +416,11 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
             let reversed = work.path().join("reversed.yaml");
             std::fs::write(&reversed, docs.join("\n---\n")).unwrap();
             let (r, _) = render_case(c, work.path(), &reversed);
-            let name = |r: &Result<Value, String>| r.as_ref().ok().map(|v| v["pools"][0]["renderedName"].clone());
+            let name = |r: &Result<Value, String>| {
+                r.as_ref()
+                    .ok()
+                    .map(|v| v["pools"][0]["renderedName"].clone())
+            };
             if name(&r) != name(&o.render) {
                 bad(format!("{:?} vs {:?}", name(&r), name(&o.render)));
             }
@@ -375,7 +435,8 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                 "no_config_served" if got == Some(200) => bad("a config was served".into()),
                 "oracle_serve_outcome" => {
                     let refused = |s: Option<u16>| s.is_none_or(|s| s != 200);
-                    let equivalent = chk["refusal_equivalent"] == true && refused(got) && refused(up);
+                    let equivalent =
+                        chk["refusal_equivalent"] == true && refused(got) && refused(up);
                     if got != up && !equivalent {
                         bad(format!("status {got:?} vs upstream {up:?}"));
                     }
@@ -383,7 +444,10 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                         && normalized(&ours) != normalized(&theirs)
                     {
                         let _ = r;
-                        bad("the served config differs from upstream's (see the byte comparison)".into());
+                        bad(
+                            "the served config differs from upstream's (see the byte comparison)"
+                                .into(),
+                        );
                     }
                 }
                 _ => {}
@@ -392,7 +456,10 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
         "oracle_served_config" => match (served(n), upstream_body(n)) {
             (Some((_, ours)), Some(theirs)) => {
                 if normalized(&ours) != normalized(&theirs) {
-                    bad("the served config differs from upstream's (see the byte comparison)".into());
+                    bad(
+                        "the served config differs from upstream's (see the byte comparison)"
+                            .into(),
+                    );
                 }
                 for p in APPENDED {
                     let (a, b) = (appended(&ours, p), appended(&theirs, p));
@@ -419,7 +486,12 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                     .collect()
             };
             let want: Vec<Value> = if kind == "served_appended_files" {
-                chk["equals"].as_array().unwrap().iter().map(|p| json!([p, 420, true])).collect()
+                chk["equals"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| json!([p, 420, true]))
+                    .collect()
             } else {
                 tail(&upstream_body(n).unwrap())
             };
@@ -428,7 +500,11 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
             }
         }
         "served_content_file" | "served_node_annotations" => {
-            let path = if kind == "served_content_file" { APPENDED[2] } else { APPENDED[0] };
+            let path = if kind == "served_content_file" {
+                APPENDED[2]
+            } else {
+                APPENDED[0]
+            };
             let ours = served(n).and_then(|(_, v)| appended(&v, path));
             let theirs = upstream_body(n).and_then(|v| appended(&v, path));
             if ours.is_none() || ours != theirs {
@@ -439,7 +515,9 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                 ));
             }
         }
-        "served_encapsulated_config" | "oracle_served_encapsulated_config" | "served_encapsulated_spec"
+        "served_encapsulated_config"
+        | "oracle_served_encapsulated_config"
+        | "served_encapsulated_spec"
         | "oracle_served_encapsulated_spec" => {
             let enc = |v: &Value| appended(v, APPENDED[3]).map(|b| json_of(&b));
             let Some(ours) = served(n).and_then(|(_, v)| enc(&v)) else {
@@ -449,9 +527,19 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
                 "served_encapsulated_config" => ours["spec"]["config"] == chk["equals"],
                 "served_encapsulated_spec" => subset(&chk["equals"], &ours["spec"]),
                 "oracle_served_encapsulated_config" => {
-                    Some(&ours["spec"]["config"]) == upstream_body(n).and_then(|v| enc(&v)).as_ref().map(|e| &e["spec"]["config"])
+                    Some(&ours["spec"]["config"])
+                        == upstream_body(n)
+                            .and_then(|v| enc(&v))
+                            .as_ref()
+                            .map(|e| &e["spec"]["config"])
                 }
-                _ => Some(&ours["spec"]) == upstream_body(n).and_then(|v| enc(&v)).as_ref().map(|e| &e["spec"]),
+                _ => {
+                    Some(&ours["spec"])
+                        == upstream_body(n)
+                            .and_then(|v| enc(&v))
+                            .as_ref()
+                            .map(|e| &e["spec"])
+                }
             };
             if !ok {
                 bad(format!("encapsulated {ours}"));
@@ -483,7 +571,9 @@ fn check(c: &Case, o: &Outcome, chk: &Value, fail: &mut Vec<String>) {
 /// Where two bodies part, with some context.
 fn first_difference(a: &[u8], b: &[u8]) -> String {
     let at = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    let around = |s: &[u8]| String::from_utf8_lossy(&s[at.saturating_sub(60)..(at + 60).min(s.len())]).into_owned();
+    let around = |s: &[u8]| {
+        String::from_utf8_lossy(&s[at.saturating_sub(60)..(at + 60).min(s.len())]).into_owned()
+    };
     format!(
         "at byte {at} (lengths {} and {}):\n  ours:     …{}…\n  upstream: …{}…",
         a.len(),
@@ -523,7 +613,11 @@ fn every_case_agrees_with_the_upstream_mco() {
                     ));
                 }
                 if r.header("content-type") != Some("application/json") {
-                    fail.push(format!("{} request {i}: content type {:?}", c.name, r.header("content-type")));
+                    fail.push(format!(
+                        "{} request {i}: content type {:?}",
+                        c.name,
+                        r.header("content-type")
+                    ));
                 }
             }
         }
@@ -544,8 +638,16 @@ fn every_case_agrees_with_the_upstream_mco() {
         }
     }
     assert!(all.len() >= 53, "the corpus has {} cases", all.len());
-    assert!(fail.is_empty(), "{} of the checks failed:\n{}", fail.len(), fail.join("\n"));
-    assert!(validated >= 40, "only {validated} spec 3.3 answers were validated");
+    assert!(
+        fail.is_empty(),
+        "{} of the checks failed:\n{}",
+        fail.len(),
+        fail.join("\n")
+    );
+    assert!(
+        validated >= 40,
+        "only {validated} spec 3.3 answers were validated"
+    );
     eprintln!(
         "{} cases agree; {byte_exact} of {compared} served bodies byte for byte; {validated} spec 3.3 answers pass ignition-validate",
         all.len()

@@ -195,7 +195,10 @@ fn render_merges_by_role_and_pool_and_validates() {
         assert_eq!(mode(&r.join(format!("{pool}.ign"))), 0o600);
     }
     let w = read(&r.join("worker.ign"));
-    assert_eq!(w["ignition"]["version"], "3.2.0");
+    assert_eq!(
+        w["ignition"]["version"], "3.5.0",
+        "the MCS's answer to a spec 3.5.0 client"
+    );
     let files = w["storage"]["files"].as_array().unwrap();
     let motd = files.iter().find(|f| f["path"] == "/etc/motd").unwrap();
     assert_eq!(
@@ -348,11 +351,21 @@ fn every_secret_kind_in_every_encoding_is_caught() {
                 "plain",
                 format!(
                     "data:,{}",
+                    // Only what a data URL may not hold raw is escaped (Ignition refuses
+                    // the rest).
                     secret
+                        .replace('%', "%25")
                         .replace('\n', "%0A")
                         .replace(' ', "%20")
                         .replace('"', "%22")
                         .replace('#', "%23")
+                        .replace('{', "%7B")
+                        .replace('}', "%7D")
+                        .replace('[', "%5B")
+                        .replace(']', "%5D")
+                        .replace('|', "%7C")
+                        .replace('<', "%3C")
+                        .replace('>', "%3E")
                 ),
                 None,
             ),
@@ -550,7 +563,9 @@ fn the_scan_walks_every_string_of_the_pre_approval_set() {
             "LUKS key file",
         ),
         (
-            serde_json::json!({"storage": {"files": [{"path": "/etc/blob", "contents": {"source": "data:;base64,not*base64"}}]}}),
+            // Valid base64 that does not gunzip (Ignition itself refuses a data URL it cannot
+            // decode, so that never reaches the scan).
+            serde_json::json!({"storage": {"files": [{"path": "/etc/blob", "contents": {"source": "data:;base64,bm90IGd6aXA=", "compression": "gzip"}}]}}),
             "/etc/blob",
             "content that cannot be decoded",
         ),

@@ -4,7 +4,9 @@
 use std::io::Read;
 use std::time::{Duration, Instant};
 
-use crate::support::{Https, Serve, connect_from, demo, https_get, ok, render, run, tokens};
+use crate::support::{
+    Https, Serve, accept, connect_from, demo, https_get, ok, render, run, tokens,
+};
 
 pub const FULL_34: &str = r#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/mcsctl-full","contents":{"source":"data:,full%20config"},"mode":420}]}}"#;
 pub const PRE_32: &str = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/mcsctl-pre","contents":{"source":"data:,pre%20approval"},"mode":420}]}}"#;
@@ -20,6 +22,17 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     (d, a)
 }
 
+fn https_get_method(
+    s: &Serve,
+    ca: &std::path::Path,
+    method: &str,
+    target: &str,
+) -> crate::support::HttpResponse {
+    Https::connect(s.addr, ca)
+        .request(method, target, &[])
+        .unwrap()
+}
+
 fn version_of(body: &[u8]) -> String {
     let v: serde_json::Value = serde_json::from_slice(body).unwrap();
     v["ignition"]["version"].as_str().unwrap().to_string()
@@ -32,7 +45,9 @@ fn status_codes_and_methods() {
     let ca = a.join("tls/mcs-ca.crt");
     let tok = tokens(&a)[0].clone();
     let bearer = format!("Bearer {tok}");
-    let auth = [("Authorization", bearer.as_str())];
+    // A client that asks for the stored spec gets the stored file.
+    let a34 = accept("3.4.0");
+    let auth = [("Authorization", bearer.as_str()), ("Accept", a34.as_str())];
 
     assert_eq!(https_get(&s, &ca, "/healthz", &[]).status, 200);
     let r = https_get(&s, &ca, "/config/worker", &[]);
@@ -54,6 +69,15 @@ fn status_codes_and_methods() {
     assert_eq!(https_get(&s, &ca, "/config/nosuchpool", &auth).status, 404);
     assert_eq!(https_get(&s, &ca, "/nothing-here", &auth).status, 404);
     assert_eq!(https_get(&s, &ca, "/", &[]).status, 404);
+    // The MCS takes the pool from the path's last segment.
+    let r = https_get(&s, &ca, "/config/worker/", &auth);
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
+    assert_eq!(https_get(&s, &ca, "/config/x/worker", &auth).status, 200);
+    // Outside /config/, other methods are 405 as in the MCS's default handler.
+    assert_eq!(
+        https_get_method(&s, &ca, "POST", "/nothing-here").status,
+        405
+    );
     let mut c = Https::connect(s.addr, &ca);
     for m in ["POST", "PUT", "DELETE", "OPTIONS", "PATCH"] {
         let r = c.request(m, "/config/worker", &auth).unwrap();
@@ -102,32 +126,36 @@ fn accept_header_negotiation() {
         }
         https_get(&s, &ca, &format!("/config/{pool}"), &h)
     };
-    assert_eq!(
-        version_of(&get("worker", None).body),
-        "3.4.0",
-        "no Accept: as stored"
-    );
+    // As the MCS: no Accept (curl), no Ignition entry, or an Ignition 0.x one: spec 2.2.
+    assert_eq!(version_of(&get("worker", None).body), "2.2.0", "no Accept");
+    assert_eq!(version_of(&get("worker", Some("*/*")).body), "2.2.0");
+    let ign0 = format!("{IGN}; version=2.4.0, {IGN}; version=1; q=0.5, */*; q=0.1");
+    let r = get("worker", Some(&ign0));
+    assert_eq!(version_of(&r.body), "2.2.0", "Ignition 0.x");
+    assert!(r.text().contains(r#""filesystem":"root""#), "{}", r.text());
     let ign214 = format!("{IGN};version=3.3.0, */*;q=0.1");
     assert_eq!(version_of(&get("worker", Some(&ign214)).body), "3.3.0");
     assert_eq!(
         version_of(&get("worker", Some(&format!("{IGN};version=3.0.0"))).body),
-        "3.0.0"
+        "3.0.0",
+        "spec 3.0 clients get 3.0 (the MCS answers 500)"
     );
     assert_eq!(
         version_of(&get("worker", Some(&format!("{IGN};version=3.99.0"))).body),
-        "3.4.0"
+        "3.5.0",
+        "a newer 3.x minor gets the newest"
     );
-    let r = get("worker", Some(&format!("{IGN};version=2.2.0")));
-    assert_eq!(r.status, 406);
+    let r = get("worker", Some(&format!("{IGN};version=4.0.0")));
+    assert_eq!(r.status, 400);
     assert!(
-        r.text().contains("spec 2.2.0 clients are not supported"),
+        r.text().contains("unsupported Ignition version"),
         "{}",
         r.text()
     );
-    let r = get("worker", Some(&format!("{IGN};version=4.0.0")));
-    assert_eq!(r.status, 406);
     let q = format!("{IGN};version=3.1.0;q=0.3, {IGN};version=3.2.0;q=0.8");
     assert_eq!(version_of(&get("worker", Some(&q)).body), "3.2.0");
+    let r = get("infra", None);
+    assert_eq!(r.status, 406, "spec 2.2 has no kernel arguments");
     // Down-translation refused when the config uses something the older spec lacks.
     let r = get("infra", Some(&format!("{IGN};version=3.2.0")));
     assert_eq!(r.status, 406);
@@ -145,6 +173,7 @@ fn path_traversal_is_404_and_leaks_nothing() {
     let ca = a.join("tls/mcs-ca.crt");
     let bearer = format!("Bearer {}", tokens(&a)[0]);
     let key = std::fs::read_to_string(a.join("tls/mcs.key")).unwrap();
+    let ask = |target: &str| https_get(&s, &ca, target, &[("Authorization", &bearer)]);
     for target in [
         "/config/../tls/mcs.key",
         "/config/..%2Ftls%2Fmcs.key",
@@ -158,7 +187,14 @@ fn path_traversal_is_404_and_leaks_nothing() {
         "/config//etc/passwd",
         "/../../etc/passwd",
     ] {
-        let r = https_get(&s, &ca, target, &[("Authorization", &bearer)]);
+        // A path that is not clean is redirected to its clean form (as Go's ServeMux does);
+        // where it leads is not found either.
+        let mut r = ask(target);
+        if r.status == 301 {
+            let to = r.header("location").unwrap().to_string();
+            assert!(!to.contains("..") && !to.contains("//"), "{target} -> {to}");
+            r = ask(&to);
+        }
         assert_eq!(r.status, 404, "{target}");
         let body = r.text();
         assert!(
@@ -237,6 +273,7 @@ fn access_log_is_json_and_holds_no_secret() {
         &[
             ("Authorization", &format!("Bearer {}", toks[0])),
             ("User-Agent", "Ignition/2.14.0"),
+            ("Accept", &accept("3.4.0")),
         ],
     );
     https_get(&s, &ca, &format!("/config/worker?token={}", toks[0]), &[]);
@@ -281,13 +318,16 @@ fn split_auth_serves_pre_approval_without_a_token() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &["--auth", "split"]);
     let ca = a.join("tls/mcs-ca.crt");
-    let r = https_get(&s, &ca, "/config/worker", &[]);
+    let r = https_get(&s, &ca, "/config/worker", &[("Accept", &accept("3.2.0"))]);
     assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
     let r = https_get(
         &s,
         &ca,
         "/config/worker",
-        &[("Authorization", &format!("Bearer {}", tokens(&a)[0]))],
+        &[
+            ("Authorization", &format!("Bearer {}", tokens(&a)[0])),
+            ("Accept", &accept("3.4.0")),
+        ],
     );
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
     // A pool without a pre-approval set gives nothing without a token.
@@ -300,7 +340,12 @@ fn auth_none_warns_loudly() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &["--auth", "none"]);
     assert!(s.stderr().contains("WARNING: auth none"), "{}", s.stderr());
-    let r = https_get(&s, &a.join("tls/mcs-ca.crt"), "/config/worker", &[]);
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Accept", &accept("3.4.0"))],
+    );
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
 }
 
@@ -472,8 +517,14 @@ fn sigterm_finishes_the_request_in_flight() {
     std::thread::sleep(Duration::from_millis(200));
     s.signal("TERM");
     std::thread::sleep(Duration::from_millis(300));
-    c.send(format!("Authorization: {bearer}\r\n\r\n").as_bytes())
-        .unwrap();
+    c.send(
+        format!(
+            "Authorization: {bearer}\r\nAccept: {}\r\n\r\n",
+            accept("3.4.0")
+        )
+        .as_bytes(),
+    )
+    .unwrap();
     let r = c.read_response(false).unwrap();
     assert_eq!(r.status, 200);
     assert_eq!(r.body, FULL_34.as_bytes());
@@ -593,7 +644,11 @@ fn insecure_listener_serves_plain_http_with_the_same_rules() {
         out
     };
     assert!(get("").starts_with("HTTP/1.1 401"));
-    let ok_resp = get(&format!("Authorization: Bearer {}\r\n", tokens(&a)[0]));
+    let ok_resp = get(&format!(
+        "Authorization: Bearer {}\r\nAccept: {}\r\n",
+        tokens(&a)[0],
+        accept("3.4.0")
+    ));
     assert!(
         ok_resp.starts_with("HTTP/1.1 200") && ok_resp.ends_with(FULL_34),
         "{ok_resp}"

@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, PRE_32};
-use crate::support::{Https, Serve, connect_from, demo, https_get, ok, render, tokens};
+use crate::support::{Https, Serve, accept, connect_from, demo, https_get, ok, render, tokens};
 
 const KARGS_33: &str =
     r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
@@ -91,7 +91,7 @@ fn with_no_live_token_serve_fails_closed_and_says_why() {
     std::fs::write(&cfg_path, serde_json::to_vec_pretty(&cfg).unwrap()).unwrap();
     assert!(
         eventually(Duration::from_secs(10), || {
-            let r = https_get(&s, &ca, "/config/worker", &[]);
+            let r = https_get(&s, &ca, "/config/worker", &[("Accept", &accept("3.2.0"))]);
             r.status == 200 && r.body == PRE_32.as_bytes()
         }),
         "{}",
@@ -125,7 +125,11 @@ fn guessing_never_locks_out_a_valid_token_and_stale_tokens_are_not_guesses() {
     }
     let mut machine = Https::over(connect_from("127.0.0.2", s.addr), &ca);
     let r = machine
-        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .request(
+            "GET",
+            "/config/worker",
+            &[("Authorization", &good), ("Accept", &accept("3.4.0"))],
+        )
         .unwrap();
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
     assert!(s.wait_stderr("\"event\":\"blocked\"", Duration::from_secs(5)));
@@ -364,7 +368,12 @@ fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
         s.stderr()
             .contains("rendered/infra.ign: keeping its last good state")
     );
-    let r = https_get(&s, &ca, "/config/infra", &[("Authorization", &fresh)]);
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/infra",
+        &[("Authorization", &fresh), ("Accept", &accept("3.3.0"))],
+    );
     assert_eq!(
         (r.status, r.body.as_slice()),
         (200, KARGS_33.as_bytes()),

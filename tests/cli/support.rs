@@ -628,6 +628,11 @@ impl Https {
     }
 }
 
+/// The Accept header Ignition sends when it reads spec `version` (e.g. "3.4.0").
+pub fn accept(version: &str) -> String {
+    format!("application/vnd.coreos.ignition+json;version={version}, */*;q=0.1")
+}
+
 /// One request on a new connection.
 pub fn https_get(serve: &Serve, ca: &Path, target: &str, headers: &[(&str, &str)]) -> HttpResponse {
     Https::connect(serve.addr, ca)

@@ -133,12 +133,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             SECRET_MODE,
             Overwrite::Allow,
         );
-        change.write(
-            &pre_rel,
-            &line(&r.pre.bytes),
-            SECRET_MODE,
-            Overwrite::Allow,
-        );
+        change.write(&pre_rel, &line(&r.pre.bytes), SECRET_MODE, Overwrite::Allow);
         reports.push(PoolReport {
             pool: r.pool.clone(),
             flavour: flavour.name(),

@@ -97,7 +97,9 @@ fn is_printable(b: &[u8], i: usize) -> bool {
         || (c0 > 0xC2 && c0 < 0xED)
         || (c0 == 0xED && c1 < 0xA0)
         || c0 == 0xEE
-        || (c0 == 0xEF && !(c1 == 0xBB && c2 == 0xBF) && !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)))
+        || (c0 == 0xEF
+            && !(c1 == 0xBB && c2 == 0xBF)
+            && !(c1 == 0xBF && (c2 == 0xBE || c2 == 0xBF)))
 }
 
 /// go-yaml's `is_bom` looks at the start of the value, whatever the position asked about.
@@ -276,9 +278,7 @@ impl Emitter {
                 for (k, v) in pairs {
                     self.write_indent();
                     let simple = match k {
-                        Node::Scalar(s, _) => {
-                            !analyze(s.as_bytes()).multiline && s.len() <= 128
-                        }
+                        Node::Scalar(s, _) => !analyze(s.as_bytes()).multiline && s.len() <= 128,
                         Node::Sequence(x) => x.is_empty(),
                         Node::Mapping(x) => x.is_empty(),
                     };
@@ -287,11 +287,13 @@ impl Emitter {
                         ..Context::default()
                     };
                     if simple {
-                        self.node(k, Context {
-                            mapping: true,
-                            simple_key: true,
-                            ..Context::default()
-                        });
+                        self.node(
+                            k,
+                            Context {
+                                mapping: true,
+                                simple_key: true,
+                            },
+                        );
                         self.write_indicator(b":", false, false, false);
                     } else {
                         self.write_indicator(b"?", true, false, true);
@@ -431,8 +433,7 @@ impl Emitter {
         let mut i = 0;
         while i < value.len() {
             if is_space(value, i) {
-                if allow_breaks && !spaces && self.column > BEST_WIDTH && !is_space(value, i + 1)
-                {
+                if allow_breaks && !spaces && self.column > BEST_WIDTH && !is_space(value, i + 1) {
                     self.write_indent();
                     i += 1;
                 } else {

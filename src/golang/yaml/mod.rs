@@ -85,7 +85,7 @@ fn number(n: &serde_json::Number) -> String {
     let e = format!("{f:e}");
     let (mant, exp) = e.split_once('e').unwrap_or((&e, "0"));
     let exp: i32 = exp.parse().unwrap_or(0);
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let sign = if exp < 0 { '-' } else { '+' };
         format!("{mant}e{sign}{:02}", exp.abs())
     } else {
@@ -137,12 +137,16 @@ fn less(a: &str, b: &str) -> bool {
         }
         let mut ai = i;
         while ai < ar.len() && digit(ar[ai]) {
-            an = an.wrapping_mul(10).wrapping_add(i64::from(ar[ai] as u8 - b'0'));
+            an = an
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(ar[ai] as u8 - b'0'));
             ai += 1;
         }
         let mut bi = i;
         while bi < br.len() && digit(br[bi]) {
-            bn = bn.wrapping_mul(10).wrapping_add(i64::from(br[bi] as u8 - b'0'));
+            bn = bn
+                .wrapping_mul(10)
+                .wrapping_add(i64::from(br[bi] as u8 - b'0'));
             bi += 1;
         }
         if an != bn {

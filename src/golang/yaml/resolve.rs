@@ -4,8 +4,8 @@
 /// The strings `resolve` maps to a bool, null, float or merge tag without parsing.
 const SPECIAL: [&str; 35] = [
     "y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON", "n", "N", "no", "No",
-    "NO", "false", "False", "FALSE", "off", "Off", "OFF", "", "~", "null", "Null", "NULL",
-    ".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "<<", "-.inf",
+    "NO", "false", "False", "FALSE", "off", "Off", "OFF", "", "~", "null", "Null", "NULL", ".nan",
+    ".NaN", ".NAN", ".inf", ".Inf", ".INF", "<<", "-.inf",
 ];
 const SPECIAL_MORE: [&str; 5] = ["+.inf", "+.Inf", "+.INF", "-.Inf", "-.INF"];
 
@@ -96,8 +96,8 @@ fn go_parse_float(s: &str) -> Option<()> {
     if lower == "nan" && !s.starts_with(['+', '-']) {
         return Some(());
     }
-    if lower.starts_with("0x") {
-        return hex_float(&lower[2..]);
+    if let Some(hex) = lower.strip_prefix("0x") {
+        return hex_float(hex);
     }
     let ok = !body.is_empty()
         && body
@@ -265,7 +265,9 @@ fn parse_timestamp(s: &str) -> bool {
 
 fn days_in(year: u32, month: u32) -> u32 {
     match month {
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 if year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400)) => {
+            29
+        }
         2 => 28,
         4 | 6 | 9 | 11 => 30,
         _ => 31,
@@ -303,7 +305,12 @@ impl Cursor<'_> {
             self.i += 1;
         }
         (self.i - start >= min)
-            .then(|| std::str::from_utf8(&self.b[start..self.i]).ok()?.parse().ok())
+            .then(|| {
+                std::str::from_utf8(&self.b[start..self.i])
+                    .ok()?
+                    .parse()
+                    .ok()
+            })
             .flatten()
     }
     fn fixed(&mut self, n: usize) -> Option<u32> {
@@ -314,7 +321,10 @@ impl Cursor<'_> {
             }
             self.i += 1;
         }
-        std::str::from_utf8(&self.b[start..self.i]).ok()?.parse().ok()
+        std::str::from_utf8(&self.b[start..self.i])
+            .ok()?
+            .parse()
+            .ok()
     }
 }
 
@@ -325,15 +335,51 @@ mod tests {
     #[test]
     fn what_reads_back_as_a_string() {
         for s in [
-            "3.5.0", "foo=bar", "data:,x", "/etc/x", "default", "abc", "1.2.3", "-x", "+x",
-            "0b12", "12:345", "2024-13-01", "2023-02-29", "1e", ".hidden", "08x",
+            "3.5.0",
+            "foo=bar",
+            "data:,x",
+            "/etc/x",
+            "default",
+            "abc",
+            "1.2.3",
+            "-x",
+            "+x",
+            "0b12",
+            "12:345",
+            "2024-13-01",
+            "2023-02-29",
+            "1e",
+            ".hidden",
+            "08x",
         ] {
             assert!(is_plain_string(s), "{s} should stay plain");
         }
         for s in [
-            "", "yes", "No", "on", "~", "null", "123", "-1", "+5", "0x1F", "0o17", "017", "1_000",
-            "1.5", ".5", "1e3", "-.inf", ".NaN", "1:20", "190:20:30", "2024-01-02",
-            "2024-1-2T10:00:00Z", "2024-01-02 10:00:00.5", "0b101", "99999999999999999999",
+            "",
+            "yes",
+            "No",
+            "on",
+            "~",
+            "null",
+            "123",
+            "-1",
+            "+5",
+            "0x1F",
+            "0o17",
+            "017",
+            "1_000",
+            "1.5",
+            ".5",
+            "1e3",
+            "-.inf",
+            ".NaN",
+            "1:20",
+            "190:20:30",
+            "2024-01-02",
+            "2024-1-2T10:00:00Z",
+            "2024-01-02 10:00:00.5",
+            "0b101",
+            "99999999999999999999",
             "<<",
         ] {
             assert!(!is_plain_string(s), "{s} should be quoted");

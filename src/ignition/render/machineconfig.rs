@@ -246,7 +246,11 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
                 "{} {} not {} the MCO supports ({})",
                 names.join(", "),
                 if names.len() == 1 { "is" } else { "are" },
-                if names.len() == 1 { "an extension" } else { "extensions" },
+                if names.len() == 1 {
+                    "an extension"
+                } else {
+                    "extensions"
+                },
                 SUPPORTED_EXTENSIONS.join(", ")
             ),
         ));

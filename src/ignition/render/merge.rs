@@ -90,7 +90,10 @@ pub fn merge(mcs: &[&MachineConfig], images: &Images) -> Result<Merged> {
         config,
         fips: mcs.iter().any(|m| m.fips),
         kernel_type: kernel_type.map_or("default", |(k, _)| k).to_string(),
-        kernel_arguments: mcs.iter().flat_map(|m| m.kernel_arguments.clone()).collect(),
+        kernel_arguments: mcs
+            .iter()
+            .flat_map(|m| m.kernel_arguments.clone())
+            .collect(),
         extensions,
         os_image_url: user_set(|m| &m.os_image_url).unwrap_or_else(|| images.os_image_url.clone()),
         extensions_image: user_set(|m| &m.extensions_image)
@@ -156,10 +159,16 @@ mod tests {
 
     #[test]
     fn a_plain_file_over_a_gzip_one_is_not_gzip() {
-        let a = with_config("00-a", json!({"storage": {"files": [{"path": "/etc/f",
-            "contents": {"source": "data:;base64,H4sIAAAAAAAA/0rLz1dIK0rMTVVIzs8tSizJzM8DBAAA//8BAAD//w==", "compression": "gzip"}}]}}));
-        let b = with_config("10-b", json!({"storage": {"files": [{"path": "/etc/f",
-            "contents": {"source": "data:,plain"}}]}}));
+        let a = with_config(
+            "00-a",
+            json!({"storage": {"files": [{"path": "/etc/f",
+            "contents": {"source": "data:;base64,H4sIAAAAAAAA/0rLz1dIK0rMTVVIzs8tSizJzM8DBAAA//8BAAD//w==", "compression": "gzip"}}]}}),
+        );
+        let b = with_config(
+            "10-b",
+            json!({"storage": {"files": [{"path": "/etc/f",
+            "contents": {"source": "data:,plain"}}]}}),
+        );
         let m = merged(&[a, b]).unwrap();
         assert_eq!(
             m.config.value["storage"]["files"],
@@ -184,7 +193,10 @@ mod tests {
         assert!(m.fips);
         assert_eq!(m.kernel_type, "64k-pages");
         assert_eq!(m.kernel_arguments, ["x1", "y1", "y1"]);
-        assert_eq!(m.os_image_url, "quay.io/a", "a generated MachineConfig's image is ignored");
+        assert_eq!(
+            m.os_image_url, "quay.io/a",
+            "a generated MachineConfig's image is ignored"
+        );
         assert_eq!(m.config, Config::empty(Spec::INTERNAL));
         let images = Images {
             os_image_url: "quay.io/base".into(),

@@ -216,7 +216,11 @@ fn payload(
     let names: Vec<String> = order.iter().map(|m| m.name.clone()).collect();
     let warnings = order
         .iter()
-        .flat_map(|m| m.warnings.iter().map(move |w| format!("MachineConfig {}: {w}", m.name)))
+        .flat_map(|m| {
+            m.warnings
+                .iter()
+                .map(move |w| format!("MachineConfig {}: {w}", m.name))
+        })
         .collect();
     match opts.flavour {
         Flavour::CoreOs => {
@@ -246,19 +250,32 @@ fn payload(
             })
         }
         Flavour::OpenShift => {
-            refuse_appended_paths(order, opts.kubeconfig.is_some())?;
-            let image = opts.cluster.pool_images.get(pool).map_or("", String::as_str);
+            refuse_appended_paths(order)?;
+            let image = opts
+                .cluster
+                .pool_images
+                .get(pool)
+                .map_or("", String::as_str);
             let kubeconfig = opts.kubeconfig.map(<[u8]>::to_vec);
             let source = match order {
                 // A cluster's rendered MachineConfig is served as the cluster holds it.
                 [one] if one.rendered_pool.is_some() => {
                     let mc = Object::from_value(&one.object)?;
-                    let config = one.config.clone().unwrap_or_else(|| Config::empty(Spec::INTERNAL));
+                    let config = one
+                        .config
+                        .clone()
+                        .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
                     Source::new(mc, config, &opts.cluster.ca, kubeconfig, image)
                 }
                 _ => {
                     let mc = rendered_object(pool, &merged, order, opts.cluster);
-                    Source::new(mc, merged.config.clone(), &opts.cluster.ca, kubeconfig, image)
+                    Source::new(
+                        mc,
+                        merged.config.clone(),
+                        &opts.cluster.ca,
+                        kubeconfig,
+                        image,
+                    )
                 }
             };
             let bytes = source
@@ -282,15 +299,16 @@ fn payload(
 }
 
 /// A MachineConfig that writes a file the MCS appends would make a duplicate entry, which
-/// Ignition refuses: upstream renders it and then cannot serve it; this says so up front.
-fn refuse_appended_paths(order: &[&MachineConfig], with_kubeconfig: bool) -> Result<()> {
+/// Ignition refuses: upstream renders it and then cannot serve it; this says so up front. (The
+/// kubeconfig too when none is given yet: the render that adds it would fail then.)
+fn refuse_appended_paths(order: &[&MachineConfig]) -> Result<()> {
     for m in order {
         let Some(c) = &m.config else { continue };
         if let Some(p) = c
             .list("/storage/files")
             .iter()
             .filter_map(|f| f["path"].as_str())
-            .find(|p| payload::APPENDED.contains(p) && (*p != payload::KUBECONFIG || with_kubeconfig))
+            .find(|p| payload::APPENDED.contains(p))
         {
             bail!(
                 "MachineConfig {} writes {p}, which the MCS appends to every config itself, so Ignition would find it twice and refuse the config{}",
@@ -463,7 +481,12 @@ mod tests {
         rendered.role = None;
         rendered.rendered_pool = Some("worker".into());
         rendered.object = object;
-        let r = render(std::slice::from_ref(&rendered), "worker", opts(Flavour::OpenShift)).unwrap();
+        let r = render(
+            std::slice::from_ref(&rendered),
+            "worker",
+            opts(Flavour::OpenShift),
+        )
+        .unwrap();
         assert_eq!(r.full.name, name);
         assert!(r.from_cluster);
         assert_eq!(
@@ -472,11 +495,18 @@ mod tests {
             "the daemon finds it in the cluster by this name"
         );
         let content = payload::Stored::read(&r.full.bytes, "x").unwrap();
-        let payload::Stored::Mcs(s) = content else { panic!() };
-        assert_eq!(s.mc.kind, "MachineConfig", "a cluster object keeps its TypeMeta");
-        assert_eq!(s.mc.spec.fips, true);
+        let payload::Stored::Mcs(s) = content else {
+            panic!()
+        };
+        assert_eq!(
+            s.mc.kind, "MachineConfig",
+            "a cluster object keeps its TypeMeta"
+        );
+        assert!(s.mc.spec.fips);
         let mixed = vec![rendered, mc("00-worker", "worker", json!({}))];
-        let e = render(&mixed, "worker", opts(Flavour::OpenShift)).unwrap_err().to_string();
+        let e = render(&mixed, "worker", opts(Flavour::OpenShift))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains(name) && e.contains("00-worker") && e.contains("give one or the other"),
             "{e}"
@@ -485,7 +515,11 @@ mod tests {
 
     #[test]
     fn source_configs_get_the_mcos_hash_name() {
-        let a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
+        let a = mc(
+            "00-worker",
+            "worker",
+            json!({"ignition": {"version": "3.2.0"}}),
+        );
         let r1 = render(std::slice::from_ref(&a), "worker", opts(Flavour::OpenShift)).unwrap();
         let mut b = a.clone();
         b.fips = true;
@@ -498,13 +532,19 @@ mod tests {
 
     #[test]
     fn coreos_appends_nothing_and_refuses_daemon_fields() {
-        let mut a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
+        let mut a = mc(
+            "00-worker",
+            "worker",
+            json!({"ignition": {"version": "3.2.0"}}),
+        );
         let r = render(std::slice::from_ref(&a), "worker", opts(Flavour::CoreOs)).unwrap();
         assert!(r.full.appended.is_empty());
         assert_eq!(r.full.config(), json!({"ignition": {"version": "3.2.0"}}));
         a.fips = true;
         a.os_image_url = Some("quay.io/x".into());
-        let e = render(&[a], "worker", opts(Flavour::CoreOs)).unwrap_err().to_string();
+        let e = render(&[a], "worker", opts(Flavour::CoreOs))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("MachineConfig 00-worker sets fips, osImageURL")
                 && e.contains("--for openshift"),
@@ -514,7 +554,11 @@ mod tests {
 
     #[test]
     fn coreos_kernel_arguments_need_spec_3_3() {
-        let mut a = mc("00-worker", "worker", json!({"ignition": {"version": "3.2.0"}}));
+        let mut a = mc(
+            "00-worker",
+            "worker",
+            json!({"ignition": {"version": "3.2.0"}}),
+        );
         a.kernel_arguments = vec!["quiet".into()];
         let e = render(std::slice::from_ref(&a), "worker", opts(Flavour::CoreOs))
             .unwrap_err()
@@ -539,7 +583,9 @@ mod tests {
             json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
                 {"path": "/etc/kubernetes/kubeconfig", "contents": {"source": "data:,x"}}]}}),
         );
-        let e = render(&[a], "worker", opts(Flavour::OpenShift)).unwrap_err().to_string();
+        let e = render(&[a], "worker", opts(Flavour::OpenShift))
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("MachineConfig 50-worker-kubeconfig writes /etc/kubernetes/kubeconfig")
                 && e.contains("--bootstrap-kubeconfig"),

@@ -17,7 +17,8 @@ pub const GENERATED_BY: &str = "machineconfiguration.openshift.io/generated-by-c
 /// The release the cluster's ControllerConfig was rendered for.
 pub const RELEASE_IMAGE_VERSION: &str = "machineconfiguration.openshift.io/release-image-version";
 /// Set on a rendered MachineConfig whose `osImageURL` a user overrode.
-pub const OS_IMAGE_URL_OVERRIDDEN: &str = "machineconfiguration.openshift.io/os-image-url-overridden";
+pub const OS_IMAGE_URL_OVERRIDDEN: &str =
+    "machineconfiguration.openshift.io/os-image-url-overridden";
 /// An install-time pre-built (layered) image: the node starts on it.
 pub const PRE_BUILT_IMAGE: &str = "machineconfiguration.openshift.io/pre-built-image";
 /// `version.Hash` of an MCO built without its version stamped in, which is what its render
@@ -79,7 +80,11 @@ impl Object {
     pub fn from_value(v: &Value) -> Result<Object> {
         let raw = serde_json::to_string(v)?;
         let mut o = Object::from_json(raw.as_bytes())?;
-        if let Some(c) = v.get("spec").and_then(|s| s.get("config")).filter(|c| !c.is_null()) {
+        if let Some(c) = v
+            .get("spec")
+            .and_then(|s| s.get("config"))
+            .filter(|c| !c.is_null())
+        {
             o.spec.config = Some(json::to_vec(c));
         }
         Ok(o)
@@ -273,12 +278,17 @@ fn metadata(m: &Map<String, Value>, out: &mut Vec<u8>) -> bool {
         "labels",
         "annotations",
     ] {
-        if let Some(v) = m.get(k).filter(|v| !empty(v) || k == "deletionTimestamp" && !v.is_null())
+        if let Some(v) = m
+            .get(k)
+            .filter(|v| !empty(v) || k == "deletionTimestamp" && !v.is_null())
         {
             f.value(k, v);
         }
     }
-    if let Some(refs) = m.get("ownerReferences").and_then(Value::as_array).filter(|a| !a.is_empty())
+    if let Some(refs) = m
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
     {
         let mut buf = Vec::new();
         buf.push(b'[');
@@ -304,7 +314,10 @@ fn metadata(m: &Map<String, Value>, out: &mut Vec<u8>) -> bool {
     if let Some(v) = m.get("finalizers").filter(|v| !empty(v)) {
         f.value("finalizers", v);
     }
-    if let Some(entries) = m.get("managedFields").and_then(Value::as_array).filter(|a| !a.is_empty())
+    if let Some(entries) = m
+        .get("managedFields")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
     {
         let mut buf = Vec::new();
         buf.push(b'[');
@@ -323,7 +336,10 @@ fn metadata(m: &Map<String, Value>, out: &mut Vec<u8>) -> bool {
                 "fieldsV1",
                 "subresource",
             ] {
-                if let Some(v) = e.get(k).filter(|v| !v.is_null() && (k == "fieldsV1" || !empty(v))) {
+                if let Some(v) = e
+                    .get(k)
+                    .filter(|v| !v.is_null() && (k == "fieldsV1" || !empty(v)))
+                {
                     g.value(k, v);
                 }
             }
@@ -361,7 +377,10 @@ mod tests {
             r#"{"metadata":{"name":"rendered-worker-1","annotations":{"a":"1","b":"2"},"ownerReferences":[{"apiVersion":"v1","kind":"MachineConfigPool","name":"worker","uid":"","controller":true,"blockOwnerDeletion":true}]},"spec":{"osImageURL":"","baseOSExtensionsContainerImage":"","config":{"ignition":{"version":"3.5.0"},"storage":{"files":[{"path":"/a","contents":{"source":"data:,\u003c"}}]}},"kernelArguments":["x"],"extensions":[],"fips":false,"kernelType":"default"}}"#
         );
         let indented = String::from_utf8(o.to_indented()).unwrap();
-        assert!(indented.starts_with("{\n    \"metadata\": {\n        \"name\""), "{indented}");
+        assert!(
+            indented.starts_with("{\n    \"metadata\": {\n        \"name\""),
+            "{indented}"
+        );
     }
 
     #[test]

@@ -138,7 +138,10 @@ fn node_annotations(mc: &Object, image: &str) -> Vec<u8> {
     let name = mc.name();
     let mut m = Map::new();
     for k in ["currentConfig", "desiredConfig", "firstPivotConfig"] {
-        m.insert(format!("machineconfiguration.openshift.io/{k}"), json!(name));
+        m.insert(
+            format!("machineconfiguration.openshift.io/{k}"),
+            json!(name),
+        );
     }
     m.insert(
         "machineconfiguration.openshift.io/state".into(),
@@ -150,7 +153,10 @@ fn node_annotations(mc: &Object, image: &str) -> Vec<u8> {
         .unwrap_or(image);
     if !image.is_empty() {
         for k in ["currentImage", "desiredImage"] {
-            m.insert(format!("machineconfiguration.openshift.io/{k}"), json!(image));
+            m.insert(
+                format!("machineconfiguration.openshift.io/{k}"),
+                json!(image),
+            );
         }
     }
     crate::golang::json::to_vec(&Value::Object(m))

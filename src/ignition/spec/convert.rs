@@ -45,7 +45,10 @@ fn up(cfg: &Config) -> Result<Config, String> {
     match out.spec {
         // CA references' plain string sources become pointers: always set.
         Spec::V3(1) => {
-            for ca in items_mut(&mut out.value, &["ignition", "security", "tls", "certificateAuthorities"]) {
+            for ca in items_mut(
+                &mut out.value,
+                &["ignition", "security", "tls", "certificateAuthorities"],
+            ) {
                 if ca.get("source").is_none() {
                     ca.insert("source".into(), json!(""));
                 }
@@ -93,11 +96,17 @@ fn items_mut<'a>(v: &'a mut Value, path: &[&str]) -> Vec<&'a mut Map<String, Val
 fn each<'a>(cfg: &'a Config, type_name: &str) -> Vec<(String, &'a Map<String, Value>)> {
     let schema = schema::of(cfg.spec);
     let mut out = Vec::new();
-    visit(&cfg.value, schema.root(), schema, "", &mut |ty: &Type, m, path| {
-        if ty.name == type_name {
-            out.push((path.to_string(), m));
-        }
-    });
+    visit(
+        &cfg.value,
+        schema.root(),
+        schema,
+        "",
+        &mut |ty: &Type, m, path| {
+            if ty.name == type_name {
+                out.push((path.to_string(), m));
+            }
+        },
+    );
     out
 }
 
@@ -114,7 +123,10 @@ fn check(cfg: &Config, what: &str) -> Result<(), String> {
     let r = validate(cfg);
     match r.errors.first() {
         None => Ok(()),
-        Some(e) => Err(format!("{what} is not a valid Ignition {} config: {e}", cfg.spec)),
+        Some(e) => Err(format!(
+            "{what} is not a valid Ignition {} config: {e}",
+            cfg.spec
+        )),
     }
 }
 
@@ -146,7 +158,10 @@ fn down(cfg: &Config, target: Spec) -> Result<Config, String> {
         }
         4 => {
             for (p, t) in each(cfg, "Tang") {
-                if t.get("advertisement").and_then(Value::as_str).is_some_and(|a| !a.is_empty()) {
+                if t.get("advertisement")
+                    .and_then(Value::as_str)
+                    .is_some_and(|a| !a.is_empty())
+                {
                     return refuse(&at(&p, "advertisement"), "offline Tang provisioning");
                 }
             }
@@ -154,19 +169,32 @@ fn down(cfg: &Config, target: Spec) -> Result<Config, String> {
                 if l.get("discard") == Some(&Value::Bool(true)) {
                     return refuse(&at(&p, "discard"), "LUKS discard");
                 }
-                if l.get("openOptions").and_then(Value::as_array).is_some_and(|a| !a.is_empty()) {
+                if l.get("openOptions")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| !a.is_empty())
+                {
                     return refuse(&at(&p, "openOptions"), "LUKS openOptions");
                 }
             }
             for ty in ["File", "Directory"] {
                 for (p, n) in each(cfg, ty) {
-                    if n.get("mode").and_then(Value::as_i64).is_some_and(|mode| mode & 0o7000 != 0) {
-                        return refuse(&at(&p, "mode"), "special mode bits (setuid, setgid, sticky)");
+                    if n.get("mode")
+                        .and_then(Value::as_i64)
+                        .is_some_and(|mode| mode & 0o7000 != 0)
+                    {
+                        return refuse(
+                            &at(&p, "mode"),
+                            "special mode bits (setuid, setgid, sticky)",
+                        );
                     }
                 }
             }
             for (p, r) in each(cfg, "Resource") {
-                if let Some(src) = r.get("source").and_then(Value::as_str).filter(|s| !s.is_empty()) {
+                if let Some(src) = r
+                    .get("source")
+                    .and_then(Value::as_str)
+                    .filter(|s| !s.is_empty())
+                {
                     match url::parse(src) {
                         Err(e) => return Err(format!("{}: invalid URL: {e}", at(&p, "source"))),
                         Ok(u) if u.scheme == "arn" => {
@@ -245,9 +273,13 @@ fn down(cfg: &Config, target: Spec) -> Result<Config, String> {
                 if r.get("httpHeaders").is_some() {
                     return refuse(&at(&p, "httpHeaders"), "HTTP headers");
                 }
-                let reference = p.starts_with("ignition.config") || p.starts_with("ignition.security");
+                let reference =
+                    p.starts_with("ignition.config") || p.starts_with("ignition.security");
                 if reference && r.get("compression").is_some() {
-                    return refuse(&at(&p, "compression"), "compressed config and CA references");
+                    return refuse(
+                        &at(&p, "compression"),
+                        "compressed config and CA references",
+                    );
                 }
             }
             if cfg.value["ignition"].get("proxy").is_some() {
@@ -277,18 +309,25 @@ mod tests {
 
     #[test]
     fn down_refuses_what_the_older_spec_lacks() {
-        let k = cfg(json!({"ignition": {"version": "3.5.0"}, "kernelArguments": {"shouldExist": ["a"]}}));
+        let k = cfg(
+            json!({"ignition": {"version": "3.5.0"}, "kernelArguments": {"shouldExist": ["a"]}}),
+        );
         assert!(to_spec(&k, Spec::V3(3)).is_ok());
         let e = to_spec(&k, Spec::V3(2)).unwrap_err();
         assert_eq!(
             e,
             "kernelArguments: kernel arguments, which Ignition spec 3.2.0 does not have"
         );
-        let h = cfg(json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [{"path": "/a",
-            "contents": {"source": "https://x/a", "httpHeaders": [{"name": "A", "value": "b"}]}}]}}));
+        let h = cfg(
+            json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [{"path": "/a",
+            "contents": {"source": "https://x/a", "httpHeaders": [{"name": "A", "value": "b"}]}}]}}),
+        );
         assert!(to_spec(&h, Spec::V3(1)).is_ok());
         let e = to_spec(&h, Spec::V3(0)).unwrap_err();
-        assert!(e.starts_with("storage.files[0].contents.httpHeaders: HTTP headers"), "{e}");
+        assert!(
+            e.starts_with("storage.files[0].contents.httpHeaders: HTTP headers"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -308,9 +347,14 @@ mod tests {
 
     #[test]
     fn a_step_validates_its_input() {
-        let dup = cfg(json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
-            {"path": "/k", "contents": {"source": "data:,1"}}, {"path": "/k", "contents": {"source": "data:,2"}}]}}));
+        let dup = cfg(
+            json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
+            {"path": "/k", "contents": {"source": "data:,1"}}, {"path": "/k", "contents": {"source": "data:,2"}}]}}),
+        );
         let e = to_spec(&dup, Spec::V3(4)).unwrap_err();
-        assert!(e.contains("storage.files[1]: duplicate entry defined"), "{e}");
+        assert!(
+            e.contains("storage.files[1]: duplicate entry defined"),
+            "{e}"
+        );
     }
 }

@@ -54,7 +54,12 @@ fn merge_struct(
             continue;
         }
         let handle = merged_key(ty.name, f.name);
-        for item in child.get(f.name).and_then(Value::as_array).into_iter().flatten() {
+        for item in child
+            .get(f.name)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             child_items.insert((handle.clone(), item_key(f.kind, item)), (f.name, item));
         }
     }
@@ -65,9 +70,9 @@ fn merge_struct(
             Kind::Str | Kind::Int | Kind::Bool => c.cloned(),
             Kind::PtrStr | Kind::PtrInt | Kind::PtrBool => c.or(p).cloned(),
             Kind::PtrStruct(t) | Kind::Struct(t) => match (p, c) {
-                (Some(Value::Object(pm)), Some(Value::Object(cm))) => Some(Value::Object(
-                    merge_struct(pm, cm, schema.ty(t), schema),
-                )),
+                (Some(Value::Object(pm)), Some(Value::Object(cm))) => {
+                    Some(Value::Object(merge_struct(pm, cm, schema.ty(t), schema)))
+                }
                 (p, c) => c.or(p).cloned(),
             },
             Kind::List(_) | Kind::ListStr => {
@@ -171,12 +176,16 @@ mod tests {
 
     #[test]
     fn appends_concatenate_and_a_header_without_value_goes() {
-        let p = cfg(json!({"ignition": {"config": {"merge": [{"source": "https://x",
+        let p = cfg(
+            json!({"ignition": {"config": {"merge": [{"source": "https://x",
             "httpHeaders": [{"name": "A", "value": "1"}, {"name": "B", "value": "2"}]}]}},
-            "storage": {"files": [{"path": "/l", "append": [{"source": "data:,1"}]}]}}));
-        let c = cfg(json!({"ignition": {"config": {"merge": [{"source": "https://x",
+            "storage": {"files": [{"path": "/l", "append": [{"source": "data:,1"}]}]}}),
+        );
+        let c = cfg(
+            json!({"ignition": {"config": {"merge": [{"source": "https://x",
             "httpHeaders": [{"name": "A"}]}]}},
-            "storage": {"files": [{"path": "/l", "append": [{"source": "data:,1"}]}]}}));
+            "storage": {"files": [{"path": "/l", "append": [{"source": "data:,1"}]}]}}),
+        );
         let m = merge(&p, &c);
         assert_eq!(
             m.value["ignition"]["config"]["merge"][0]["httpHeaders"],

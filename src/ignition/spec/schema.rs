@@ -386,10 +386,13 @@ fn parse(text: &'static str) -> Schema {
     }
     let mut types = HashMap::new();
     for name in raw.keys() {
-        types.insert(*name, Type {
-            name,
-            fields: flatten(&raw, name),
-        });
+        types.insert(
+            *name,
+            Type {
+                name,
+                fields: flatten(&raw, name),
+            },
+        );
     }
     Schema { types }
 }
@@ -451,7 +454,15 @@ mod tests {
         let names: Vec<&str> = file.fields.iter().map(|f| f.name).collect();
         assert_eq!(
             names,
-            ["group", "overwrite", "path", "user", "append", "contents", "mode"]
+            [
+                "group",
+                "overwrite",
+                "path",
+                "user",
+                "append",
+                "contents",
+                "mode"
+            ]
         );
         let target = of(Spec::V3(2)).ty("Link").field("target").unwrap();
         assert_eq!((target.kind, target.omitempty), (Kind::Str, false));

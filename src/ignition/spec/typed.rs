@@ -13,8 +13,8 @@
 
 use serde_json::{Map, Value};
 
-use super::schema::{Field, Kind, Schema, Type};
 use super::FieldError;
+use super::schema::{Field, Kind, Schema, Type};
 
 /// Reads `v` as the spec's `Config`; the second value lists the paths of unknown keys.
 pub fn decode(v: &Value, schema: &Schema) -> Result<(Value, Vec<String>), FieldError> {
@@ -68,7 +68,9 @@ fn decode_field(
     unknown: &mut Vec<String>,
 ) -> Result<Option<Value>, FieldError> {
     Ok(match f.kind {
-        Kind::Str => Some(string(v, at)?).filter(|s| !s.is_empty()).map(Value::from),
+        Kind::Str => Some(string(v, at)?)
+            .filter(|s| !s.is_empty())
+            .map(Value::from),
         Kind::PtrStr => Some(Value::from(string(v, at)?)),
         Kind::Int => Some(int(v, at)?).filter(|i| *i != 0).map(Value::from),
         Kind::PtrInt => Some(Value::from(int(v, at)?)),
@@ -103,7 +105,9 @@ fn decode_field(
             for (i, item) in items.iter().enumerate() {
                 let m = match item {
                     Value::Null => Map::new(),
-                    other => decode_struct(other, schema.ty(t), schema, &format!("{at}[{i}]"), unknown)?,
+                    other => {
+                        decode_struct(other, schema.ty(t), schema, &format!("{at}[{i}]"), unknown)?
+                    }
                 };
                 out.push(Value::Object(m));
             }
@@ -123,7 +127,8 @@ fn string(v: &Value, at: &str) -> Result<String, FieldError> {
 }
 
 fn boolean(v: &Value, at: &str) -> Result<bool, FieldError> {
-    v.as_bool().ok_or_else(|| type_error(at, "true or false", v))
+    v.as_bool()
+        .ok_or_else(|| type_error(at, "true or false", v))
 }
 
 /// A Go `int` (64 bits): a JSON number with no fraction or exponent, in range.
@@ -188,7 +193,9 @@ fn encode_field(out: &mut Vec<u8>, v: Option<&Value>, kind: Kind, schema: &Schem
         (Kind::Str, None) => out.extend_from_slice(b"\"\""),
         (Kind::Int, None) => out.push(b'0'),
         (Kind::Bool, None) => out.extend_from_slice(b"false"),
-        (Kind::Struct(t), v) => encode_struct(out, v.and_then(Value::as_object), schema.ty(t), schema),
+        (Kind::Struct(t), v) => {
+            encode_struct(out, v.and_then(Value::as_object), schema.ty(t), schema)
+        }
         (_, None | Some(Value::Null)) => out.extend_from_slice(b"null"),
         (Kind::PtrStruct(t), Some(v)) => encode_struct(out, v.as_object(), schema.ty(t), schema),
         (Kind::List(t), Some(Value::Array(items))) => {
@@ -259,15 +266,12 @@ pub fn normalize(v: &mut Value, ty: &Type, schema: &Schema) {
     }
 }
 
+/// What [`visit`] calls: the struct's type, its fields and its path.
+pub type Visitor<'a, 'f> = dyn FnMut(&Type, &'a Map<String, Value>, &str) + 'f;
+
 /// Calls `f` with every struct that is set in `v` (whose type is `ty`), parents before
 /// children, with its path (`storage.files[0]`).
-pub fn visit<'a>(
-    v: &'a Value,
-    ty: &Type,
-    schema: &Schema,
-    path: &str,
-    f: &mut dyn FnMut(&Type, &'a Map<String, Value>, &str),
-) {
+pub fn visit<'a>(v: &'a Value, ty: &Type, schema: &Schema, path: &str, f: &mut Visitor<'a, '_>) {
     let Some(m) = v.as_object() else { return };
     f(ty, m, path);
     for field in &ty.fields {

@@ -78,7 +78,7 @@ impl Lexer<'_> {
                 Step::SectionSuffix(String::from_utf8_lossy(&sec[..sec.len() - 1]).into_owned())
             }
             Step::SectionSuffix(section) => {
-                let (garbage, _) = self.to_eol();
+                let (garbage, _) = self.line();
                 let garbage = String::from_utf8_lossy(&garbage);
                 let garbage = garbage.trim();
                 if !garbage.is_empty() {
@@ -92,7 +92,7 @@ impl Lexer<'_> {
             }
             Step::IgnoreLine(next) => {
                 loop {
-                    let (line, _) = self.to_eol();
+                    let (line, _) = self.line();
                     let line = line.strip_suffix(b" ").unwrap_or(&line);
                     if !line.ends_with(b"\\") {
                         break;
@@ -127,7 +127,7 @@ impl Lexer<'_> {
                 Step::OptionValue(section, name.trim().to_string(), Vec::new())
             }
             Step::OptionValue(section, name, mut partial) => {
-                let (line, eof) = self.to_eol();
+                let (line, eof) = self.line();
                 if !line.trim_ascii().is_empty() {
                     partial.extend_from_slice(&line);
                     if line.ends_with(b"\\") {
@@ -154,7 +154,7 @@ impl Lexer<'_> {
     }
 
     /// A line without its `\n` (and a `\r` before it), and whether the text ended.
-    fn to_eol(&mut self) -> (Vec<u8>, bool) {
+    fn line(&mut self) -> (Vec<u8>, bool) {
         let (mut line, found) = self.buf.read_bytes(b'\n');
         if line.last() == Some(&b'\n') {
             line.pop();
@@ -287,7 +287,9 @@ mod tests {
 
     #[test]
     fn reads_sections_options_and_continuations() {
-        let got = names("junk\n[Unit]\nDescription = a b \n# c\n[Service]\nExecStart=/bin/x \\\n  --y\n\n[Install]\nWantedBy=multi-user.target");
+        let got = names(
+            "junk\n[Unit]\nDescription = a b \n# c\n[Service]\nExecStart=/bin/x \\\n  --y\n\n[Install]\nWantedBy=multi-user.target",
+        );
         let o = |s: &str, n: &str, v: &str| (s.to_string(), n.to_string(), v.to_string());
         assert_eq!(
             got,
@@ -302,7 +304,10 @@ mod tests {
 
     #[test]
     fn errors_as_go_systemd_words_them() {
-        assert_eq!(deserialize("[Unit").unwrap_err(), "unable to find end of section");
+        assert_eq!(
+            deserialize("[Unit").unwrap_err(),
+            "unable to find end of section"
+        );
         assert_eq!(
             deserialize("[Unit] x\n").unwrap_err(),
             "found garbage after section name : \"x\""
@@ -313,7 +318,10 @@ mod tests {
             "unexpected newline encountered while parsing option name"
         );
         let long = format!("[Service]\nExecStart={}\n", "x".repeat(3000));
-        assert_eq!(deserialize(&long).unwrap_err(), "line too long (max 2048 bytes)");
+        assert_eq!(
+            deserialize(&long).unwrap_err(),
+            "line too long (max 2048 bytes)"
+        );
         // A long line in a short text is not seen by the check.
         assert!(deserialize(&format!("[Service]\nX={}", "y".repeat(2030))).is_ok());
     }

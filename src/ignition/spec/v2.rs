@@ -73,7 +73,12 @@ pub fn mco_dedupe(cfg: &Config) -> Result<Config, String> {
                 .flatten()
                 .map(|d| d["name"].as_str().unwrap_or("").to_string())
                 .collect();
-            for d in u.get("dropins").and_then(Value::as_array).into_iter().flatten() {
+            for d in u
+                .get("dropins")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
                 if !have.iter().any(|h| h == d["name"].as_str().unwrap_or("")) {
                     let ds = k.entry("dropins").or_insert_with(|| json!([]));
                     if let Some(a) = ds.as_array_mut() {
@@ -104,9 +109,19 @@ pub fn mco_dedupe(cfg: &Config) -> Result<Config, String> {
         }
         let mut keys: Vec<Value> = Vec::new();
         let mut all: Vec<&Value> = Vec::new();
-        all.extend(last.get("sshAuthorizedKeys").and_then(Value::as_array).into_iter().flatten());
+        all.extend(
+            last.get("sshAuthorizedKeys")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten(),
+        );
         for u in users.iter().rev().skip(1) {
-            all.extend(u.get("sshAuthorizedKeys").and_then(Value::as_array).into_iter().flatten());
+            all.extend(
+                u.get("sshAuthorizedKeys")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten(),
+            );
         }
         for k in all {
             if !keys.contains(k) {
@@ -117,7 +132,11 @@ pub fn mco_dedupe(cfg: &Config) -> Result<Config, String> {
         if !keys.is_empty() {
             user.insert("sshAuthorizedKeys".into(), Value::Array(keys));
         }
-        set_list(&mut out.value, &["passwd", "users"], vec![Value::Object(user)]);
+        set_list(
+            &mut out.value,
+            &["passwd", "users"],
+            vec![Value::Object(user)],
+        );
     }
     out.normalize();
     Ok(out)
@@ -149,7 +168,11 @@ fn set_list(v: &mut Value, path: &[&str], items: Vec<Value>) {
 /// Spec 2.x validation (Ignition 0.35's `ValidateWithoutSource`), errors only.
 fn validate_v2(cfg: &Config) -> Result<(), String> {
     let v = &cfg.value;
-    for (kind, ptr) in [("files", "/storage/files"), ("directories", "/storage/directories"), ("links", "/storage/links")] {
+    for (kind, ptr) in [
+        ("files", "/storage/files"),
+        ("directories", "/storage/directories"),
+        ("links", "/storage/links"),
+    ] {
         for (i, n) in list(v, ptr).iter().enumerate() {
             let at = format!("storage.{kind}[{i}]");
             if s(n, "filesystem").is_empty() {
@@ -173,12 +196,19 @@ fn validate_v2(cfg: &Config) -> Result<(), String> {
             }
             if kind == "files" {
                 if b(n, "append") && n.get("overwrite") == Some(&json!(true)) {
-                    return Err(format!("{at}: cannot set both append and overwrite to true"));
+                    return Err(format!(
+                        "{at}: cannot set both append and overwrite to true"
+                    ));
                 }
                 let empty = Map::new();
-                let c = n.get("contents").and_then(Value::as_object).unwrap_or(&empty);
+                let c = n
+                    .get("contents")
+                    .and_then(Value::as_object)
+                    .unwrap_or(&empty);
                 if !matches!(s(c, "compression"), "" | "gzip") {
-                    return Err(format!("{at}.contents.compression: invalid compression method"));
+                    return Err(format!(
+                        "{at}.contents.compression: invalid compression method"
+                    ));
                 }
                 if let Some(e) = check_url_v2(s(c, "source")) {
                     return Err(format!("{at}.contents.source: {e}"));
@@ -192,21 +222,41 @@ fn validate_v2(cfg: &Config) -> Result<(), String> {
         let ext = name.rfind('.').map_or("", |p| &name[p..]);
         if !matches!(
             ext,
-            ".service" | ".socket" | ".device" | ".mount" | ".automount" | ".swap" | ".target"
-                | ".path" | ".timer" | ".snapshot" | ".slice" | ".scope"
+            ".service"
+                | ".socket"
+                | ".device"
+                | ".mount"
+                | ".automount"
+                | ".swap"
+                | ".target"
+                | ".path"
+                | ".timer"
+                | ".snapshot"
+                | ".slice"
+                | ".scope"
         ) {
             return Err(format!("{at}.name: invalid systemd unit extension"));
         }
         if let Err(e) = unit::deserialize(s(u, "contents")) {
             return Err(format!("{at}.contents: invalid unit content: {e}"));
         }
-        for (j, d) in u.get("dropins").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        for (j, d) in u
+            .get("dropins")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
             let d = d.as_object().cloned().unwrap_or_default();
             if let Err(e) = unit::deserialize(s(&d, "contents")) {
-                return Err(format!("{at}.dropins[{j}].contents: invalid unit content: {e}"));
+                return Err(format!(
+                    "{at}.dropins[{j}].contents: invalid unit content: {e}"
+                ));
             }
             if !s(&d, "name").ends_with(".conf") {
-                return Err(format!("{at}.dropins[{j}].name: invalid systemd drop-in extension"));
+                return Err(format!(
+                    "{at}.dropins[{j}].name: invalid systemd drop-in extension"
+                ));
             }
         }
     }
@@ -274,7 +324,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
         .map(|l| root(s(l, "filesystem"), s(l, "path")))
         .collect();
     let mut entries: Vec<(String, String)> = Vec::new();
-    for (kind, ptr) in [("File", "/storage/files"), ("Directory", "/storage/directories"), ("Link", "/storage/links")] {
+    for (kind, ptr) in [
+        ("File", "/storage/files"),
+        ("Directory", "/storage/directories"),
+        ("Link", "/storage/links"),
+    ] {
         for n in list(v, ptr) {
             let p = root(s(n, "filesystem"), s(n, "path"));
             let name = format!("{kind}: {p}");
@@ -300,7 +354,12 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             ));
         }
         let mut dropins = std::collections::HashSet::new();
-        for d in u.get("dropins").and_then(Value::as_array).into_iter().flatten() {
+        for d in u
+            .get("dropins")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             let dn = d["name"].as_str().unwrap_or("");
             if !dropins.insert(dn) {
                 return Err(format!(
@@ -314,10 +373,16 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
     let mut out = Map::new();
     let mut ign = Map::new();
     let mut config = Map::new();
-    if let Some(r) = v.pointer("/ignition/config/replace").and_then(Value::as_object) {
+    if let Some(r) = v
+        .pointer("/ignition/config/replace")
+        .and_then(Value::as_object)
+    {
         config.insert("replace".into(), reference_v3(r));
     }
-    let merge: Vec<Value> = list(v, "/ignition/config/append").into_iter().map(reference_v3).collect();
+    let merge: Vec<Value> = list(v, "/ignition/config/append")
+        .into_iter()
+        .map(reference_v3)
+        .collect();
     if !merge.is_empty() {
         config.insert("merge".into(), Value::Array(merge));
     }
@@ -332,7 +397,10 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
         })
         .collect();
     if !cas.is_empty() {
-        ign.insert("security".into(), json!({"tls": {"certificateAuthorities": cas}}));
+        ign.insert(
+            "security".into(),
+            json!({"tls": {"certificateAuthorities": cas}}),
+        );
     }
     if let Some(t) = v.pointer("/ignition/timeouts") {
         ign.insert("timeouts".into(), t.clone());
@@ -431,7 +499,10 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             copy(&mut o, f, "mode");
             let empty = Map::new();
-            let c = f.get("contents").and_then(Value::as_object).unwrap_or(&empty);
+            let c = f
+                .get("contents")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
             let mut contents = Map::new();
             str_p(&mut contents, "compression", s(c, "compression"));
             contents.insert("source".into(), json!(s(c, "source")));
@@ -518,7 +589,9 @@ fn copy_hash(o: &mut Map<String, Value>, from: &Map<String, Value>) {
 pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
     let r = super::validate::validate(cfg);
     if let Some(e) = r.errors.first() {
-        return Err(format!("the config is not a valid Ignition 3.2.0 config: {e}"));
+        return Err(format!(
+            "the config is not a valid Ignition 3.2.0 config: {e}"
+        ));
     }
     let v = &cfg.value;
     let refuse = |what: &str| Err(format!("{what}, which Ignition spec 2.2.0 does not have"));
@@ -558,7 +631,12 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
         }
     }
     for d in list(v, "/storage/disks") {
-        for p in d.get("partitions").and_then(Value::as_array).into_iter().flatten() {
+        for p in d
+            .get("partitions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
             if p.get("sizeMiB").is_some() || p.get("startMiB").is_some() {
                 return refuse("storage.disks.partitions: sizeMiB and startMiB");
             }
@@ -575,7 +653,9 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
     for (i, f) in list(v, "/storage/files").iter().enumerate() {
         let has = |r: &Value| r.get("httpHeaders").is_some();
         if f.get("contents").is_some_and(has)
-            || f.get("append").and_then(Value::as_array).is_some_and(|a| a.iter().any(has))
+            || f.get("append")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(has))
         {
             return refuse(&format!("storage.files[{i}]: HTTP headers"));
         }
@@ -603,7 +683,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
         copy(&mut o, n, "overwrite");
         o.insert("path".into(), json!(path));
         for who in ["user", "group"] {
-            if let Some(x) = n.get(who).and_then(Value::as_object).filter(|x| !x.is_empty()) {
+            if let Some(x) = n
+                .get(who)
+                .and_then(Value::as_object)
+                .filter(|x| !x.is_empty())
+            {
                 let mut w = Map::new();
                 copy(&mut w, x, "id");
                 str_p(&mut w, "name", s(x, "name"));
@@ -626,12 +710,22 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             copy_hash(&mut o, c);
             Value::Object(o)
         };
-        if let Some(c) = f.get("contents").and_then(Value::as_object).filter(|c| c.contains_key("source")) {
+        if let Some(c) = f
+            .get("contents")
+            .and_then(Value::as_object)
+            .filter(|c| c.contains_key("source"))
+        {
             let mut file = base.clone();
             file.insert("contents".into(), contents(c));
             files.push(Value::Object(file));
         }
-        for a in f.get("append").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_object) {
+        for a in f
+            .get("append")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_object)
+        {
             let mut file = base.clone();
             file.insert("contents".into(), contents(a));
             file.insert("append".into(), json!(true));
@@ -688,8 +782,18 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
         .map(|u| {
             let mut o = Map::new();
             for k in [
-                "name", "passwordHash", "sshAuthorizedKeys", "uid", "gecos", "homeDir",
-                "noCreateHome", "primaryGroup", "groups", "noUserGroup", "noLogInit", "shell",
+                "name",
+                "passwordHash",
+                "sshAuthorizedKeys",
+                "uid",
+                "gecos",
+                "homeDir",
+                "noCreateHome",
+                "primaryGroup",
+                "groups",
+                "noUserGroup",
+                "noLogInit",
+                "shell",
                 "system",
             ] {
                 copy(&mut o, u, k);
@@ -715,7 +819,9 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
     if !merge.is_empty() {
         ign["config"]["append"] = Value::Array(merge);
     }
-    if let Some(r) = v.pointer("/ignition/config/replace").and_then(Value::as_object)
+    if let Some(r) = v
+        .pointer("/ignition/config/replace")
+        .and_then(Value::as_object)
         && r.contains_key("source")
     {
         ign["config"]["replace"] = reference_v2(r);
@@ -785,7 +891,14 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
                 }
             };
             let mut mount = Map::new();
-            for k in ["device", "format", "wipeFilesystem", "label", "uuid", "options"] {
+            for k in [
+                "device",
+                "format",
+                "wipeFilesystem",
+                "label",
+                "uuid",
+                "options",
+            ] {
                 copy(&mut mount, f, k);
             }
             json!({"name": name, "mount": mount})
@@ -816,18 +929,27 @@ mod tests {
 
     #[test]
     fn the_mco_keeps_the_last_file_and_unit_in_reverse_order() {
-        let c = cfg(json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
+        let c = cfg(
+            json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
             {"filesystem": "root", "path": "/a", "contents": {"source": "data:,1"}},
             {"filesystem": "root", "path": "/b", "contents": {"source": "data:,b"}},
             {"filesystem": "root", "path": "/a", "contents": {"source": "data:,2"}}]},
             "systemd": {"units": [{"name": "x.service", "dropins": [{"name": "1.conf"}]},
                                   {"name": "x.service", "enabled": true}]},
             "passwd": {"users": [{"name": "core", "sshAuthorizedKeys": ["5678", "abc"]},
-                                 {"name": "core", "sshAuthorizedKeys": ["5678"]}]}}));
+                                 {"name": "core", "sshAuthorizedKeys": ["5678"]}]}}),
+        );
         let d = mco_dedupe(&c).unwrap();
-        let paths: Vec<&str> = d.list("/storage/files").iter().map(|f| f["path"].as_str().unwrap()).collect();
+        let paths: Vec<&str> = d
+            .list("/storage/files")
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
         assert_eq!(paths, ["/a", "/b"]);
-        assert_eq!(d.value["storage"]["files"][0]["contents"]["source"], "data:,2");
+        assert_eq!(
+            d.value["storage"]["files"][0]["contents"]["source"],
+            "data:,2"
+        );
         assert_eq!(
             d.value["systemd"]["units"],
             json!([{"name": "x.service", "enabled": true, "dropins": [{"name": "1.conf"}]}])
@@ -836,45 +958,63 @@ mod tests {
             d.value["passwd"]["users"],
             json!([{"name": "core", "sshAuthorizedKeys": ["5678", "abc"]}])
         );
-        let bad = cfg(json!({"ignition": {"version": "2.2.0"}, "passwd": {"users": [{"name": "admin"}]}}));
-        assert!(mco_dedupe(&bad).unwrap_err().contains("Only core user is supported"));
+        let bad = cfg(
+            json!({"ignition": {"version": "2.2.0"}, "passwd": {"users": [{"name": "admin"}]}}),
+        );
+        assert!(
+            mco_dedupe(&bad)
+                .unwrap_err()
+                .contains("Only core user is supported")
+        );
     }
 
     #[test]
     fn up_to_3_0_as_v23tov30() {
-        let c = cfg(json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
+        let c = cfg(
+            json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
             {"filesystem": "root", "path": "/etc/log", "append": true, "contents": {"source": "data:,x"}},
             {"filesystem": "root", "path": "etc/y", "mode": 420}]},
-            "systemd": {"units": [{"name": "a.service", "enable": true}]}}));
+            "systemd": {"units": [{"name": "a.service", "enable": true}]}}),
+        );
         let e = to_v3_0(&c).unwrap_err();
         assert!(e.contains("path not absolute"), "{e}");
-        let c = cfg(json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
+        let c = cfg(
+            json!({"ignition": {"version": "2.2.0"}, "storage": {"files": [
             {"filesystem": "root", "path": "/etc/log", "append": true, "contents": {"source": "data:,x"}},
             {"filesystem": "root", "path": "/etc/y", "mode": 420}]},
-            "systemd": {"units": [{"name": "a.service", "enable": true}]}}));
+            "systemd": {"units": [{"name": "a.service", "enable": true}]}}),
+        );
         let v3 = to_v3_0(&c).unwrap();
         assert_eq!(
             v3.value["storage"]["files"],
             json!([{"path": "/etc/log", "overwrite": false, "append": [{"source": "data:,x"}]},
                    {"path": "/etc/y", "overwrite": true, "mode": 420, "contents": {"source": ""}}])
         );
-        assert_eq!(v3.value["systemd"]["units"], json!([{"name": "a.service", "enabled": true}]));
-        let n = cfg(json!({"ignition": {"version": "2.2.0"}, "networkd": {"units": [{"name": "a.network"}]}}));
+        assert_eq!(
+            v3.value["systemd"]["units"],
+            json!([{"name": "a.service", "enabled": true}])
+        );
+        let n = cfg(
+            json!({"ignition": {"version": "2.2.0"}, "networkd": {"units": [{"name": "a.network"}]}}),
+        );
         assert!(to_v3_0(&n).unwrap_err().contains("networkd"));
     }
 
     #[test]
     fn down_to_2_2_as_v32tov22() {
-        let c = cfg(json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
+        let c = cfg(
+            json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
             {"path": "/etc/a", "contents": {"source": "data:,a"}, "mode": 420, "overwrite": true},
             {"path": "/etc/log", "append": [{"source": "data:,1"}, {"source": "data:,2"}]},
-            {"path": "/etc/empty", "mode": 420}]}}));
+            {"path": "/etc/empty", "mode": 420}]}}),
+        );
         let v2 = from_v3_2(&c).unwrap();
         assert_eq!(
             String::from_utf8(v2.to_json()).unwrap(),
             r#"{"ignition":{"version":"2.2.0"},"storage":{"files":[{"filesystem":"root","overwrite":true,"path":"/etc/a","contents":{"source":"data:,a"},"mode":420},{"filesystem":"root","overwrite":false,"path":"/etc/log","append":true,"contents":{"source":"data:,1"}},{"filesystem":"root","overwrite":false,"path":"/etc/log","append":true,"contents":{"source":"data:,2"}}]}}"#
         );
-        let h = cfg(json!({"ignition": {"version": "3.2.0", "proxy": {"httpsProxy": "https://p"}}}));
+        let h =
+            cfg(json!({"ignition": {"version": "3.2.0", "proxy": {"httpsProxy": "https://p"}}}));
         assert!(from_v3_2(&h).unwrap_err().contains("ignition.proxy"));
     }
 }

@@ -106,20 +106,29 @@ fn obj<'a>(m: &'a Map<String, Value>, k: &str) -> Option<&'a Map<String, Value>>
 }
 
 fn list<'a>(m: &'a Map<String, Value>, k: &str) -> &'a [Value] {
-    m.get(k).and_then(Value::as_array).map_or(&[], Vec::as_slice)
+    m.get(k)
+        .and_then(Value::as_array)
+        .map_or(&[], Vec::as_slice)
 }
 
 /// The key Ignition merges and de-duplicates a list item by (`Key()`).
 pub fn key(type_name: &str, item: &Value) -> String {
     let m = item.as_object();
-    let get = |k: &str| m.and_then(|m| m.get(k)).and_then(Value::as_str).unwrap_or("");
+    let get = |k: &str| {
+        m.and_then(|m| m.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+    };
     match type_name {
         "File" | "Directory" | "Link" => get("path").into(),
         "Disk" | "Filesystem" => get("device").into(),
         "Tang" => get("url").into(),
         "Resource" | "ConfigReference" | "CaReference" => get("source").into(),
         "Partition" => {
-            let number = m.and_then(|m| m.get("number")).and_then(Value::as_i64).unwrap_or(0);
+            let number = m
+                .and_then(|m| m.get("number"))
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
             if number != 0 {
                 format!("number:{number}")
             } else if let Some(l) = m.and_then(|m| m.get("label")).and_then(Value::as_str) {
@@ -170,7 +179,10 @@ fn dups(m: &Map<String, Value>, ty: &Type, path: &str, r: &mut Report) {
                 _ => String::new(),
             };
             if !set.insert(k) {
-                r.error(&format!("{}[{i}]", at(path, f.name)), "duplicate entry defined");
+                r.error(
+                    &format!("{}[{i}]", at(path, f.name)),
+                    "duplicate entry defined",
+                );
             }
         }
     }
@@ -279,20 +291,31 @@ fn rules(m: &Map<String, Value>, ty: &Type, path: &str, spec: Spec, r: &mut Repo
                 && is_true(m, "overwrite")
                 && obj(m, "contents").and_then(|c| c.get("source")).is_none()
             {
-                r.error(&p("overwrite"), "overwrite must be false if source is unspecified");
+                r.error(
+                    &p("overwrite"),
+                    "overwrite must be false if source is unspecified",
+                );
             }
         }
-        "NodeUser" | "NodeGroup" => {
-            if m.contains_key("id") && non_empty(m, "name").is_some() {
-                r.error(path, "cannot set both id and name");
-            }
+        "NodeUser" | "NodeGroup" if m.contains_key("id") && non_empty(m, "name").is_some() => {
+            r.error(path, "cannot set both id and name");
         }
         "Unit" => {
             let name = s(m, "name").unwrap_or("");
             if !matches!(
                 extension(name),
-                ".service" | ".socket" | ".device" | ".mount" | ".automount" | ".swap"
-                    | ".target" | ".path" | ".timer" | ".snapshot" | ".slice" | ".scope"
+                ".service"
+                    | ".socket"
+                    | ".device"
+                    | ".mount"
+                    | ".automount"
+                    | ".swap"
+                    | ".target"
+                    | ".path"
+                    | ".timer"
+                    | ".snapshot"
+                    | ".slice"
+                    | ".scope"
             ) {
                 r.error(&p("name"), "invalid systemd unit extension");
             }
@@ -331,12 +354,13 @@ fn rules(m: &Map<String, Value>, ty: &Type, path: &str, spec: Spec, r: &mut Repo
             let spares = m.get("spares").and_then(Value::as_i64).unwrap_or(0);
             match level {
                 None => r.error(&p("level"), "raid level is required"),
-                Some("linear" | "raid0" | "0" | "stripe") if spares != 0 => {
-                    r.error(&p("level"), "spares unsupported for linear and raid0 arrays")
-                }
+                Some("linear" | "raid0" | "0" | "stripe") if spares != 0 => r.error(
+                    &p("level"),
+                    "spares unsupported for linear and raid0 arrays",
+                ),
                 Some(
-                    "linear" | "raid0" | "0" | "stripe" | "raid1" | "1" | "mirror" | "raid4"
-                    | "4" | "raid5" | "5" | "raid6" | "6" | "raid10" | "10",
+                    "linear" | "raid0" | "0" | "stripe" | "raid1" | "1" | "mirror" | "raid4" | "4"
+                    | "raid5" | "5" | "raid6" | "6" | "raid10" | "10",
                 ) => {}
                 Some(_) => r.error(&p("level"), "unrecognized raid level"),
             }
@@ -400,13 +424,12 @@ fn version(m: &Map<String, Value>, spec: Spec, path: &str, r: &mut Report) {
 fn resource(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Report) {
     let p = |name: &str| at(path, name);
     if let Some(c) = s(m, "compression")
-        && c != ""
+        && !c.is_empty()
         && c != "gzip"
     {
         r.error(&p("compression"), "invalid compression method");
     }
-    if obj(m, "verification").is_some_and(|v| v.contains_key("hash")) && !m.contains_key("source")
-    {
+    if obj(m, "verification").is_some_and(|v| v.contains_key("hash")) && !m.contains_key("source") {
         r.error(
             &p("verification.hash"),
             "source must be specified if verification is specified",
@@ -510,14 +533,20 @@ fn extension(name: &str) -> &str {
 }
 
 fn storage(m: &Map<String, Value>, path: &str, r: &mut Report) {
-    let links: Vec<&Map<String, Value>> = list(m, "links").iter().filter_map(Value::as_object).collect();
+    let links: Vec<&Map<String, Value>> = list(m, "links")
+        .iter()
+        .filter_map(Value::as_object)
+        .collect();
     for (field, msg) in [
         ("directories", "directory path includes link in config"),
         ("files", "file path includes link in config"),
     ] {
         for (i, d) in list(m, field).iter().enumerate() {
             let dp = d.as_object().and_then(|d| s(d, "path")).unwrap_or("");
-            for _ in links.iter().filter(|l| dp.starts_with(&format!("{}/", s(l, "path").unwrap_or("")))) {
+            for _ in links
+                .iter()
+                .filter(|l| dp.starts_with(&format!("{}/", s(l, "path").unwrap_or(""))))
+            {
                 r.error(&format!("{}[{i}]", at(path, field)), msg);
             }
         }
@@ -548,14 +577,29 @@ fn storage(m: &Map<String, Value>, path: &str, r: &mut Report) {
         if dirs.contains(&t.as_str()) {
             r.error(&here, "hard link target is a directory");
         }
-        for (who, field) in [("user", "id"), ("user", "name"), ("group", "id"), ("group", "name")] {
+        for (who, field) in [
+            ("user", "id"),
+            ("user", "name"),
+            ("group", "id"),
+            ("group", "name"),
+        ] {
             if obj(l, who).is_some_and(|o| o.contains_key(field)) {
-                r.warn(&format!("{here}.{who}.{field}"), "user/group ignored for hard link");
+                r.warn(
+                    &format!("{here}.{who}.{field}"),
+                    "user/group ignored for hard link",
+                );
             }
         }
     }
-    let disks: Vec<&Map<String, Value>> = list(m, "disks").iter().filter_map(Value::as_object).collect();
-    for (i, f) in list(m, "filesystems").iter().filter_map(Value::as_object).enumerate() {
+    let disks: Vec<&Map<String, Value>> = list(m, "disks")
+        .iter()
+        .filter_map(Value::as_object)
+        .collect();
+    for (i, f) in list(m, "filesystems")
+        .iter()
+        .filter_map(Value::as_object)
+        .enumerate()
+    {
         let dev = s(f, "device").unwrap_or("");
         if let Some(d) = disks.iter().find(|d| s(d, "device").unwrap_or("") == dev) {
             let here = format!("{}[{i}].device", at(path, "filesystems"));
@@ -606,23 +650,38 @@ fn config_paths(m: &Map<String, Value>, r: &mut Report) {
 }
 
 fn instance_units(m: &Map<String, Value>, path: &str, r: &mut Report) {
-    let units: Vec<&Map<String, Value>> = list(m, "units").iter().filter_map(Value::as_object).collect();
+    let units: Vec<&Map<String, Value>> = list(m, "units")
+        .iter()
+        .filter_map(Value::as_object)
+        .collect();
     for (i, u) in units.iter().enumerate() {
         let name = s(u, "name").unwrap_or("");
         if !is_true(u, "enabled") {
             continue;
         }
-        let Some(base) = name.strip_suffix(".service") else { continue };
-        let Some((prefix, instance)) = base.split_once('@') else { continue };
+        let Some(base) = name.strip_suffix(".service") else {
+            continue;
+        };
+        let Some((prefix, instance)) = base.split_once('@') else {
+            continue;
+        };
         if prefix.is_empty() || instance.is_empty() {
             continue;
         }
         let template = format!("{prefix}@.service");
-        let Some(t) = units.iter().rev().find(|u| s(u, "name") == Some(template.as_str())) else {
+        let Some(t) = units
+            .iter()
+            .rev()
+            .find(|u| s(u, "name") == Some(template.as_str()))
+        else {
             continue;
         };
-        let Some(contents) = non_empty(t, "contents") else { continue };
-        let Ok(opts) = unit::deserialize(contents) else { continue };
+        let Some(contents) = non_empty(t, "contents") else {
+            continue;
+        };
+        let Ok(opts) = unit::deserialize(contents) else {
+            continue;
+        };
         if !opts.iter().any(|o| o.section == "Install") {
             r.warn(
                 &format!("{}[{i}].contents", at(path, "units")),
@@ -642,7 +701,10 @@ fn disk(m: &Map<String, Value>, path: &str, r: &mut Report) {
     if let Some(e) = check_path(dev) {
         r.error(&p("device"), e);
     }
-    let parts: Vec<&Map<String, Value>> = list(m, "partitions").iter().filter_map(Value::as_object).collect();
+    let parts: Vec<&Map<String, Value>> = list(m, "partitions")
+        .iter()
+        .filter_map(Value::as_object)
+        .collect();
     let int = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_i64);
     let mut numbers: Vec<(i64, Vec<usize>)> = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -655,19 +717,29 @@ fn disk(m: &Map<String, Value>, path: &str, r: &mut Report) {
         }
     }
     if let Some((_, v)) = numbers.iter().find(|(_, v)| v.len() > 1) {
-        r.error(&format!("{}[{}]", p("partitions"), v[1]), "partition numbers collide");
+        r.error(
+            &format!("{}[{}]", p("partitions"), v[1]),
+            "partition numbers collide",
+        );
     }
     let end = |x: &Map<String, Value>| {
-        let (start, size) = (int(x, "startMiB").unwrap_or(0), int(x, "sizeMiB").unwrap_or(0));
+        let (start, size) = (
+            int(x, "startMiB").unwrap_or(0),
+            int(x, "sizeMiB").unwrap_or(0),
+        );
         if size == 0 { start } else { start + size - 1 }
     };
     'outer: for (ai, a) in parts.iter().enumerate() {
-        let (Some(sa), Some(_)) = (int(a, "startMiB"), int(a, "sizeMiB")) else { continue };
+        let (Some(sa), Some(_)) = (int(a, "startMiB"), int(a, "sizeMiB")) else {
+            continue;
+        };
         if sa == 0 {
             continue;
         }
         for (i, o) in parts.iter().enumerate() {
-            let (Some(so), Some(_)) = (int(o, "startMiB"), int(o, "sizeMiB")) else { continue };
+            let (Some(so), Some(_)) = (int(o, "startMiB"), int(o, "sizeMiB")) else {
+                continue;
+            };
             // Go compares the structs, pointers included: only an item equals itself.
             if ai == i || so == 0 {
                 continue;
@@ -680,7 +752,9 @@ fn disk(m: &Map<String, Value>, path: &str, r: &mut Report) {
         }
     }
     let has_zero = parts.iter().any(|x| int(x, "number").unwrap_or(0) == 0);
-    let has_gone = parts.iter().any(|x| x.get("shouldExist") == Some(&Value::Bool(false)));
+    let has_gone = parts
+        .iter()
+        .any(|x| x.get("shouldExist") == Some(&Value::Bool(false)));
     if has_zero && has_gone {
         r.error(
             &p("partitions"),
@@ -692,7 +766,10 @@ fn disk(m: &Map<String, Value>, path: &str, r: &mut Report) {
         if let Some(l) = s(part, "label")
             && !labels.insert(l)
         {
-            r.error(&format!("{}[{i}]", p("partitions")), "cannot use the same partition label twice");
+            r.error(
+                &format!("{}[{i}]", p("partitions")),
+                "cannot use the same partition label twice",
+            );
             break;
         }
     }
@@ -707,7 +784,10 @@ fn partition(m: &Map<String, Value>, path: &str, r: &mut Report) {
             || m.contains_key("startMiB")
             || m.contains_key("sizeMiB"))
     {
-        r.error(path, "shouldExist specified false with other options also specified");
+        r.error(
+            path,
+            "shouldExist specified false with other options also specified",
+        );
     }
     if m.get("number").and_then(Value::as_i64).unwrap_or(0) == 0 && !m.contains_key("label") {
         r.error(path, "a partition number >= 1 or a label must be specified");
@@ -716,7 +796,10 @@ fn partition(m: &Map<String, Value>, path: &str, r: &mut Report) {
         if l.len() > 36 {
             r.error(&p("label"), "partition labels may not exceed 36 characters");
         } else if l.contains(':') {
-            r.error(&p("label"), "partition label will be truncated to text before the colon");
+            r.error(
+                &p("label"),
+                "partition label will be truncated to text before the colon",
+            );
         }
     }
     for k in ["guid", "typeGuid"] {
@@ -735,7 +818,9 @@ fn guid(g: &str) -> bool {
     let parts: Vec<&str> = g.split('-').collect();
     g.is_empty()
         || (parts.iter().map(|x| x.len()).collect::<Vec<_>>() == [8, 4, 4, 4, 12]
-            && parts.iter().all(|x| x.bytes().all(|b| b.is_ascii_hexdigit())))
+            && parts
+                .iter()
+                .all(|x| x.bytes().all(|b| b.is_ascii_hexdigit())))
 }
 
 fn filesystem(m: &Map<String, Value>, path: &str, r: &mut Report) {
@@ -770,7 +855,10 @@ fn filesystem(m: &Map<String, Value>, path: &str, r: &mut Report) {
     if let Some(label) = non_empty(m, "label") {
         let limit = match format {
             None => {
-                r.error(&p("label"), "filesystem must specify format if label is specified");
+                r.error(
+                    &p("label"),
+                    "filesystem must specify format if label is specified",
+                );
                 return;
             }
             Some("ext4") => Some((16, "ext4", 16)),
@@ -797,7 +885,10 @@ fn luks(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Report) {
         r.error(&p("name"), "device names cannot contain slashes");
     }
     if non_empty(m, "label").is_some_and(|l| l.len() > 47) {
-        r.error(&p("label"), "luks device labels cannot be longer than 47 characters");
+        r.error(
+            &p("label"),
+            "luks device labels cannot be longer than 47 characters",
+        );
     }
     match non_empty(m, "device") {
         None => r.error(&p("device"), "disk device is required"),
@@ -809,11 +900,16 @@ fn luks(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Report) {
     }
     let empty = Map::new();
     let clevis = obj(m, "clevis").unwrap_or(&empty);
-    let custom_pin = obj(clevis, "custom").and_then(|c| non_empty(c, "pin")).is_some();
+    let custom_pin = obj(clevis, "custom")
+        .and_then(|c| non_empty(c, "pin"))
+        .is_some();
     let threshold = clevis.get("threshold").and_then(Value::as_i64).unwrap_or(0);
     let others = !list(clevis, "tang").is_empty() || is_true(clevis, "tpm2") || threshold != 0;
     if custom_pin && others {
-        r.error(&p("clevis"), "cannot use custom clevis config with tpm2, tang, or threshold");
+        r.error(
+            &p("clevis"),
+            "cannot use custom clevis config with tpm2, tang, or threshold",
+        );
     }
     let key_source = obj(m, "keyFile").and_then(|k| non_empty(k, "source"));
     if key_source.is_some_and(|u| check_url(u, spec).is_some()) {
@@ -881,11 +977,20 @@ mod tests {
             "storage.files[2].contents.verification.hash: unrecognized hash function",
             "storage.files[3].path: path conflicts with systemd unit or dropin",
         ] {
-            assert!(all.contains(&want.to_string()), "missing {want} in {all:#?}");
+            assert!(
+                all.contains(&want.to_string()),
+                "missing {want} in {all:#?}"
+            );
         }
         let warnings: Vec<String> = r.warnings.iter().map(|e| e.to_string()).collect();
-        assert!(warnings.iter().any(|w| w.contains("storage.files[1].mode")), "{warnings:?}");
-        assert!(warnings.iter().any(|w| w.contains("no install section")), "{warnings:?}");
+        assert!(
+            warnings.iter().any(|w| w.contains("storage.files[1].mode")),
+            "{warnings:?}"
+        );
+        assert!(
+            warnings.iter().any(|w| w.contains("no install section")),
+            "{warnings:?}"
+        );
     }
 
     #[test]

@@ -1,0 +1,34 @@
+//! An Ignition config as serve reads a stored one: decoded into each spec's types, validated
+//! (unit contents, URLs, data URLs included), converted to every spec the MCS serves, and
+//! written back as Go writes it; and the same bytes through go-yaml's emitter. Errors, never
+//! panics, and what one step writes the next reads.
+#![no_main]
+use libfuzzer_sys::fuzz_target;
+use mcsctl::ignition::render::payload::Stored;
+use mcsctl::ignition::spec::{Config, Spec, convert, validate};
+
+fuzz_target!(|data: &[u8]| {
+    let _ = mcsctl::golang::url::parse(&String::from_utf8_lossy(data));
+    let _ = mcsctl::ignition::dataurl::decode_strict(&String::from_utf8_lossy(data));
+    let _ = mcsctl::ignition::spec::unit::deserialize(&String::from_utf8_lossy(data));
+    let Ok(v) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    let _ = mcsctl::golang::yaml::marshal(&v);
+    if let Ok((cfg, _)) = Config::decode(&v) {
+        let _ = validate::validate(&cfg);
+        for spec in Spec::ALL {
+            if let Ok(out) = convert::to_spec(&cfg, spec) {
+                let bytes = out.to_json();
+                let back: serde_json::Value = serde_json::from_slice(&bytes).expect("Go JSON is JSON");
+                let (again, _) = Config::decode(&back).expect("what was written reads back");
+                assert_eq!(again, out, "{spec}: written and read back");
+            }
+        }
+    }
+    if let Ok(stored) = Stored::read(data, "fuzz.ign") {
+        for spec in Spec::ALL {
+            let _ = stored.serve(spec);
+        }
+    }
+});
