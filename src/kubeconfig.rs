@@ -26,6 +26,31 @@ pub struct BootstrapKubeconfig {
 /// How to get a bootstrap kubeconfig when there is none yet.
 pub const HOW_TO_GET: &str = "openshift-install writes one as auth/kubeconfig-kubelet; on a running cluster, build one from the node-bootstrapper token: `oc -n openshift-machine-config-operator extract secret/node-bootstrapper-token --keys=token,ca.crt` and `oc config --kubeconfig=bootstrap set-cluster local --server=https://api-int.<cluster>.<domain>:6443 --certificate-authority=ca.crt --embed-certs` (then set-credentials kubelet --token, set-context kubelet and use-context kubelet)";
 
+/// The bootstrap kubeconfig the in-cluster MCS builds (`kubeconfigFromSecret`): cluster
+/// `local` at `server` with `ca` embedded, user `kubelet` with the node-bootstrapper `token`,
+/// context `kubelet`, written as `ghodss/yaml` writes client-go's `clientcmdv1.Config`
+/// (encoding/json's fields, go-yaml's key order and quoting), byte for byte.
+pub fn build(server: &str, ca: &[u8], token: &[u8]) -> Vec<u8> {
+    let mut cluster = serde_json::json!({ "server": server });
+    if !ca.is_empty() {
+        cluster["certificate-authority-data"] =
+            base64::engine::general_purpose::STANDARD.encode(ca).into();
+    }
+    let mut user = serde_json::json!({});
+    let token = String::from_utf8_lossy(token);
+    if !token.is_empty() {
+        user["token"] = token.into_owned().into();
+    }
+    let config = serde_json::json!({
+        "preferences": {},
+        "clusters": [{ "name": "local", "cluster": cluster }],
+        "users": [{ "name": "kubelet", "user": user }],
+        "contexts": [{ "name": "kubelet", "context": { "cluster": "local", "user": "kubelet" } }],
+        "current-context": "kubelet",
+    });
+    crate::golang::yaml::marshal(&config).into_bytes()
+}
+
 /// Checks a kubeconfig (YAML or JSON); `what` names it in errors. `now` (Unix seconds) is the
 /// time a certificate must be valid at.
 pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> {
@@ -181,6 +206,25 @@ mod tests {
         format!(
             "apiVersion: v1\nkind: Config\ncurrent-context: kubelet\ncontexts:\n- name: kubelet\n  context: {{cluster: local, user: kubelet}}\nclusters:\n- name: local\n  cluster:\n{cluster}\nusers:\n- name: kubelet\n  user:\n{user}\n"
         )
+    }
+
+    #[test]
+    fn built_as_the_mcs_builds_it() {
+        // The conformance corpus's kubeconfig is what the upstream MCS wrote for this CA and
+        // token.
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/machine-config-operator/cases/_shared");
+        let ca = std::fs::read(root.join("kube-apiserver-ca.crt")).unwrap();
+        let want = std::fs::read(root.join("kubeconfig")).unwrap();
+        let got = build(
+            "https://api-int.demo.example.com:6443",
+            &ca,
+            b"52507242717469657399309030619954219281094909591763",
+        );
+        assert_eq!(
+            String::from_utf8(got).unwrap(),
+            String::from_utf8(want).unwrap()
+        );
     }
 
     #[test]

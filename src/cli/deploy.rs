@@ -27,10 +27,16 @@ pub struct RenderArgs {
     #[arg(
         long,
         value_name = "PATH",
-        required_unless_present = "from_mcs",
-        conflicts_with = "from_mcs"
+        required_unless_present_any = ["from_mcs", "from_cluster"],
+        conflicts_with_all = ["from_mcs", "from_cluster"]
     )]
     pub machine_configs: Option<PathBuf>,
+
+    /// What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of
+    /// the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token
+    /// Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -.
+    #[arg(long, value_name = "PATH", conflicts_with = "from_mcs")]
+    pub from_cluster: Option<PathBuf>,
 
     /// What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded.
     #[arg(long = "for", value_enum, value_name = "FLAVOUR")]
@@ -44,8 +50,9 @@ pub struct RenderArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// Ignition spec version of the output, 3.0.0 to 3.5.0 (default: the newest input version,
-    /// at least 3.2.0).
+    /// Ignition spec of the coreos flavour's output, 3.0.0 to 3.5.0 (default: the newest input
+    /// version, at least 3.2.0). The openshift flavour keeps the MCO's internal 3.5.0 and serve
+    /// answers each client at its own spec, as the MCS does.
     #[arg(long, value_name = "V", value_parser = values::spec)]
     pub spec_version: Option<SpecVersion>,
 
@@ -57,8 +64,9 @@ pub struct RenderArgs {
     #[arg(long, value_name = "URL", requires = "pool")]
     pub from_mcs: Option<String>,
 
-    /// The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path).
-    #[arg(long, value_name = "POOL", requires = "from_mcs", value_parser = values::dns_label)]
+    /// The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no
+    /// path); with --from-cluster, the one pool to take (default: every pool).
+    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
     pub pool: Option<String>,
 
     /// CA bundle the server's certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt).

@@ -508,3 +508,46 @@ fn split_mode_boots_a_worker_with_the_pre_approval_set_only() {
         "{line}"
     );
 }
+
+/// The MCO clears `compression` before each merge (helpers.go, butane#332): a plain file that
+/// overrides a gzip-compressed one must not stay "gzip", or Ignition's files stage fails with
+/// "gzip: invalid header" and the machine never boots. Rendered, served and written by the
+/// real Ignition client, as a node does it.
+#[test]
+fn a_plain_file_overriding_a_gzip_one_boots() {
+    use base64::Engine;
+    use std::io::Write;
+    let d = demo(&["--san", "127.0.0.1"]);
+    bootstrap_kubeconfig(d.path());
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(b"compressed by 00\n").unwrap();
+    let gz = base64::engine::general_purpose::STANDARD.encode(gz.finish().unwrap());
+    let mcs = format!(
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 00-worker-gzip\n  labels: {{machineconfiguration.openshift.io/role: worker}}\nspec:\n  config:\n    ignition: {{version: 3.2.0}}\n    storage:\n      files:\n      - path: /etc/mcsctl-test\n        mode: 0644\n        contents: {{source: 'data:;base64,{gz}', compression: gzip}}\n      - path: /etc/mcsctl-kept-gzip\n        mode: 0644\n        contents: {{source: 'data:;base64,{gz}', compression: gzip}}\n---\napiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-worker-plain\n  labels: {{machineconfiguration.openshift.io/role: worker}}\nspec:\n  config:\n    ignition: {{version: 3.2.0}}\n    storage:\n      files:\n      - path: /etc/mcsctl-test\n        mode: 0600\n        contents: {{source: 'data:,plain%20from%2050%0A'}}\n"
+    );
+    std::fs::write(d.path().join("mcs.yaml"), mcs).unwrap();
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--bootstrap-kubeconfig",
+            "kubeconfig",
+            "-q",
+        ],
+    );
+    let s = Serve::start(d.path(), &[]);
+    pointer_for(d.path(), &s, "lab.ign", &[]);
+    let Some(node) = ignition_boot(&d.path().join("lab.ign")) else {
+        return;
+    };
+    assert!(node.success, "{}", node.log);
+    assert_eq!(node.read("/etc/mcsctl-test"), b"plain from 50\n");
+    assert_eq!(node.mode("/etc/mcsctl-test"), 0o600);
+    assert_eq!(
+        node.read("/etc/mcsctl-kept-gzip"),
+        b"compressed by 00\n",
+        "a file nobody overrode keeps its compression"
+    );
+}

@@ -653,3 +653,132 @@ fn every_case_agrees_with_the_upstream_mco() {
         all.len()
     );
 }
+
+/// A snapshot of a cluster that rendered the case's MachineConfigs as upstream did: the
+/// MachineConfigs, the rendered one (upstream's, as `oc get -o yaml` prints it), the pool
+/// naming it, a ControllerConfig, the node-bootstrapper token Secret and, when
+/// `with_bundle`, the kubeconfig-data ConfigMap (with the same CA).
+fn snapshot(c: &Case, with_bundle: bool) -> String {
+    let b64 = |b: &[u8]| base64::engine::general_purpose::STANDARD.encode(b);
+    let shared = corpus().join("_shared");
+    let ca = std::fs::read(shared.join("kube-apiserver-ca.crt")).unwrap();
+    let up = oracle(c, "render.json");
+    let name = up["name"].as_str().unwrap();
+    let mut rendered = up["mc"].clone();
+    rendered["apiVersion"] = "machineconfiguration.openshift.io/v1".into();
+    rendered["kind"] = "MachineConfig".into();
+    let mut docs = vec![
+        std::fs::read_to_string(c.dir.join("mcs.yaml")).unwrap(),
+        rendered.to_string(),
+        json!({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool",
+            "metadata": {"name": c.pool},
+            "spec": {"configuration": {"name": name}},
+            "status": {"configuration": {"name": name}, "updatedMachineCount": 0}})
+        .to_string(),
+        json!({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "ControllerConfig",
+            "metadata": {"name": "machine-config-controller"},
+            "spec": {"infra": {"status": {"apiServerInternalURI": "https://api-int.demo.example.com:6443"}}}})
+        .to_string(),
+        json!({"apiVersion": "v1", "kind": "Secret", "type": "kubernetes.io/service-account-token",
+            "metadata": {"name": "node-bootstrapper-token", "namespace": "openshift-machine-config-operator"},
+            "data": {"token": b64(b"52507242717469657399309030619954219281094909591763"), "ca.crt": b64(&ca)}})
+        .to_string(),
+    ];
+    if with_bundle {
+        docs.push(
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": "kubeconfig-data", "namespace": "openshift-machine-config-operator"},
+                "binaryData": {"ca-bundle.crt": b64(&ca)}})
+            .to_string(),
+        );
+    }
+    docs.join("\n---\n")
+}
+
+/// `render --from-cluster` on snapshots made from the corpus: the in-cluster MCS's choice of
+/// rendered MachineConfig and its bootstrap kubeconfig, served by `mcsctl serve`. The
+/// kubeconfig, the node annotations and the encapsulated MachineConfig are upstream's byte for
+/// byte; so is the rest of the config, compared as Ignition reads it (the content file's
+/// `spec.config` keeps the cluster's key order, which is the API server's).
+#[test]
+fn render_from_cluster_serves_what_the_mcs_serves() {
+    let template = tempfile::tempdir().unwrap();
+    init_demo(template.path(), &["--no-token", "--san", "127.0.0.1"]);
+    let mut fail = Vec::new();
+    let mut compared = 0;
+    for c in cases() {
+        // The pre-built image case is a rendered MachineConfig given as is: upstream's answer
+        // there keeps apiVersion and kind, which the in-cluster MCS's informer drops.
+        let up = oracle(&c, "render.json");
+        if up.get("name").is_none()
+            || c.requests.is_empty()
+            || c.name == "prebuilt-image-annotations"
+        {
+            continue;
+        }
+        for with_bundle in [false, true] {
+            let work = tempfile::tempdir().unwrap();
+            copy_dir(
+                &template.path().join("mcs-assets"),
+                &work.path().join("mcs-assets"),
+            );
+            std::fs::write(work.path().join("cluster.yaml"), snapshot(&c, with_bundle)).unwrap();
+            let (code, out, err) = run(work.path(), &["render", "--from-cluster", "cluster.yaml"]);
+            if code != 0 {
+                fail.push(format!("{}: render --from-cluster failed: {err}", c.name));
+                continue;
+            }
+            assert!(out.contains(up["name"].as_str().unwrap()), "{out}");
+            let kept =
+                std::fs::read(work.path().join("mcs-assets/auth/bootstrap-kubeconfig")).unwrap();
+            assert_eq!(
+                kept,
+                std::fs::read(corpus().join("_shared/kubeconfig")).unwrap()
+            );
+            let serve = Serve::start(work.path(), &["--auth", "none"]);
+            let ca = work.path().join("mcs-assets/tls/mcs-ca.crt");
+            for (i, (method, path, accept)) in c.requests.iter().enumerate() {
+                let theirs = oracle(&c, &format!("serve-{i}.json"));
+                let mut headers = Vec::new();
+                if let Some(a) = accept {
+                    headers.push(("Accept", a.as_str()));
+                }
+                let r = Https::connect(serve.addr, &ca)
+                    .request(method, path, &headers)
+                    .unwrap();
+                if theirs["status"] != 200 {
+                    if r.status == 200 {
+                        fail.push(format!("{} request {i}: served, upstream refused", c.name));
+                    }
+                    continue;
+                }
+                compared += 1;
+                let ours = json_of(&r.body);
+                let theirs: Value = serde_json::from_str(theirs["body"].as_str().unwrap()).unwrap();
+                for p in [APPENDED[0], APPENDED[1], APPENDED[3]] {
+                    if appended(&ours, p) != appended(&theirs, p) {
+                        fail.push(format!(
+                            "{} request {i} ({}): {p} is not upstream's",
+                            c.name,
+                            if with_bundle {
+                                "with the kubeconfig-data bundle"
+                            } else {
+                                "Secret CA"
+                            }
+                        ));
+                    }
+                }
+                let content = |v: &Value| appended(v, APPENDED[2]).map(|b| json_of(&b));
+                if normalized(&ours) != normalized(&theirs) || content(&ours) != content(&theirs) {
+                    fail.push(format!(
+                        "{} request {i}: the config differs from upstream's",
+                        c.name
+                    ));
+                }
+            }
+        }
+    }
+    assert!(fail.is_empty(), "{}", fail.join("\n"));
+    assert!(compared >= 30, "only {compared} answers compared");
+    eprintln!("{compared} answers of render --from-cluster agree with upstream");
+}

@@ -2,6 +2,7 @@
 //! `rendered/<pool>.ign` and `rendered/pre-approval/<pool>.ign`. Everything is rendered and
 //! checked in memory first; nothing is written when any pool fails.
 
+mod from_cluster;
 mod from_mcs;
 mod report;
 
@@ -14,6 +15,7 @@ use super::now;
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
+use crate::ignition::SpecVersion;
 use crate::ignition::render::secrets::{self, Finding};
 use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
 use crate::kubeconfig::{self, BootstrapKubeconfig};
@@ -41,8 +43,22 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",
         ));
     }
+    if flavour == Flavour::OpenShift
+        && let Some(v) = version
+        && v.minor != SpecVersion::MAX_MINOR
+    {
+        return Err(usage(format!(
+            "--spec-version {v}: the openshift flavour keeps the MCO's internal spec 3.5.0, and serve answers each client at its own spec as the MCS does; --spec-version chooses the spec of --for coreos"
+        )));
+    }
+    if a.pool.is_some() && a.from_mcs.is_none() && a.from_cluster.is_none() {
+        return Err(usage("--pool goes with --from-mcs or --from-cluster"));
+    }
     if a.from_mcs.is_some() {
         return from_mcs::run(ui, dir, a, flavour, version);
+    }
+    if a.from_cluster.is_some() {
+        return from_cluster::run(ui, dir, a, flavour);
     }
     let Some(input) = &a.machine_configs else {
         // clap requires --machine-configs unless --from-mcs is given.

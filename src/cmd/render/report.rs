@@ -168,9 +168,9 @@ pub fn text(reports: &[PoolReport], all: bool) -> String {
         } else {
             shorten(&r.pre_approval, all)
         };
-        if r.source.contains("://") {
+        if r.source.contains("://") || r.source.starts_with("cluster snapshot") {
             out.push_str(
-                "  pre-approval: none (a live server's config cannot be split; serve --auth split answers 404 without a token)\n",
+                "  pre-approval: none (a cluster's rendered config cannot be split; serve --auth split answers 404 without a token)\n",
             );
         } else {
             out.push_str(&format!(

@@ -5,6 +5,7 @@
 //! pre-approval subset of seed 002 (`spec.neededBeforeNodeApproved`), which is served without
 //! authentication and so is scanned for secrets by the caller.
 
+pub mod cluster;
 pub mod hash;
 pub mod machineconfig;
 pub mod merge;
