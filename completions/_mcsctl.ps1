@@ -437,12 +437,13 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;render' {
             [CompletionResult]::new('--machine-configs', '--machine-configs', [CompletionResultType]::ParameterName, 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -')
+            [CompletionResult]::new('--from-cluster', '--from-cluster', [CompletionResultType]::ParameterName, 'What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -')
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded')
             [CompletionResult]::new('--bootstrap-kubeconfig', '--bootstrap-kubeconfig', [CompletionResultType]::ParameterName, 'The kubelet''s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)')
-            [CompletionResult]::new('--spec-version', '--spec-version', [CompletionResultType]::ParameterName, 'Ignition spec version of the output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0)')
+            [CompletionResult]::new('--spec-version', '--spec-version', [CompletionResultType]::ParameterName, 'Ignition spec of the coreos flavour''s output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0). The openshift flavour keeps the MCO''s internal 3.5.0 and serve answers each client at its own spec, as the MCS does')
             [CompletionResult]::new('--allow-sensitive', '--allow-sensitive', [CompletionResultType]::ParameterName, 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable')
             [CompletionResult]::new('--from-mcs', '--from-mcs', [CompletionResultType]::ParameterName, 'Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve)')
-            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path)')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path); with --from-cluster, the one pool to take (default: every pool)')
             [CompletionResult]::new('--ca', '--ca', [CompletionResultType]::ParameterName, 'CA bundle the server''s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)')
             [CompletionResult]::new('--token', '--token', [CompletionResultType]::ParameterName, 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')

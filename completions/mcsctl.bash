@@ -1529,13 +1529,17 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --machine-configs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from-cluster)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -397,12 +397,13 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;render'= {
             cand --machine-configs 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -'
+            cand --from-cluster 'What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -'
             cand --for 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded'
             cand --bootstrap-kubeconfig 'The kubelet''s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)'
-            cand --spec-version 'Ignition spec version of the output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0)'
+            cand --spec-version 'Ignition spec of the coreos flavour''s output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0). The openshift flavour keeps the MCO''s internal 3.5.0 and serve answers each client at its own spec, as the MCS does'
             cand --allow-sensitive 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable'
             cand --from-mcs 'Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve)'
-            cand --pool 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path)'
+            cand --pool 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path); with --from-cluster, the one pool to take (default: every pool)'
             cand --ca 'CA bundle the server''s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)'
             cand --token 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'

@@ -21,7 +21,16 @@ For the openshift flavour every pool's config gets, last and in this order, the 
 appends: /etc/machine-config-daemon/node-annotations.json, /etc/kubernetes/kubeconfig (the \
 bootstrap kubeconfig), /etc/mcs-machine-config-content.json and \
 /etc/ignition-machine-config-encapsulated.json. A cluster's rendered MachineConfig \
-(`oc get mc rendered-worker-<hash> -o yaml`) is served as it is, under its own name.")]
+(`oc get mc rendered-worker-<hash> -o yaml`) is served as it is, under its own name.
+
+--from-cluster renders each pool's current rendered MachineConfig as the in-cluster MCS serves \
+it. Make the snapshot with:
+  {
+    oc get machineconfigpools,machineconfigs,controllerconfigs -o yaml
+    echo ---
+    oc -n openshift-machine-config-operator get secret/node-bootstrapper-token \\
+      configmap/kubeconfig-data -o yaml
+  } > cluster.yaml")]
 pub struct RenderArgs {
     /// MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -.
     #[arg(
@@ -94,6 +103,13 @@ pub struct RenderArgs {
 
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
+#[command(after_long_help = "\
+Requests are answered as the MCS answers them: GET or HEAD /config/<pool> (the pool is the last \
+path segment; an unclean path is redirected with 301) returns rendered/<pool>.ign converted to \
+the Ignition spec of the Accept header (application/vnd.coreos.ignition+json;version=X): no or \
+an unparsable header gets spec 2.2.0, 2.2 to 2.x gets 2.2.0, 3.0.0 to 3.5.0 get their own \
+version, anything newer gets 3.5.0; 2.0 and 2.1 get 400, a config that cannot be written in the \
+asked spec 406. GET /healthz answers 200. Other methods get 405.")]
 pub struct ServeArgs {
     /// HTTPS listen address.
     #[arg(long, default_value = "0.0.0.0:22623", value_name = "ADDR", value_parser = values::listen)]

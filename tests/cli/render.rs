@@ -186,6 +186,10 @@ fn render_merges_by_role_and_pool_and_validates() {
             && err.contains("auth/kubeconfig-kubelet"),
         "{err}"
     );
+    // Ignition's validation warnings are rendered anyway, as the MCO does, and said once
+    // per pool the MachineConfig reaches.
+    let warning = "warning: pool worker: MachineConfig 00-worker: spec.config.systemd.units[0].contents: unit \"kubelet.service\" is enabled, but has no install section so enable does nothing\n";
+    assert_eq!(err.matches(warning).count(), 1, "{err}");
     let re = regex::Regex::new(r"rendered-(\w+)-[0-9a-f]{32}").unwrap();
     golden("render.txt", &re.replace_all(&out, "rendered-$1-[HASH]"));
     let r = d.path().join("mcs-assets/rendered");

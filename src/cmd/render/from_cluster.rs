@@ -122,6 +122,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
             pre_approval_credentials: Vec::new(),
             files: vec![full_rel],
             removed,
+            warnings: Vec::new(),
         });
     }
     commit_recording_flavour(ui, dir, change, &lock, Flavour::OpenShift)?;

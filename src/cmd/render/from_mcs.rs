@@ -114,6 +114,7 @@ pub fn run(
         pre_approval_credentials: Vec::new(),
         files: vec![full_rel],
         removed,
+        warnings: Vec::new(),
     };
     if ui.json() {
         ui.out_json(&serde_json::json!({ "pools": [report] }))?;

@@ -168,9 +168,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             pre_approval_credentials: creds,
             files: vec![full_rel, pre_rel],
             removed: Vec::new(),
+            warnings: r.full.warnings.clone(),
         });
     }
     commit_recording_flavour(ui, dir, change, &lock, flavour)?;
+    report::warn(ui, &reports);
     for p in skipped {
         ui.info(format!(
             "pool {p} (from {}): no MachineConfig applies; not rendered",

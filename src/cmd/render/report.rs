@@ -37,6 +37,18 @@ pub struct PoolReport {
     pub files: Vec<String>,
     /// Files removed, relative to the asset directory.
     pub removed: Vec<String>,
+    /// What Ignition's validation warned about in the MachineConfigs (also printed on
+    /// stderr); the configs are still rendered, as the MCO renders them.
+    pub warnings: Vec<String>,
+}
+
+/// Prints each pool's Ignition warnings on stderr.
+pub fn warn(ui: &crate::ui::Ui, reports: &[PoolReport]) {
+    for r in reports {
+        for w in &r.warnings {
+            ui.warn(format!("pool {}: {w}", r.pool));
+        }
+    }
 }
 
 /// The MachineConfig fields of a render.
