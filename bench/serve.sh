@@ -91,19 +91,29 @@ http {
     ssl_session_cache shared:SSL:10m;
     location ~ ^/config/([a-z0-9-]+)\$ {
       default_type application/json;
-      alias $work/a/rendered/\$1.ign;
+      alias $work/docroot/\$1.ign;
     }
   }
 }
 NGINX
-# nginx workers run unprivileged: they must be able to read the configs (keys stay 0600 and
-# are read by the master).
-chmod 755 "$work" "$work/a" "$work/a/rendered"
-chmod 644 "$work/a/rendered/"*.ign
-nginx -c "$work/nginx.conf"
+# What Ignition 2.14 sends. mcsctl answers it as the MCS does, converting the stored config to
+# spec 3.3.0 (the MCS's pipeline, done once at load); nginx serves those same bytes from files.
+accept="Accept: application/vnd.coreos.ignition+json;version=3.3.0, */*;q=0.1"
 "$mcsctl" --dir "$work/a" serve --listen 127.0.0.1:$mport --reload-interval 60s > "$work/mcsctl-access.log" 2> "$work/mcsctl.err" &
 mpid=$!
-sleep 1
+for _ in $(seq 100); do grep -q '^ready' "$work/mcsctl.err" && break; sleep 0.1; done
+grep -q '^ready' "$work/mcsctl.err" || { cat "$work/mcsctl.err" >&2; exit 1; }
+mkdir -p "$work/docroot"
+for size in small large; do
+  curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -H "$accept" \
+    -o "$work/docroot/$size.ign" "https://127.0.0.1:$mport/config/$size"
+done
+# nginx workers run unprivileged: they must be able to read the configs (keys stay 0600 and
+# are read by the master).
+chmod 755 "$work" "$work/docroot"
+chmod 644 "$work/docroot/"*.ign
+nginx -c "$work/nginx.conf"
+for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/a/tls/mcs-ca.crt" "https://127.0.0.1:$nport/" && break; sleep 0.1; done
 
 nginx_pids() { pgrep -f "nginx.*$work/nginx.conf" | tr '\n' ' '; ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' '; }
 hwm() { local t=0; for p in "$@"; do v=$(awk '/VmHWM/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0); t=$((t + v)); done; echo "$t"; }
@@ -124,14 +134,10 @@ for u in ('us','ms','s'):
 
 # Both must serve the same bytes before anything is measured.
 for size in small large; do
-  want=$(stat -c %s "$work/a/rendered/$size.ign")
-  got_m=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -H "Accept: application/vnd.coreos.ignition+json;version=3.2.0, */*;q=0.1" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$mport/config/$size")
-  got_n=$(curl -s --cacert "$work/a/tls/mcs-ca.crt" -o /dev/null -w '%{http_code} %{size_download}' "https://127.0.0.1:$nport/config/$size")
-  [ "$got_m" = "200 $want" ] && [ "$got_n" = "200 $want" ] || { echo "servers disagree on $size: mcsctl '$got_m', nginx '$got_n', want '200 $want'" >&2; exit 1; }
+  curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "Authorization: Bearer $token" -H "$accept" -o "$work/m-$size" "https://127.0.0.1:$mport/config/$size"
+  curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "$accept" -o "$work/n-$size" "https://127.0.0.1:$nport/config/$size"
+  cmp -s "$work/m-$size" "$work/n-$size" || { echo "servers disagree on $size" >&2; exit 1; }
 done
-
-# What Ignition 2.14 sends; the stored 3.2.0 configs are served as 3.3.0 (same size).
-accept="Accept: application/vnd.coreos.ignition+json;version=3.3.0, */*;q=0.1"
 echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
 echo "| --- | --- | --- | --- | --- | --- | --- |"
 for size in small large; do
@@ -142,7 +148,7 @@ for size in small large; do
     n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}")
     mr=$(echo "$m" | rps); nr=$(echo "$n" | rps)
     mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
-    bytes=$(stat -c %s "$work/a/rendered/$size.ign")
+    bytes=$(stat -c %s "$work/docroot/$size.ign")
     echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") |"
     for out in "$m" "$n"; do
       if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses during $size $mode:" >&2; echo "$out" >&2; exit 1; fi
@@ -169,9 +175,10 @@ PY
 }
 hold $mport "Authorization: Bearer $token
 " > "$work/hold-m.log"; hpid=$!
-sleep 5; mrss=$(hwm "$mpid"); wait $hpid || true
+held() { for _ in $(seq 600); do grep -q holding "$1" && return; sleep 0.1; done; }
+held "$work/hold-m.log"; mrss=$(hwm "$mpid"); wait $hpid || true
 hold $nport "" > "$work/hold-n.log"; hpid=$!
-sleep 5; nrss=$(hwm $(nginx_pids)); wait $hpid || true
+held "$work/hold-n.log"; nrss=$(hwm $(nginx_pids)); wait $hpid || true
 echo
 echo "Peak RSS (VmHWM) after 1000 open TLS connections and everything above: mcsctl $((mrss / 1024)) MiB ($(cat "$work/hold-m.log")), nginx (master + workers) $((nrss / 1024)) MiB ($(cat "$work/hold-n.log"))."
 echo "Access-log lines written: mcsctl $(wc -l < "$work/mcsctl-access.log"), nginx $(wc -l < "$work/nginx-access.log")."

@@ -153,8 +153,10 @@ fn unescape(s: &str, mode: Mode) -> Result<String, String> {
             b'%' => {
                 let hex = |c: Option<&u8>| c.and_then(|c| (*c as char).to_digit(16));
                 let (Some(h), Some(l)) = (hex(b.get(i + 1)), hex(b.get(i + 2))) else {
+                    // Go quotes up to three bytes, which may end inside a character.
                     let end = (i + 3).min(b.len());
-                    return Err(format!("invalid URL escape {:?}", &s[i..end]));
+                    let bad = String::from_utf8_lossy(&b[i..end]);
+                    return Err(format!("invalid URL escape {bad:?}"));
                 };
                 if mode == Mode::Host && h < 8 && &s[i..i + 3] != "%25" {
                     return Err(format!("invalid URL escape {:?}", &s[i..i + 3]));
@@ -205,6 +207,16 @@ fn host_char(c: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bad_escape_before_a_multibyte_character_is_an_error() {
+        // Found by the ignition fuzz target: the quoted three bytes ended inside 'ԑ'.
+        assert_eq!(
+            parse("https://x/a%2\u{511}"),
+            Err("invalid URL escape \"%2\u{fffd}\"".to_string())
+        );
+        assert!(parse("https://x/#%\u{511}").is_err());
+    }
 
     #[test]
     fn as_go_parses() {

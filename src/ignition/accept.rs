@@ -42,8 +42,9 @@ pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
         }
         entries.push((q.unwrap_or(1.0), subtype, version));
     }
-    // Stable: equal q keeps the client's order.
-    entries.sort_by(|a, b| b.0.partial_cmp(&a.0).unwrap_or(std::cmp::Ordering::Equal));
+    // Go's stable sort with the MCS's `less`: equal q keeps the client's order, and `q=nan`
+    // (which strconv parses) lands where it lands in Go, without a panic.
+    crate::golang::sort::slice_stable(&mut entries, |a, b| a.0 > b.0);
     for (_, subtype, version) in entries {
         if subtype != IGNITION_SUBTYPE {
             continue;
@@ -114,6 +115,13 @@ mod tests {
         assert_eq!(negotiate(Some(&q)), Ok(Spec::V3(4)));
         let same = format!("{IGN};version=3.1.0, {IGN};version=3.2.0");
         assert_eq!(negotiate(Some(&same)), Ok(Spec::V3(1)));
+        // q=nan parses (strconv.ParseFloat) and compares as neither more nor less: the order
+        // stays as sent, as Go's stable sort leaves it. The fuzzer found Rust's sort panicking
+        // on such a header, which anyone can send.
+        let nan = format!("x/y;q=nan, {IGN};version=3.1.0;q=nan, {IGN};version=3.4.0");
+        assert_eq!(negotiate(Some(&nan)), Ok(Spec::V3(1)));
+        let many = format!("{}{IGN};version=3.2.0", "*/*;q=nan, a/b;q=0.3, ".repeat(40));
+        assert_eq!(negotiate(Some(&many)), Ok(Spec::V3(2)));
         // A version that is no semver is skipped; a quoted one is no semver.
         let bad = format!("{IGN};version=three, {IGN};version=3.0.0;q=0.2");
         assert_eq!(negotiate(Some(&bad)), Ok(Spec::V3(0)));

@@ -93,6 +93,11 @@ impl Response {
         r
     }
 
+    /// 500: handling the request failed (a bug; see `serve::guarded`).
+    pub fn internal_error() -> Response {
+        Response::text(500, "internal error")
+    }
+
     fn text(status: u16, msg: impl Into<String>) -> Response {
         let mut m = msg.into();
         m.push('\n');

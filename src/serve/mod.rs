@@ -97,6 +97,7 @@ impl Shared {
 
 /// Runs the server until SIGTERM or SIGINT; returns the exit code.
 pub fn run(opts: Options) -> Result<u8> {
+    install_panic_hook();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -104,8 +105,38 @@ pub fn run(opts: Options) -> Result<u8> {
     rt.block_on(serve(opts))
 }
 
+/// Where the panic hook reports: serve's event log, once it runs.
+static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
+
+/// A panic (a bug) is reported as a `panic` event with its location only: its message may
+/// quote a request, and a request may carry a token. The request gets 500 (see [`guarded`]).
+fn install_panic_hook() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| match PANIC_LOG.get() {
+        Some(log) => {
+            let at = info
+                .location()
+                .map_or_else(|| "an unknown place".to_string(), |l| l.to_string());
+            log.event(
+                "panic",
+                &format!(
+                    "internal error at {at} (a bug in mcsctl; the message is withheld as it may quote a request)"
+                ),
+            );
+        }
+        None => default(info),
+    }));
+}
+
+/// Runs a request's handling; a panic becomes 500 instead of a dropped connection.
+fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Response {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
+        .unwrap_or_else(|_| handler::Response::internal_error())
+}
+
 async fn serve(opts: Options) -> Result<u8> {
     let log = Log::start();
+    let _ = PANIC_LOG.set(log.clone());
     let provider = crate::pki::remote::provider();
     // A change a killed command committed is completed before anything is read (a read-only
     // mount has no journal; if completing fails, the per-part reload keeps what it can).
@@ -526,13 +557,15 @@ fn respond(
     let r = if head_size > shared.max_header_bytes {
         handler::Response::too_large()
     } else {
-        handler::handle(
-            &state,
-            &shared.limiter,
-            &request,
-            OffsetDateTime::now_utc(),
-            start,
-        )
+        guarded(|| {
+            handler::handle(
+                &state,
+                &shared.limiter,
+                &request,
+                OffsetDateTime::now_utc(),
+                start,
+            )
+        })
     };
     if let Some(block) = r.blocked_for {
         shared.log.event(
@@ -693,5 +726,16 @@ async fn reload_loop(
             *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
         }
         seen = fp;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_panicking_request_gets_500() {
+        let r = super::guarded(|| panic!("a bug"));
+        assert_eq!(r.status, 500);
+        let ok = super::guarded(super::handler::Response::too_large);
+        assert_eq!(ok.status, 431);
     }
 }

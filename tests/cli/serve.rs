@@ -73,6 +73,24 @@ fn status_codes_and_methods() {
     let r = https_get(&s, &ca, "/config/worker/", &auth);
     assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
     assert_eq!(https_get(&s, &ca, "/config/x/worker", &auth).status, 200);
+    // q=nan is a float to Go's strconv: the order stays as sent, and nothing breaks (Rust's
+    // sort once panicked on it, dropping the connection).
+    // (These q values made Rust's sort detect the broken order and panic.)
+    let qs: String = (0..21)
+        .map(|i| match i % 3 {
+            0 => "*/*;q=nan, ".to_string(),
+            1 => "*/*;q=0.3, ".to_string(),
+            _ => format!("*/*;q=0.{}, ", (i * 7) % 10),
+        })
+        .collect();
+    let nan = format!("{qs}{};q=nan, */*;q=0.1", accept("3.4.0"));
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", bearer.as_str()), ("Accept", nan.as_str())],
+    );
+    assert_eq!((r.status, r.body.as_slice()), (200, FULL_34.as_bytes()));
     // Outside /config/, other methods are 405 as in the MCS's default handler.
     assert_eq!(
         https_get_method(&s, &ca, "POST", "/nothing-here").status,

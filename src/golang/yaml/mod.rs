@@ -9,8 +9,6 @@
 mod emit;
 mod resolve;
 
-use std::cmp::Ordering;
-
 use serde_json::Value;
 
 pub use resolve::is_plain_string;
@@ -46,7 +44,8 @@ fn node(v: &Value) -> Node {
         Value::Array(a) => Node::Sequence(a.iter().map(node).collect()),
         Value::Object(m) => {
             let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort_by(|a, b| key_order(a, b));
+            // go-yaml's keyList is no total order for every key (Rust's sort may panic then).
+            crate::golang::sort::slice_stable(&mut keys, |a, b| less(a, b));
             Node::Mapping(keys.into_iter().map(|k| (string(k), node(&m[k]))).collect())
         }
     }
@@ -95,16 +94,6 @@ fn number(n: &serde_json::Number) -> String {
 
 /// go-yaml v2's `keyList.Less` for string keys: rune by rune; where they differ, letters
 /// compare as runes, a letter sorts after a non-letter, and runs of digits compare as numbers.
-fn key_order(a: &str, b: &str) -> Ordering {
-    if less(a, b) {
-        Ordering::Less
-    } else if less(b, a) {
-        Ordering::Greater
-    } else {
-        Ordering::Equal
-    }
-}
-
 fn less(a: &str, b: &str) -> bool {
     let ar: Vec<char> = a.chars().collect();
     let br: Vec<char> = b.chars().collect();
@@ -168,7 +157,7 @@ mod tests {
     #[test]
     fn keys_in_natural_order() {
         let mut keys = vec!["b", "a10", "a2", "A", "_x", "a02", "z"];
-        keys.sort_by(|a, b| key_order(a, b));
+        crate::golang::sort::slice_stable(&mut keys, |a, b| less(a, b));
         assert_eq!(keys, ["_x", "A", "a2", "a02", "a10", "b", "z"]);
     }
 
