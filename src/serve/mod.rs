@@ -605,23 +605,43 @@ fn access_log(
     start: Instant,
     ua: Option<&str>,
 ) {
-    let cut = |s: &str, n: usize| s.chars().take(n).collect::<String>();
-    let mut line = serde_json::json!({
-        "time": now_rfc3339(),
-        "remote": peer.client.to_string(),
-        "method": cut(req.method, 16),
-        "path": cut(req.path, 256),
-        "pool": r.pool,
-        "status": r.status,
-        "bytes": bytes,
-        "auth": r.auth,
-        "durationMs": (start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
-        "userAgent": ua.map(|u| cut(u, 256)),
-    });
-    if let Some(v) = peer.via {
-        line["via"] = v.to_string().into();
+    /// The line's fields, in the order the JSON has always had them (alphabetical).
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Line<'a> {
+        auth: &'a str,
+        bytes: usize,
+        duration_ms: f64,
+        method: &'a str,
+        path: &'a str,
+        pool: Option<&'a str>,
+        remote: String,
+        status: u16,
+        time: String,
+        user_agent: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        via: Option<String>,
     }
-    shared.log.access(line.to_string());
+    /// At most `n` characters of a client-controlled value.
+    fn cut(s: &str, n: usize) -> &str {
+        s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+    }
+    let line = Line {
+        auth: &r.auth,
+        bytes,
+        duration_ms: (start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
+        method: cut(req.method, 16),
+        path: cut(req.path, 256),
+        pool: r.pool.as_deref(),
+        remote: peer.client.to_string(),
+        status: r.status,
+        time: now_rfc3339(),
+        user_agent: ua.map(|u| cut(u, 256)),
+        via: peer.via.map(|v| v.to_string()),
+    };
+    if let Ok(text) = serde_json::to_string(&line) {
+        shared.log.access(text);
+    }
 }
 
 async fn reload_loop(
