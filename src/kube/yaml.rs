@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use crate::golang::yaml::resolve;
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Number, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
@@ -287,10 +288,10 @@ fn plain(s: &str) -> Value {
     let first = s.as_bytes()[0];
     if first.is_ascii_digit() || first == b'+' || first == b'-' || first == b'.' {
         let cleaned: String = s.chars().filter(|c| *c != '_').collect();
-        if let Some(n) = go_parse_int(&cleaned) {
+        if let Some(n) = resolve::parse_int(&cleaned) {
             return Value::Number(n);
         }
-        if is_yaml_float(&cleaned)
+        if resolve::is_yaml_style_float(&cleaned)
             && let Ok(f) = cleaned.parse::<f64>()
         {
             // encoding/json writes a whole float64 as an integer (8, not 8.0).
@@ -303,83 +304,6 @@ fn plain(s: &str) -> Value {
         }
     }
     Value::String(s.to_string())
-}
-
-/// `strconv.ParseInt(s, 0, 64)`, then `ParseUint(s, 0, 64)`: a sign, then `0x`, `0o`, `0b`
-/// or a bare leading `0` (octal), else decimal.
-fn go_parse_int(s: &str) -> Option<Number> {
-    let (neg, body) = match s.as_bytes().first()? {
-        b'-' => (true, &s[1..]),
-        b'+' => (false, &s[1..]),
-        _ => (false, s),
-    };
-    let (radix, digits) = if body.len() >= 3 && body.starts_with('0') {
-        match body.as_bytes()[1] {
-            b'x' | b'X' => (16, &body[2..]),
-            b'o' | b'O' => (8, &body[2..]),
-            b'b' | b'B' => (2, &body[2..]),
-            _ => (8, &body[1..]),
-        }
-    } else if body.len() == 2 && body.starts_with('0') {
-        (8, &body[1..])
-    } else {
-        (10, body)
-    };
-    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
-        return None;
-    }
-    let magnitude = u128::from_str_radix(digits, radix).ok()?;
-    if neg {
-        let v = i128::try_from(magnitude).ok()?.checked_neg()?;
-        i64::try_from(v).ok().map(Number::from)
-    } else if let Ok(v) = i64::try_from(magnitude) {
-        Some(Number::from(v))
-    } else if !s.starts_with('+') {
-        // ParseUint permits no sign at all.
-        u64::try_from(magnitude).ok().map(Number::from)
-    } else {
-        None
-    }
-}
-
-/// go-yaml v2's `yamlStyleFloat`: `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
-fn is_yaml_float(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-        i += 1;
-    }
-    let digits = |i: &mut usize| {
-        let start = *i;
-        while *i < b.len() && b[*i].is_ascii_digit() {
-            *i += 1;
-        }
-        *i - start
-    };
-    if i < b.len() && b[i] == b'.' {
-        i += 1;
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    } else {
-        if digits(&mut i) == 0 {
-            return false;
-        }
-        if i < b.len() && b[i] == b'.' {
-            i += 1;
-            digits(&mut i);
-        }
-    }
-    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
-        i += 1;
-        if i < b.len() && (b[i] == b'-' || b[i] == b'+') {
-            i += 1;
-        }
-        if digits(&mut i) == 0 {
-            return false;
-        }
-    }
-    i == b.len()
 }
 
 #[cfg(test)]

@@ -157,29 +157,7 @@ fn run_case(c: &Case, template: &Path) -> Outcome {
 }
 
 fn decode(source: &str) -> Vec<u8> {
-    let rest = source.strip_prefix("data:").unwrap();
-    let (meta, data) = rest.split_once(',').unwrap();
-    if meta.ends_with(";base64") {
-        base64::engine::general_purpose::STANDARD
-            .decode(data)
-            .unwrap()
-    } else {
-        let b = data.as_bytes();
-        let mut out = Vec::new();
-        let mut i = 0;
-        while i < b.len() {
-            if b[i] == b'%' {
-                out.push(
-                    u8::from_str_radix(std::str::from_utf8(&b[i + 1..i + 3]).unwrap(), 16).unwrap(),
-                );
-                i += 3;
-            } else {
-                out.push(b[i]);
-                i += 1;
-            }
-        }
-        out
-    }
+    crate::render::data_url(source)
 }
 
 /// A served config's appended file, decoded.

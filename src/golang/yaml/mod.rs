@@ -7,7 +7,7 @@
 //! rendered MachineConfig's name, and the MCS writes the bootstrap kubeconfig with it.
 
 mod emit;
-mod resolve;
+pub mod resolve;
 
 use serde_json::Value;
 

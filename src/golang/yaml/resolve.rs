@@ -1,5 +1,9 @@
 //! Whether go-yaml v2 would read a plain scalar back as the same string (resolve.go's
 //! `resolve("", s)` gives `!!str`, and it is not a base-60 float): if not, `Marshal` quotes it.
+//! The integer and float rules are also how the YAML reader (`crate::kube::yaml`) resolves a
+//! plain scalar.
+
+use serde_json::Number;
 
 /// The strings `resolve` maps to a bool, null, float or merge tag without parsing.
 const SPECIAL: [&str; 35] = [
@@ -28,7 +32,7 @@ fn resolves_to_string(s: &str) -> bool {
                 return false;
             }
             let plain = s.replace('_', "");
-            if go_parse_int(&plain).is_some() {
+            if parse_int(&plain).is_some() {
                 return false;
             }
             if is_yaml_style_float(&plain) && go_parse_float(&plain).is_some() {
@@ -50,36 +54,41 @@ fn binary(bits: &str) -> bool {
     !bits.is_empty() && bits.bytes().all(|b| b == b'0' || b == b'1') && bits.len() <= 64
 }
 
-/// `strconv.ParseInt(s, 0, 64)` or `strconv.ParseUint(s, 0, 64)` succeeding.
-fn go_parse_int(s: &str) -> Option<()> {
-    let body = s
-        .strip_prefix('+')
-        .or_else(|| s.strip_prefix('-'))
-        .unwrap_or(s);
-    let (digits, radix) = if let Some(h) = body.strip_prefix("0x").or(body.strip_prefix("0X")) {
-        (h, 16)
-    } else if let Some(b) = body.strip_prefix("0b").or(body.strip_prefix("0B")) {
-        (b, 2)
-    } else if let Some(o) = body.strip_prefix("0o").or(body.strip_prefix("0O")) {
-        (o, 8)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (&body[1..], 8)
-    } else {
-        (body, 10)
+/// `strconv.ParseInt(s, 0, 64)`, then `ParseUint(s, 0, 64)`: a sign, then `0x`, `0o`, `0b`
+/// or a bare leading `0` (octal), else decimal.
+pub fn parse_int(s: &str) -> Option<Number> {
+    let (neg, body) = match s.as_bytes().first()? {
+        b'-' => (true, &s[1..]),
+        b'+' => (false, &s[1..]),
+        _ => (false, s),
     };
-    if digits.is_empty() {
+    let (radix, digits) = if body.len() >= 3 && body.starts_with('0') {
+        match body.as_bytes()[1] {
+            b'x' | b'X' => (16, &body[2..]),
+            b'o' | b'O' => (8, &body[2..]),
+            b'b' | b'B' => (2, &body[2..]),
+            _ => (8, &body[1..]),
+        }
+    } else if body.len() == 2 && body.starts_with('0') {
+        (8, &body[1..])
+    } else {
+        (10, body)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
-    // u128 holds every 64-bit magnitude; the range check is the int64/uint64 one.
-    let v = u128::from_str_radix(digits, radix).ok()?;
-    let negative = s.starts_with('-');
-    let fits = if negative {
-        v <= 1u128 << 63
+    let magnitude = u128::from_str_radix(digits, radix).ok()?;
+    if neg {
+        let v = i128::try_from(magnitude).ok()?.checked_neg()?;
+        i64::try_from(v).ok().map(Number::from)
+    } else if let Ok(v) = i64::try_from(magnitude) {
+        Some(Number::from(v))
+    } else if !s.starts_with('+') {
+        // ParseUint permits no sign at all.
+        u64::try_from(magnitude).ok().map(Number::from)
     } else {
-        v <= u128::from(u64::MAX)
-    };
-    // ParseUint has no sign: "+5" only parses as an int.
-    fits.then_some(())
+        None
+    }
 }
 
 /// `strconv.ParseFloat(s, 64)` succeeding (decimal, hexadecimal with a `p` exponent, inf,
@@ -122,7 +131,7 @@ fn hex_float(s: &str) -> Option<()> {
 }
 
 /// `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`
-fn is_yaml_style_float(s: &str) -> bool {
+pub fn is_yaml_style_float(s: &str) -> bool {
     let b = s.as_bytes();
     let mut i = 0;
     if matches!(b.first(), Some(b'+' | b'-')) {

@@ -5,6 +5,22 @@
 //! backslash continues a value, and a line is "too long" when 2048 bytes with no line break
 //! sit in its 4096-byte read buffer at the start of a step.
 
+/// The unit types Ignition accepts (`validateUnitExtension`, the same in spec 2.x and 3.x).
+pub const EXTENSIONS: [&str; 12] = [
+    ".service",
+    ".socket",
+    ".device",
+    ".mount",
+    ".automount",
+    ".swap",
+    ".target",
+    ".path",
+    ".timer",
+    ".snapshot",
+    ".slice",
+    ".scope",
+];
+
 /// One `Name=Value` and the section it is in.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnitOption {

@@ -170,6 +170,47 @@ fn set_list(v: &mut Value, path: &[&str], items: Vec<Value>) {
     }
 }
 
+/// A unit's dropins, name and contents: the same in spec 2.2 and 3.x.
+fn dropins(u: &Map<String, Value>) -> Vec<Value> {
+    u.get("dropins")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_object)
+        .map(|d| {
+            let mut x = Map::new();
+            copy(&mut x, d, "name");
+            str_p(&mut x, "contents", s(d, "contents"));
+            Value::Object(x)
+        })
+        .collect()
+}
+
+/// Directories, their node as `node` writes it for the target spec, and their mode.
+fn directories(v: &Value, node: &impl Fn(&Map<String, Value>) -> Map<String, Value>) -> Vec<Value> {
+    list(v, "/storage/directories")
+        .into_iter()
+        .map(|d| {
+            let mut o = node(d);
+            copy(&mut o, d, "mode");
+            Value::Object(o)
+        })
+        .collect()
+}
+
+/// Links, their node as `node` writes it for the target spec, hard and target.
+fn links(v: &Value, node: &impl Fn(&Map<String, Value>) -> Map<String, Value>) -> Vec<Value> {
+    list(v, "/storage/links")
+        .into_iter()
+        .map(|l| {
+            let mut o = node(l);
+            bool_p(&mut o, "hard", b(l, "hard"));
+            copy(&mut o, l, "target");
+            Value::Object(o)
+        })
+        .collect()
+}
+
 fn copy_hash(o: &mut Map<String, Value>, from: &Map<String, Value>) {
     if let Some(h) = from.get("verification").and_then(|v| v.get("hash")) {
         o.insert("verification".into(), json!({ "hash": h }));

@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use super::validate::validate_v2;
-use super::{b, bool_p, copy, copy_hash, list, s, str_p};
+use super::{b, bool_p, copy, copy_hash, directories, dropins, list, s, str_p};
 use crate::ignition::spec::validate::clean;
 use crate::ignition::spec::{Config, Spec};
 
@@ -169,19 +169,7 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             bool_p(&mut o, "mask", b(u, "mask"));
             str_p(&mut o, "contents", s(u, "contents"));
-            let dropins: Vec<Value> = u
-                .get("dropins")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object)
-                .map(|d| {
-                    let mut x = Map::new();
-                    copy(&mut x, d, "name");
-                    str_p(&mut x, "contents", s(d, "contents"));
-                    Value::Object(x)
-                })
-                .collect();
+            let dropins = dropins(u);
             if !dropins.is_empty() {
                 o.insert("dropins".into(), Value::Array(dropins));
             }
@@ -233,23 +221,7 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             Value::Object(o)
         })
         .collect();
-    let dirs: Vec<Value> = list(v, "/storage/directories")
-        .into_iter()
-        .map(|d| {
-            let mut o = node(d);
-            copy(&mut o, d, "mode");
-            Value::Object(o)
-        })
-        .collect();
-    let links: Vec<Value> = list(v, "/storage/links")
-        .into_iter()
-        .map(|l| {
-            let mut o = node(l);
-            bool_p(&mut o, "hard", b(l, "hard"));
-            copy(&mut o, l, "target");
-            Value::Object(o)
-        })
-        .collect();
+    let (dirs, links) = (directories(v, &node), super::links(v, &node));
     let disks: Vec<Value> = list(v, "/storage/disks")
         .into_iter()
         .map(|d| {

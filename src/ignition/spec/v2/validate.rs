@@ -61,21 +61,7 @@ pub(super) fn validate_v2(cfg: &Config) -> Result<(), String> {
         let at = format!("systemd.units[{i}]");
         let name = s(u, "name");
         let ext = name.rfind('.').map_or("", |p| &name[p..]);
-        if !matches!(
-            ext,
-            ".service"
-                | ".socket"
-                | ".device"
-                | ".mount"
-                | ".automount"
-                | ".swap"
-                | ".target"
-                | ".path"
-                | ".timer"
-                | ".snapshot"
-                | ".slice"
-                | ".scope"
-        ) {
+        if !unit::EXTENSIONS.contains(&ext) {
             return Err(format!("{at}.name: invalid systemd unit extension"));
         }
         if let Err(e) = unit::deserialize(s(u, "contents")) {

@@ -124,21 +124,7 @@ pub(super) fn rules(m: &Map<String, Value>, ty: &Type, path: &str, spec: Spec, r
         }
         "Unit" => {
             let name = s(m, "name").unwrap_or("");
-            if !matches!(
-                extension(name),
-                ".service"
-                    | ".socket"
-                    | ".device"
-                    | ".mount"
-                    | ".automount"
-                    | ".swap"
-                    | ".target"
-                    | ".path"
-                    | ".timer"
-                    | ".snapshot"
-                    | ".slice"
-                    | ".scope"
-            ) {
+            if !unit::EXTENSIONS.contains(&extension(name)) {
                 r.error(&p("name"), "invalid systemd unit extension");
             }
             let contents = s(m, "contents");
