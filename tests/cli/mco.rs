@@ -1,7 +1,8 @@
 //! render as the MCO and MCS do it, through the command: the MachineConfig rules on the worker
 //! fixture, each refusal naming its MachineConfig, spec 2.2 conversion, a cluster's rendered
 //! MachineConfig served under its own name, the coreos flavour, the bootstrap kubeconfig's life
-//! in the asset directory, and `--from-mcs` against a running `mcsctl serve`.
+//! in the asset directory, `--from-mcs` against a running `mcsctl serve`, and what
+//! `--from-cluster` refuses.
 
 use std::path::Path;
 
@@ -567,4 +568,132 @@ fn from_mcs_stores_what_a_live_server_serves() {
         paths(&rendered(d.path(), "worker.ign")),
         Vec::<String>::new()
     );
+}
+
+/// A snapshot as `oc get -o yaml` gives it, of a cluster whose worker pool runs the worker
+/// fixture's rendered MachineConfig (taken from a render's content file).
+fn cluster_snapshot(d: &Path) -> Value {
+    bootstrap_kubeconfig(d);
+    ok(
+        d,
+        &[
+            "render",
+            "--machine-configs",
+            &fixture_arg("worker.yaml"),
+            "--bootstrap-kubeconfig",
+            "kubeconfig",
+            "-q",
+        ],
+    );
+    let w = read(&d.join("mcs-assets/rendered/worker.ign"));
+    let mut mc: Value =
+        serde_json::from_slice(&file(&w, "/etc/mcs-machine-config-content.json")).unwrap();
+    mc["apiVersion"] = json!("machineconfiguration.openshift.io/v1");
+    mc["kind"] = json!("MachineConfig");
+    let name = mc["metadata"]["name"].clone();
+    let b64 = |b: &[u8]| base64::Engine::encode(&base64::engine::general_purpose::STANDARD, b);
+    let ca = std::fs::read(d.join("mcs-assets/tls/mcs-ca.crt")).unwrap();
+    json!({"apiVersion": "v1", "kind": "List", "items": [
+        {"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfigPool",
+         "metadata": {"name": "worker"},
+         "spec": {"configuration": {"name": name}},
+         "status": {"configuration": {"name": name}, "updatedMachineCount": 0}},
+        mc,
+        {"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "ControllerConfig",
+         "metadata": {"name": "machine-config-controller"},
+         "spec": {"kubeAPIServerServingCAData": b64(&ca),
+                  "infra": {"status": {"apiServerInternalURI": "https://api-int.demo.example.com:6443"}}}},
+        {"apiVersion": "v1", "kind": "Secret",
+         "metadata": {"name": "node-bootstrapper-token", "namespace": "openshift-machine-config-operator"},
+         "data": {"token": b64(BOOTSTRAP_TOKEN.as_bytes()), "ca.crt": b64(&ca)}},
+    ]})
+}
+
+#[test]
+fn from_cluster_refusals_name_what_is_missing_and_write_nothing() {
+    let d = demo(&[]);
+    let full = cluster_snapshot(d.path());
+    let without = |kind: &str| {
+        let mut s = full.clone();
+        s["items"]
+            .as_array_mut()
+            .unwrap()
+            .retain(|o| o["kind"] != kind);
+        s
+    };
+    let try_it = |cluster: &Value, extra: &[&str]| {
+        std::fs::write(d.path().join("cluster.yaml"), cluster.to_string()).unwrap();
+        let before = snapshot(&d.path().join("mcs-assets"));
+        let mut args = vec!["render", "--from-cluster", "cluster.yaml"];
+        args.extend_from_slice(extra);
+        let (code, _, err) = run(d.path(), &args);
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert_eq!(
+            before,
+            snapshot(&d.path().join("mcs-assets")),
+            "nothing written: {err}"
+        );
+        err
+    };
+    // The wrong file: a kubeconfig is no snapshot, and the error says how to make one.
+    std::fs::copy(d.path().join("kubeconfig"), d.path().join("kc.yaml")).unwrap();
+    let (code, _, err) = run(d.path(), &["render", "--from-cluster", "kc.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with("error: kc.yaml is no cluster snapshot: it has no MachineConfigPool (it holds Config); make the snapshot with: { oc get machineconfigpools,machineconfigs,controllerconfigs -o yaml;"),
+        "{err}"
+    );
+    let err = try_it(&without("ControllerConfig"), &[]);
+    assert!(
+        err.contains("cluster.yaml has no ControllerConfig"),
+        "{err}"
+    );
+    let err = try_it(&without("Secret"), &[]);
+    assert!(
+        err.contains(
+            "cluster.yaml has no Secret node-bootstrapper-token (openshift-machine-config-operator)"
+        ),
+        "{err}"
+    );
+    let err = try_it(&without("MachineConfig"), &[]);
+    assert!(
+        err.contains("has no MachineConfig rendered-worker-")
+            && err.contains("which pool worker's status.configuration names"),
+        "{err}"
+    );
+    let err = try_it(&full, &["--pool", "infra"]);
+    assert!(
+        err.contains("cluster.yaml has no MachineConfigPool infra (it has worker)"),
+        "{err}"
+    );
+    // The kubeconfig the token gives differs from the one kept: replaced only with --force.
+    let err = try_it(&full, &[]);
+    assert!(
+        err.contains(
+            "holds a different bootstrap kubeconfig than the one the snapshot gives; pass --force"
+        ),
+        "{err}"
+    );
+    let out = ok(
+        d.path(),
+        &["render", "--from-cluster", "cluster.yaml", "--force"],
+    );
+    assert!(out.contains("(the pool's status.configuration)"), "{out}");
+    let kept =
+        std::fs::read_to_string(d.path().join("mcs-assets/auth/bootstrap-kubeconfig")).unwrap();
+    assert!(
+        kept.contains(&format!("token: {BOOTSTRAP_TOKEN}")),
+        "{kept}"
+    );
+    assert_eq!(
+        mode(&d.path().join("mcs-assets/auth/bootstrap-kubeconfig")),
+        0o600
+    );
+    assert!(
+        !d.path()
+            .join("mcs-assets/rendered/pre-approval/worker.ign")
+            .exists()
+    );
+    assert_ignition_valid(&d.path().join("mcs-assets/rendered/worker.ign"));
 }

@@ -74,6 +74,19 @@ fn bytes(v: &Value, what: &str) -> Result<Vec<u8>> {
 /// Works out what the MCS serves for each pool of the snapshot (or only `only`). `what` names
 /// the snapshot in errors.
 pub fn serve(objects: &[Value], only: Option<&str>, what: &str) -> Result<Served> {
+    if kind(objects, "MachineConfigPool").next().is_none() {
+        let mut kinds: Vec<&str> = objects.iter().filter_map(|o| o["kind"].as_str()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        let holds = if kinds.is_empty() {
+            "no Kubernetes objects".to_string()
+        } else {
+            kinds.join(", ")
+        };
+        bail!(
+            "{what} is no cluster snapshot: it has no MachineConfigPool (it holds {holds}); make the snapshot with: {HOW_TO_SNAPSHOT}"
+        );
+    }
     let cc = named(objects, "ControllerConfig", "machine-config-controller")
         .or_else(|| kind(objects, "ControllerConfig").next())
         .ok_or_else(|| {
