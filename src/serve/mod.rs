@@ -9,13 +9,17 @@
 //! ([`io`]); logging never blocks a request ([`log`]); a bad file keeps only its own part's
 //! last good state ([`state`]); the auth mode never follows the token count and fails closed
 //! ([`state`], [`handler`]); guessing cannot lock out a valid token ([`limit`]), even behind a
-//! load balancer ([`proxy`]).
+//! load balancer ([`proxy`]); a bug in handling one request costs that request a 500, not the
+//! connection ([`respond`]).
 
+mod banner;
 pub mod handler;
 pub mod io;
 pub mod limit;
 pub mod log;
 pub mod proxy;
+mod reload;
+mod respond;
 pub mod state;
 
 use std::convert::Infallible;
@@ -24,9 +28,6 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
-use bytes::Bytes;
-use http_body_util::Full;
-use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use time::OffsetDateTime;
@@ -35,13 +36,15 @@ use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::{Semaphore, watch};
 
 pub use handler::AuthMode;
-use handler::Request;
 use limit::RateLimiter;
-use log::{Log, now_rfc3339};
+use log::Log;
 use proxy::Cidr;
 use state::{Loader, State};
 
 use crate::assets::AssetDir;
+use banner::banner;
+use reload::reload_loop;
+use respond::{PANIC_LOG, install_panic_hook, respond};
 
 /// How to run the server.
 #[derive(Debug, Clone)]
@@ -103,35 +106,6 @@ pub fn run(opts: Options) -> Result<u8> {
         .build()
         .context("starting the runtime")?;
     rt.block_on(serve(opts))
-}
-
-/// Where the panic hook reports: serve's event log, once it runs.
-static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
-
-/// A panic (a bug) is reported as a `panic` event with its location only: its message may
-/// quote a request, and a request may carry a token. The request gets 500 (see [`guarded`]).
-fn install_panic_hook() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| match PANIC_LOG.get() {
-        Some(log) => {
-            let at = info
-                .location()
-                .map_or_else(|| "an unknown place".to_string(), |l| l.to_string());
-            log.event(
-                "panic",
-                &format!(
-                    "internal error at {at} (a bug in mcsctl; the message is withheld as it may quote a request)"
-                ),
-            );
-        }
-        None => default(info),
-    }));
-}
-
-/// Runs a request's handling; a panic becomes 500 instead of a dropped connection.
-fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Response {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        .unwrap_or_else(|_| handler::Response::internal_error())
 }
 
 async fn serve(opts: Options) -> Result<u8> {
@@ -258,114 +232,6 @@ async fn serve(opts: Options) -> Result<u8> {
     log.event("shutdown", "stopped");
     log.flush(Duration::from_secs(2));
     Ok(crate::exit::OK)
-}
-
-fn banner(
-    opts: &Options,
-    state: &State,
-    outcome: &state::Outcome,
-    tls: &TcpListener,
-    plain: Option<&TcpListener>,
-) -> String {
-    let pools = state.pools();
-    let mut pre: Vec<&String> = state.pre.keys().collect();
-    pre.sort();
-    let addr = |l: &TcpListener| l.local_addr().map(|a| a.to_string()).unwrap_or_default();
-    let mut b = format!("mcsctl serve {}\n", env!("CARGO_PKG_VERSION"));
-    b.push_str(&format!("  listening: https://{}", addr(tls)));
-    if let Some(p) = plain {
-        b.push_str(&format!(" and http://{} (plain HTTP)", addr(p)));
-    }
-    b.push('\n');
-    b.push_str(&format!(
-        "  asset directory: {}\n",
-        opts.dir.root().display()
-    ));
-    b.push_str(&format!(
-        "  serving certificate sha256: {} (expires {})\n",
-        state.tls.cert_fingerprint,
-        crate::pki::cert::rfc3339(state.tls.leaf.not_after)
-    ));
-    b.push_str(&format!(
-        "  CA sha256: {}\n",
-        state
-            .tls
-            .ca_fingerprint
-            .as_deref()
-            .unwrap_or("(tls/mcs-ca.crt not present)")
-    ));
-    b.push_str(&format!(
-        "  pools: {}\n",
-        if pools.is_empty() {
-            "none (no rendered/<pool>.ign yet)".into()
-        } else {
-            pools.join(", ")
-        }
-    ));
-    if state.auth == AuthMode::Split {
-        b.push_str(&format!(
-            "  pre-approval pools: {}\n",
-            if pre.is_empty() {
-                "none".into()
-            } else {
-                pre.iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ));
-    }
-    let live = state.tokens.live_at(OffsetDateTime::now_utc());
-    b.push_str(&format!(
-        "  auth: {} ({live} live token(s)){}\n",
-        state.auth.name(),
-        if opts.auth.is_some() {
-            " from --auth"
-        } else {
-            ""
-        }
-    ));
-    if !opts.proxy_from.is_empty() {
-        let list: Vec<String> = opts.proxy_from.iter().map(Cidr::to_string).collect();
-        b.push_str(&format!(
-            "  PROXY protocol from: {} (their connections must start with a header)\n",
-            list.join(", ")
-        ));
-    }
-    b.push_str(&format!(
-        "  limits: write timeout {}s, connection deadline {}s, {} connections\n",
-        opts.write_timeout.as_secs(),
-        opts.connection_deadline.as_secs(),
-        opts.max_connections
-    ));
-    if state.auth == AuthMode::None {
-        b.push_str(&format!(
-            "WARNING: auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
-            addr(tls)
-        ));
-    }
-    if state.auth != AuthMode::None && live == 0 {
-        b.push_str(&format!(
-            "WARNING: auth {} but no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`.\n",
-            state.auth.name()
-        ));
-    }
-    let left = state.tls.leaf.not_after - OffsetDateTime::now_utc().unix_timestamp();
-    if left < 30 * 86_400 {
-        b.push_str(&format!(
-            "WARNING: the serving certificate expires in {} ({}): machines booting after that fail; `mcsctl cert renew` (picked up without a restart).\n",
-            crate::duration::residual(left),
-            crate::pki::cert::rfc3339(state.tls.leaf.not_after)
-        ));
-    }
-    for (part, why) in &outcome.failed {
-        b.push_str(&format!("WARNING: {part} not served: {why}\n"));
-    }
-    if plain.is_some() {
-        b.push_str("WARNING: the plain HTTP listener sends configs and tokens in clear text.\n");
-    }
-    b.push_str("ready\n");
-    b
 }
 
 /// Stops on SIGTERM or SIGINT.
@@ -528,234 +394,5 @@ async fn serve_conn<I>(
                 ),
             );
         }
-    }
-}
-
-fn respond(
-    shared: &Shared,
-    peer: Peer,
-    req: hyper::Request<Incoming>,
-) -> hyper::Response<Full<Bytes>> {
-    let start = Instant::now();
-    let state = shared.current();
-    let headers = req.headers();
-    let h = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-    let request = Request {
-        method: req.method().as_str(),
-        path: req.uri().path(),
-        query: req.uri().query(),
-        authorization: h("authorization"),
-        accept: h("accept"),
-        remote: peer.client.ip(),
-    };
-    // Counted without allocating: the request line's target plus every header line.
-    let head_size: usize = req.uri().path_and_query().map_or(0, |p| p.as_str().len())
-        + headers
-            .iter()
-            .map(|(k, v)| k.as_str().len() + v.len() + 4)
-            .sum::<usize>();
-    let r = if head_size > shared.max_header_bytes {
-        handler::Response::too_large()
-    } else {
-        guarded(|| {
-            handler::handle(
-                &state,
-                &shared.limiter,
-                &request,
-                OffsetDateTime::now_utc(),
-                start,
-            )
-        })
-    };
-    if let Some(block) = r.blocked_for {
-        shared.log.event(
-            "blocked",
-            &format!(
-                "client {} sent too many unknown tokens: 429 for {}s (valid tokens are still served)",
-                limit::client_key(peer.client.ip()),
-                block.as_secs()
-            ),
-        );
-    }
-    let head = req.method() == hyper::Method::HEAD;
-    let bytes = if head { 0 } else { r.body.len() };
-    access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
-    let mut resp = hyper::Response::builder()
-        .status(r.status)
-        .header("content-type", r.content_type)
-        .header("content-length", r.body.len());
-    for (k, v) in &r.headers {
-        resp = resp.header(*k, v.as_str());
-    }
-    resp.body(Full::new(r.body)).unwrap_or_else(|_| {
-        let mut fallback = hyper::Response::new(Full::new(Bytes::from_static(b"internal error\n")));
-        *fallback.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
-        fallback
-    })
-}
-
-/// One JSON line per request. The query is never logged (it may carry `?token=`), nor any
-/// header but the user agent; long client-controlled values are cut.
-fn access_log(
-    shared: &Shared,
-    req: &Request<'_>,
-    peer: Peer,
-    r: &handler::Response,
-    bytes: usize,
-    start: Instant,
-    ua: Option<&str>,
-) {
-    /// The line's fields, in the order the JSON has always had them (alphabetical).
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Line<'a> {
-        auth: &'a str,
-        bytes: usize,
-        duration_ms: f64,
-        method: &'a str,
-        path: &'a str,
-        pool: Option<&'a str>,
-        remote: String,
-        status: u16,
-        time: String,
-        user_agent: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        via: Option<String>,
-    }
-    /// At most `n` characters of a client-controlled value.
-    fn cut(s: &str, n: usize) -> &str {
-        s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
-    }
-    let line = Line {
-        auth: &r.auth,
-        bytes,
-        duration_ms: (start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
-        method: cut(req.method, 16),
-        path: cut(req.path, 256),
-        pool: r.pool.as_deref(),
-        remote: peer.client.to_string(),
-        status: r.status,
-        time: now_rfc3339(),
-        user_agent: ua.map(|u| cut(u, 256)),
-        via: peer.via.map(|v| v.to_string()),
-    };
-    if let Ok(text) = serde_json::to_string(&line) {
-        shared.log.access(text);
-    }
-}
-
-async fn reload_loop(
-    loader: Loader,
-    dir: AssetDir,
-    shared: Arc<Shared>,
-    loaded_from: state::Fingerprint,
-    mut hup: Signal,
-    every: Duration,
-    mut stop: watch::Receiver<bool>,
-) {
-    let mut seen = loaded_from;
-    // The last failure message of each part: a part that keeps failing is retried at every
-    // poll (a chmod, a Secret swap) but logged once per distinct reason.
-    let mut failing: std::collections::HashMap<String, String> = Default::default();
-    let mut live_before = shared.current().tokens.live_at(OffsetDateTime::now_utc());
-    let mut cert_dead_said = false;
-    let mut tick = tokio::time::interval(every);
-    tick.tick().await;
-    loop {
-        let forced = tokio::select! {
-            _ = tick.tick() => false,
-            _ = hup.recv() => true,
-            _ = stop.changed() => return,
-        };
-        let now = OffsetDateTime::now_utc();
-        // Certificates expire without any file changing: say so when it happens.
-        let cert_dead = shared.current().tls.unusable_at(now.unix_timestamp());
-        if let Some(why) = &cert_dead
-            && !cert_dead_said
-        {
-            shared.log.event(
-                "certificate-expired",
-                &format!("{why}: every machine now refuses the connection; run `mcsctl cert renew` (serve picks it up)"),
-            );
-        }
-        cert_dead_said = cert_dead.is_some();
-        // Tokens expire without any file changing: say so when the last one goes.
-        let live_now = shared.current().tokens.live_at(now);
-        if live_now == 0 && live_before > 0 && shared.current().auth != AuthMode::None {
-            shared.log.event(
-                "no-live-token",
-                "the last live token expired: every request for a full config now gets 401",
-            );
-        }
-        live_before = live_now;
-        let fp = loader.fingerprint();
-        if !forced && fp == seen && failing.is_empty() {
-            continue;
-        }
-        // A killed command's committed change is completed first (this takes the exclusive
-        // lock, so before the shared one below).
-        if dir.change_pending()
-            && let Ok(Some(c)) = dir.settle()
-        {
-            shared
-                .log
-                .event("recovery", &format!("completed an interrupted `{c}`"));
-        }
-        // A command writing right now: try at the next poll rather than read its half.
-        let Ok(guard) = dir.try_read_lock() else {
-            continue;
-        };
-        let prev = shared.current();
-        let (next, outcome) = loader.reload(&prev, now);
-        drop(guard);
-        let failed_parts: Vec<String> = outcome.failed.iter().map(|(p, _)| p.clone()).collect();
-        for (part, why) in &outcome.failed {
-            if failing.get(part) != Some(why) {
-                shared.log.event(
-                    "reload-failed",
-                    &format!("{part}: keeping its last good state: {why}"),
-                );
-            }
-        }
-        failing.retain(|p, _| failed_parts.contains(p));
-        for (part, why) in outcome.failed {
-            failing.insert(part, why);
-        }
-        if !outcome.changed.is_empty() || forced {
-            let live = next.tokens.live_at(now);
-            let msg = format!(
-                "reloaded{}: {}; auth {}, {live} live token(s), pools {:?}",
-                if forced { " on SIGHUP" } else { "" },
-                if outcome.changed.is_empty() {
-                    "nothing changed".to_string()
-                } else {
-                    outcome.changed.join(", ")
-                },
-                next.auth.name(),
-                next.pools(),
-            );
-            if live == 0 && next.auth != AuthMode::None {
-                shared.log.event(
-                    "no-live-token",
-                    "no live token: every request for a full config gets 401",
-                );
-            }
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
-            shared.log.event("reload", &msg);
-        } else {
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
-        }
-        seen = fp;
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_panicking_request_gets_500() {
-        let r = super::guarded(|| panic!("a bug"));
-        assert_eq!(r.status, 500);
-        let ok = super::guarded(super::handler::Response::too_large);
-        assert_eq!(ok.status, 431);
     }
 }

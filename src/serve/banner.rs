@@ -1,0 +1,118 @@
+//! The start-up banner on stderr: addresses, fingerprints, pools, the auth mode and where it
+//! came from, limits and warnings; its last line is `ready`.
+
+use time::OffsetDateTime;
+use tokio::net::TcpListener;
+
+use super::Options;
+use super::handler::AuthMode;
+use super::proxy::Cidr;
+use super::state::{self, State};
+
+pub(super) fn banner(
+    opts: &Options,
+    state: &State,
+    outcome: &state::Outcome,
+    tls: &TcpListener,
+    plain: Option<&TcpListener>,
+) -> String {
+    let pools = state.pools();
+    let mut pre: Vec<&String> = state.pre.keys().collect();
+    pre.sort();
+    let addr = |l: &TcpListener| l.local_addr().map(|a| a.to_string()).unwrap_or_default();
+    let mut b = format!("mcsctl serve {}\n", env!("CARGO_PKG_VERSION"));
+    b.push_str(&format!("  listening: https://{}", addr(tls)));
+    if let Some(p) = plain {
+        b.push_str(&format!(" and http://{} (plain HTTP)", addr(p)));
+    }
+    b.push('\n');
+    b.push_str(&format!(
+        "  asset directory: {}\n",
+        opts.dir.root().display()
+    ));
+    b.push_str(&format!(
+        "  serving certificate sha256: {} (expires {})\n",
+        state.tls.cert_fingerprint,
+        crate::pki::cert::rfc3339(state.tls.leaf.not_after)
+    ));
+    b.push_str(&format!(
+        "  CA sha256: {}\n",
+        state
+            .tls
+            .ca_fingerprint
+            .as_deref()
+            .unwrap_or("(tls/mcs-ca.crt not present)")
+    ));
+    b.push_str(&format!(
+        "  pools: {}\n",
+        if pools.is_empty() {
+            "none (no rendered/<pool>.ign yet)".into()
+        } else {
+            pools.join(", ")
+        }
+    ));
+    if state.auth == AuthMode::Split {
+        b.push_str(&format!(
+            "  pre-approval pools: {}\n",
+            if pre.is_empty() {
+                "none".into()
+            } else {
+                pre.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ));
+    }
+    let live = state.tokens.live_at(OffsetDateTime::now_utc());
+    b.push_str(&format!(
+        "  auth: {} ({live} live token(s)){}\n",
+        state.auth.name(),
+        if opts.auth.is_some() {
+            " from --auth"
+        } else {
+            ""
+        }
+    ));
+    if !opts.proxy_from.is_empty() {
+        let list: Vec<String> = opts.proxy_from.iter().map(Cidr::to_string).collect();
+        b.push_str(&format!(
+            "  PROXY protocol from: {} (their connections must start with a header)\n",
+            list.join(", ")
+        ));
+    }
+    b.push_str(&format!(
+        "  limits: write timeout {}s, connection deadline {}s, {} connections\n",
+        opts.write_timeout.as_secs(),
+        opts.connection_deadline.as_secs(),
+        opts.max_connections
+    ));
+    if state.auth == AuthMode::None {
+        b.push_str(&format!(
+            "WARNING: auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
+            addr(tls)
+        ));
+    }
+    if state.auth != AuthMode::None && live == 0 {
+        b.push_str(&format!(
+            "WARNING: auth {} but no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`.\n",
+            state.auth.name()
+        ));
+    }
+    let left = state.tls.leaf.not_after - OffsetDateTime::now_utc().unix_timestamp();
+    if left < 30 * 86_400 {
+        b.push_str(&format!(
+            "WARNING: the serving certificate expires in {} ({}): machines booting after that fail; `mcsctl cert renew` (picked up without a restart).\n",
+            crate::duration::residual(left),
+            crate::pki::cert::rfc3339(state.tls.leaf.not_after)
+        ));
+    }
+    for (part, why) in &outcome.failed {
+        b.push_str(&format!("WARNING: {part} not served: {why}\n"));
+    }
+    if plain.is_some() {
+        b.push_str("WARNING: the plain HTTP listener sends configs and tokens in clear text.\n");
+    }
+    b.push_str("ready\n");
+    b
+}
