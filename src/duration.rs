@@ -94,14 +94,15 @@ pub fn residual(seconds: i64) -> String {
     let sign = if seconds < 0 { "-" } else { "" };
     let s = seconds.unsigned_abs();
     let round = |unit: u64| (s + unit / 2) / unit;
-    let body = if s >= DAY {
+    // The unit is chosen after rounding: 3,599 s is `1h`, not `60m`.
+    let body = if s >= DAY - 3600 / 2 {
         let days = round(DAY);
         match (days / 365, days % 365) {
             (0, d) => format!("{d}d"),
             (y, 0) => format!("{y}y"),
             (y, d) => format!("{y}y{d}d"),
         }
-    } else if s >= 3600 {
+    } else if s >= 3600 - 60 / 2 {
         format!("{}h", round(3600))
     } else if s >= 60 {
         format!("{}m", round(60))
@@ -158,5 +159,10 @@ mod tests {
         assert_eq!(residual(3600 * 5 - 20), "5h");
         assert_eq!(residual(-2 * 86_400), "-2d");
         assert_eq!(residual(59), "59s");
+        // Rounding never shows 60m or 24h.
+        assert_eq!(residual(3599), "1h");
+        assert_eq!(residual(3569), "59m");
+        assert_eq!(residual(86_399), "1d");
+        assert_eq!(residual(84_599), "23h");
     }
 }

@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 use super::values;
 use super::{DirArg, FormatArg};
 use crate::duration::Duration;
+use crate::names::San;
 
 /// `csr` subcommands.
 #[derive(Debug, Subcommand)]
@@ -85,13 +86,19 @@ pub struct CsrSignArgs {
     #[arg(long, value_name = "FILE")]
     pub csr: PathBuf,
 
-    /// CA certificate (default: the asset directory's tls/mcs-ca.crt).
-    #[arg(long, value_name = "FILE", requires = "ca_key")]
-    pub ca_cert: Option<PathBuf>,
+    /// The kubelet signer's CA certificate (the cluster's csr-signer). Never the MCS CA: a
+    /// signer that pointer configs or the MCS bundle trust is refused.
+    #[arg(long, value_name = "FILE")]
+    pub ca_cert: PathBuf,
 
-    /// CA key (default: the asset directory's tls/mcs-ca.key).
-    #[arg(long, value_name = "FILE", requires = "ca_cert")]
-    pub ca_key: Option<PathBuf>,
+    /// The kubelet signer's private key.
+    #[arg(long, value_name = "FILE")]
+    pub ca_key: PathBuf,
+
+    /// An address of the node a serving certificate may name besides the node name (its
+    /// InternalIP, ExternalIP or a hostname, as `oc get node NAME -o wide` shows); repeatable.
+    #[arg(long = "address", value_name = "ADDR", value_parser = values::san)]
+    pub addresses: Vec<San>,
 
     /// Validity of the certificate; never beyond the CA's.
     #[arg(long, default_value = "365d", value_name = "DUR", value_parser = values::duration)]

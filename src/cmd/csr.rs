@@ -8,13 +8,14 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::{load_ca, now};
-use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, write_atomic};
+use super::now;
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, layout, write_atomic};
 use crate::cli::{CsrReviewArgs, CsrSignArgs};
 use crate::csr::{self, Context, Csr, Verdict, kube};
 use crate::exit::{self, usage};
+use crate::names::San;
 use crate::pki::cert::parse_pem_certs;
-use crate::pki::issue::{Ca, sign_csr};
+use crate::pki::issue::{Ca, KubeletUsage, sign_csr};
 use crate::pki::kind::{self, Kind};
 use crate::ui::{Ui, table};
 
@@ -316,22 +317,9 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
         }
         _ => bail!("{}", kind::mismatch(&name, &bytes, kind::Wanted::Request)),
     };
-    let (pem, usages) = if text.contains("CERTIFICATE REQUEST-----") {
-        let info = csr::request::parse(text.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
-        // No Kubernetes object to say what it is for: a kubelet client request has exactly
-        // O=system:nodes and no SANs; anything else is a serving request.
-        let usages = if info.organizations == [csr::NODE_GROUP]
-            && info.dns_names.is_empty()
-            && info.ips.is_empty()
-        {
-            vec!["digital signature", "client auth"]
-        } else {
-            vec!["digital signature", "server auth"]
-        };
-        (
-            text.clone(),
-            usages.into_iter().map(String::from).collect::<Vec<_>>(),
-        )
+    // A bare request says nothing of its purpose; a CertificateSigningRequest object does.
+    let (pem, object_usages, signer_name) = if text.contains("CERTIFICATE REQUEST-----") {
+        (text.clone(), None, None)
     } else {
         let objs = kube::objects(&text, &name)?;
         let [o] = objs.as_slice() else {
@@ -346,7 +334,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
         let pem = base64::engine::general_purpose::STANDARD
             .decode(b64.trim())
             .map_err(|_| anyhow!("{name}: spec.request is not base64"))?;
-        let usages = o["spec"]["usages"]
+        let usages: Vec<String> = o["spec"]["usages"]
             .as_array()
             .into_iter()
             .flatten()
@@ -354,7 +342,8 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
             .collect();
         (
             String::from_utf8(pem).map_err(|_| anyhow!("{name}: spec.request is not PEM text"))?,
-            usages,
+            Some(usages),
+            o["spec"]["signerName"].as_str().map(String::from),
         )
     };
     let info = csr::request::parse(pem.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
@@ -365,15 +354,22 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
             "{name}: not a kubelet request (subject must be CN=system:node:<name>, O=system:nodes)"
         );
     }
-    let ca = match (&a.ca_cert, &a.ca_key) {
-        (Some(c), Some(k)) => Ca::load(
-            &crate::assets::read_file(c)?,
-            &c.display().to_string(),
-            &crate::assets::read_file(k)?,
-            &k.display().to_string(),
-        )?,
-        _ => load_ca(dir)?,
-    };
+    let (purpose, usages) =
+        csr::sign::usage(&info, object_usages.as_deref(), signer_name.as_deref())
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+    let protected = protected(ui, dir)?;
+    if purpose == KubeletUsage::Serving {
+        csr::sign::check_serving_names(&info, &a.addresses, &protected)
+            .map_err(|e| anyhow!("{name}: {e}"))?;
+    }
+    let ca = Ca::load(
+        &crate::assets::read_file(&a.ca_cert)?,
+        &a.ca_cert.display().to_string(),
+        &crate::assets::read_file(&a.ca_key)?,
+        &a.ca_key.display().to_string(),
+    )?;
+    csr::sign::check_signer(&ca.cert, &protected)
+        .map_err(|e| anyhow!("{}: {e}", a.ca_cert.display()))?;
     let (issued, kind) =
         sign_csr(&ca, &pem, &usages, validity, now()).map_err(|e| anyhow!("{name}: {e:#}"))?;
     match &a.output {
@@ -396,4 +392,65 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
         None => ui.out(&issued.cert_pem)?,
     }
     Ok(exit::OK)
+}
+
+/// What the kubelet signer must not be and the names it must not certify: every CA of the
+/// asset directory machines trust for the MCS (its bundle, the CA, the rotation's next and
+/// previous CAs, and each pointer config's CAs) and every name the MCS answers to.
+fn protected(ui: &Ui, dir: &AssetDir) -> Result<csr::sign::Protected> {
+    let mut p = csr::sign::Protected::default();
+    if dir.require().is_err() {
+        ui.warn(format!(
+            "no asset directory at {}: cannot check that the signer is not a CA machines trust for the MCS",
+            dir.root().display()
+        ));
+        return Ok(p);
+    }
+    for rel in [
+        layout::CA_BUNDLE,
+        layout::CA_CERT,
+        layout::CA_NEXT_CERT,
+        layout::CA_PREVIOUS_CERT,
+    ] {
+        if dir.exists(rel) {
+            let what = dir.path(rel).display().to_string();
+            for c in parse_pem_certs(&dir.read(rel)?, &what)? {
+                p.cas.push((what.clone(), c));
+            }
+        }
+    }
+    for rel in dir.pointer_files()? {
+        let what = dir.path(&rel).display().to_string();
+        // A pointer config that cannot be read trusts nothing here; inspect reports it.
+        let Ok(info) = crate::ignition::pointer::parse(&dir.read(&rel)?, &what) else {
+            continue;
+        };
+        for pem in &info.ca_pems {
+            for c in parse_pem_certs(pem, &what).unwrap_or_default() {
+                p.cas.push((format!("trusted by {what}"), c));
+            }
+        }
+        for src in &info.sources {
+            if let Some(h) = crate::ignition::pointer::url_host(src)
+                && let Ok(san) = San::parse(&h)
+            {
+                p.names.push(san);
+            }
+        }
+    }
+    if dir.exists(layout::SERVING_CERT) {
+        let what = dir.path(layout::SERVING_CERT).display().to_string();
+        for c in parse_pem_certs(&dir.read(layout::SERVING_CERT)?, &what)?
+            .iter()
+            .take(1)
+        {
+            p.names
+                .extend(c.dns_names.iter().map(|d| San::Dns(d.clone())));
+            p.names.extend(c.ip_addresses.iter().map(|i| San::Ip(*i)));
+        }
+    }
+    if let Ok(cfg) = dir.config() {
+        p.names.push(San::Dns(cfg.api_int_host()));
+    }
+    Ok(p)
 }

@@ -4,6 +4,7 @@
 
 pub mod kube;
 pub mod request;
+pub mod sign;
 
 use std::collections::HashMap;
 use std::net::IpAddr;

@@ -7,7 +7,7 @@ use std::path::Path;
 use base64::Engine;
 use serde_json::{Value, json};
 
-use crate::support::{demo, golden, ok, openssl_run, run};
+use crate::support::{demo, golden, init_demo, ok, openssl_run, run};
 
 const NOW: &str = "2026-11-21T09:00:00Z";
 const BOOT: &str = "system:serviceaccount:openshift-machine-config-operator:node-bootstrapper";
@@ -319,30 +319,41 @@ fn machine_api_review_and_time_window() {
     );
 }
 
+/// A kubelet signer apart from the MCS CA (standing for the cluster's csr-signer), made by
+/// `mcsctl ca create` in its own directory; returns its certificate and key paths.
+fn kubelet_signer(p: &Path) -> (String, String) {
+    ok(p, &["--dir", "kubelet-signer", "ca", "create", "-q"]);
+    (
+        "kubelet-signer/tls/mcs-ca.crt".into(),
+        "kubelet-signer/tls/mcs-ca.key".into(),
+    )
+}
+
 #[test]
 fn sign_client_and_serving_certificates() {
     let d = demo(&[]);
     let p = d.path();
+    let (ca, key) = kubelet_signer(p);
+    let signer = ["--ca-cert", ca.as_str(), "--ca-key", key.as_str()];
     let Some(client_pem) = openssl_csr(p, "c", "system:node:worker-0.demo.example.com", None)
     else {
         return;
     };
     let obj = client_csr("csr-c", "worker-0", &client_pem, "2026-11-21T08:50:00Z");
     std::fs::write(p.join("client.json"), serde_json::to_vec(&obj).unwrap()).unwrap();
-    ok(
-        p,
-        &[
-            "csr",
-            "sign",
-            "--csr",
-            "client.json",
-            "--output",
-            "client.crt",
-            "--validity",
-            "30d",
-            "-q",
-        ],
-    );
+    let mut args = vec![
+        "csr",
+        "sign",
+        "--csr",
+        "client.json",
+        "--output",
+        "client.crt",
+        "--validity",
+        "30d",
+        "-q",
+    ];
+    args.extend(signer);
+    ok(p, &args);
     openssl_csr(
         p,
         "s",
@@ -350,17 +361,31 @@ fn sign_client_and_serving_certificates() {
         Some("DNS:worker-0.demo.example.com,IP:192.0.2.20"),
     )
     .unwrap();
-    let serving = ok(p, &["csr", "sign", "--csr", "s.csr"]);
+    let mut args = vec!["csr", "sign", "--csr", "s.csr", "--address", "192.0.2.20"];
+    args.extend(signer);
+    let serving = ok(p, &args);
     std::fs::write(p.join("serving.crt"), &serving).unwrap();
     for (f, eku) in [
         ("client.crt", "TLS Web Client Authentication"),
         ("serving.crt", "TLS Web Server Authentication"),
     ] {
-        let (okay, out) =
-            openssl_run(&["verify", "-CAfile", "mcs-assets/tls/mcs-ca.crt", f], p).unwrap();
+        let (okay, out) = openssl_run(&["verify", "-CAfile", &ca, f], p).unwrap();
         assert!(okay, "{out}");
+        // Never trusted by what machines trust for the MCS.
+        let (okay, out) = openssl_run(
+            &["verify", "-CAfile", "mcs-assets/tls/mcs-ca-bundle.crt", f],
+            p,
+        )
+        .unwrap();
+        assert!(!okay, "{out}");
         let (_, text) = openssl_run(&["x509", "-in", f, "-noout", "-text"], p).unwrap();
         assert!(text.contains(eku) && text.contains("CA:FALSE"), "{text}");
+        let other = if f == "client.crt" {
+            "TLS Web Server Authentication"
+        } else {
+            "TLS Web Client Authentication"
+        };
+        assert!(!text.contains(other), "one purpose only: {text}");
         assert!(
             text.contains("system:node:worker-0.demo.example.com"),
             "{text}"
@@ -407,7 +432,9 @@ fn sign_client_and_serving_certificates() {
         p,
     )
     .unwrap();
-    let (code, _, err) = run(p, &["csr", "sign", "--csr", "x.csr"]);
+    let mut args = vec!["csr", "sign", "--csr", "x.csr"];
+    args.extend(signer);
+    let (code, _, err) = run(p, &args);
     assert_eq!(code, 1);
     assert!(err.contains("x.csr: not a kubelet request"), "{err}");
     // A tampered request fails its signature check.
@@ -415,18 +442,129 @@ fn sign_client_and_serving_certificates() {
     let mid = tampered.len() / 2;
     tampered[mid] = if tampered[mid] == b'A' { b'B' } else { b'A' };
     std::fs::write(p.join("t.csr"), tampered).unwrap();
-    let (code, _, err) = run(p, &["csr", "sign", "--csr", "t.csr"]);
+    let mut args = vec!["csr", "sign", "--csr", "t.csr"];
+    args.extend(signer);
+    let (code, _, err) = run(p, &args);
     assert_ne!(code, 0);
     assert_ne!(code, 101, "{err}");
 }
 
 #[test]
-fn renewal_with_fetched_serving_certificate() {
-    // A "kubelet" presenting a serving certificate signed by the kubelet CA: mcsctl serve with
-    // a certificate from `csr sign`. Its renewal CSR (same names) is approved by S6 after
-    // --fetch-serving-certs dials it; a CSR with an extra name is not.
+fn sign_never_makes_a_certificate_that_could_stand_in_for_the_mcs() {
     let d = demo(&["--san", "127.0.0.1"]);
     let p = d.path();
+    let (ca, key) = kubelet_signer(p);
+    let signer = ["--ca-cert", ca.as_str(), "--ca-key", key.as_str()];
+    // The attack: a "kubelet" serving request naming the MCS.
+    let Some(_) = openssl_csr(
+        p,
+        "evil",
+        "system:node:worker-0",
+        Some("DNS:api-int.demo.example.com,IP:127.0.0.1"),
+    ) else {
+        return;
+    };
+    // Without a signer there is nothing to sign with: the MCS CA is no default.
+    let (code, _, err) = run(p, &["csr", "sign", "--csr", "evil.csr"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--ca-cert <FILE>") && err.contains("--ca-key <FILE>"),
+        "{err}"
+    );
+    // The MCS CA, or any CA a pointer config trusts, is refused as the signer, even for a
+    // request that is otherwise fine.
+    openssl_csr(p, "good", "system:node:worker-0", Some("DNS:worker-0")).unwrap();
+    for (c, k) in [
+        ("mcs-assets/tls/mcs-ca.crt", "mcs-assets/tls/mcs-ca.key"),
+        (
+            "mcs-assets/tls/mcs-ca-bundle.crt",
+            "mcs-assets/tls/mcs-ca.key",
+        ),
+    ] {
+        let (code, _, err) = run(
+            p,
+            &[
+                "csr",
+                "sign",
+                "--csr",
+                "good.csr",
+                "--ca-cert",
+                c,
+                "--ca-key",
+                k,
+            ],
+        );
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains("a CA that machines trust for the Machine Config Server")
+                && !err.contains("BEGIN"),
+            "{err}"
+        );
+    }
+    // The MCS's own names, even vouched for with --address.
+    let mut args = vec![
+        "csr",
+        "sign",
+        "--csr",
+        "evil.csr",
+        "--address",
+        "127.0.0.1",
+        "--address",
+        "api-int.demo.example.com",
+    ];
+    args.extend(signer);
+    let (code, out, err) = run(p, &args);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("\"api-int.demo.example.com\", a name of the Machine Config Server"),
+        "{err}"
+    );
+    assert!(out.is_empty());
+    // Names the admin did not vouch for, wildcards, the unspecified address.
+    for (san, want) in [
+        (
+            "DNS:worker-1",
+            "neither the node name \"worker-0\" nor an address given with --address",
+        ),
+        ("DNS:*.worker-0", "wildcard"),
+        ("IP:0.0.0.0", "unspecified address"),
+        ("IP:192.0.2.99", "not an address given with --address"),
+        ("email:a@example.com", "e-mail address"),
+    ] {
+        openssl_csr(p, "n", "system:node:worker-0", Some(san)).unwrap();
+        let mut args = vec!["csr", "sign", "--csr", "n.csr"];
+        args.extend(signer);
+        let (code, _, err) = run(p, &args);
+        assert_eq!(code, 1, "{san}: {err}");
+        assert!(err.contains(want), "{san}: {err}");
+    }
+    // A client request naming anything, or asking for server auth as a client: refused.
+    let pem = openssl_csr(p, "cs", "system:node:worker-0", Some("DNS:worker-0")).unwrap();
+    let mut obj = client_csr("csr-x", "worker-0", &pem, "2026-11-21T08:50:00Z");
+    std::fs::write(p.join("cs.json"), serde_json::to_vec(&obj).unwrap()).unwrap();
+    let mut args = vec!["csr", "sign", "--csr", "cs.json"];
+    args.extend(signer);
+    let (code, _, err) = run(p, &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("rule D1"), "{err}");
+    obj["spec"]["usages"] = json!(["digital signature", "client auth", "server auth"]);
+    std::fs::write(p.join("cs.json"), serde_json::to_vec(&obj).unwrap()).unwrap();
+    let (code, _, err) = run(p, &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("one or the other"), "{err}");
+}
+
+#[test]
+fn renewal_with_fetched_serving_certificate() {
+    // A "kubelet" presenting a serving certificate signed by the kubelet signer: mcsctl serve
+    // of a second asset directory (whose CA is the signer) with a certificate from `csr sign`.
+    // Its renewal CSR (same names) is approved by S6 after --fetch-serving-certs dials it; a
+    // CSR with an extra name is not.
+    let d = demo(&[]);
+    let p = d.path();
+    std::fs::create_dir(p.join("kubelet")).unwrap();
+    init_demo(&p.join("kubelet"), &["--san", "127.0.0.1"]);
+    let signer = "kubelet/mcs-assets/tls/mcs-ca.crt";
     let node_name = "worker-0.demo.example.com";
     let Some(_) = openssl_csr(
         p,
@@ -443,14 +581,21 @@ fn renewal_with_fetched_serving_certificate() {
             "sign",
             "--csr",
             "k.csr",
+            "--address",
+            "127.0.0.1",
+            "--ca-cert",
+            signer,
+            "--ca-key",
+            "kubelet/mcs-assets/tls/mcs-ca.key",
             "--output",
             "kubelet.crt",
             "-q",
         ],
     );
-    std::fs::copy(p.join("kubelet.crt"), p.join("mcs-assets/tls/mcs.crt")).unwrap();
-    std::fs::copy(p.join("k.key"), p.join("mcs-assets/tls/mcs.key")).unwrap();
-    let kubelet = crate::support::Serve::start(p, &["--auth", "none"]);
+    let tls = p.join("kubelet/mcs-assets/tls");
+    std::fs::copy(p.join("kubelet.crt"), tls.join("mcs.crt")).unwrap();
+    std::fs::copy(p.join("k.key"), tls.join("mcs.key")).unwrap();
+    let kubelet = crate::support::Serve::start(&p.join("kubelet"), &["--auth", "none"]);
     let renew = openssl_csr(
         p,
         "r",
@@ -480,7 +625,7 @@ fn renewal_with_fetched_serving_certificate() {
             "--nodes",
             "nodes.json",
             "--kubelet-ca",
-            "mcs-assets/tls/mcs-ca.crt",
+            signer,
             "--fetch-serving-certs",
             "--format",
             "json",

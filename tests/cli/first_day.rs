@@ -39,7 +39,18 @@ fn format_and_dir_only_where_they_mean_something() {
     );
     usage_error(
         d.path(),
-        &["--format", "json", "csr", "sign", "--csr", "x.csr"],
+        &[
+            "--format",
+            "json",
+            "csr",
+            "sign",
+            "--csr",
+            "x.csr",
+            "--ca-cert",
+            "k.crt",
+            "--ca-key",
+            "k.key",
+        ],
         "error: csr sign writes a PEM certificate: --format does not apply",
     );
     usage_error(
@@ -351,7 +362,16 @@ fn files_of_the_wrong_kind_say_what_they_are_and_what_to_run() {
     let key = "mcs-assets/tls/mcs.key";
     error(
         d.path(),
-        &["csr", "sign", "--csr", key],
+        &[
+            "csr",
+            "sign",
+            "--csr",
+            key,
+            "--ca-cert",
+            "k.crt",
+            "--ca-key",
+            "k.key",
+        ],
         "mcs-assets/tls/mcs.key holds a private key (PEM \"PRIVATE KEY\"), not a certificate signing request: pass the request made with this key, not the key (`openssl req -new -key mcs-assets/tls/mcs.key -out node.csr` makes one)",
     );
     error(
