@@ -257,7 +257,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version init ca cert pointer token inspect render serve doctor csr manifests completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token inspect render serve doctor csr manifests completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -271,6 +271,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -279,12 +283,16 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version create import rotate promote retire help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version create import rotate promote retire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -293,7 +301,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__create)
-            opts="-q -v -h -V --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -313,6 +321,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -421,7 +433,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__import)
-            opts="-q -v -h -V --cert --key --bundle --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --cert --key --bundle --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -447,6 +459,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -455,7 +471,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__promote)
-            opts="-q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -473,6 +489,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -481,7 +501,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__retire)
-            opts="-q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -495,6 +515,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -503,7 +527,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__rotate)
-            opts="-q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -533,6 +557,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -541,12 +569,16 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version issue renew help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version issue renew help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -611,7 +643,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__issue)
-            opts="-q -v -h -V --san --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --san --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,6 +669,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -645,7 +681,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__renew)
-            opts="-q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -667,6 +703,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -675,12 +715,16 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -689,12 +733,16 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version review sign help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version review sign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -759,7 +807,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -813,6 +861,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -821,7 +873,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__sign)
-            opts="-o -q -v -h -V --csr --ca-cert --ca-key --validity --output --force --dir --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --csr --ca-cert --ca-key --address --validity --output --force --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -836,6 +888,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --ca-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --address)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -855,6 +911,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -863,7 +923,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__doctor)
-            opts="-q -v -h -V --resolve --ignition-spec --timeout --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --resolve --ignition-spec --timeout --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -887,6 +947,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1303,7 +1367,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__init)
-            opts="-y -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-y -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1369,6 +1433,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1377,7 +1445,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__inspect)
-            opts="-q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1407,6 +1475,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1415,7 +1487,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__man)
-            opts="-o -q -v -h -V --output --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --output --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1429,6 +1501,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1437,7 +1513,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1475,6 +1551,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1483,7 +1563,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__pointer)
-            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1521,6 +1601,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1529,7 +1613,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1583,6 +1667,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1591,7 +1679,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1657,6 +1745,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1665,12 +1757,16 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --help --version create rotate list revoke prune help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version create rotate list revoke prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1679,7 +1775,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-q -v -h -V --ttl --description --print-pointer --pool --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --ttl --description --print-pointer --pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1703,6 +1799,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1811,7 +1911,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__list)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1823,6 +1923,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1833,7 +1937,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
-            opts="-q -v -h -V --dry-run --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --dry-run --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1845,6 +1949,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)
@@ -1855,7 +1963,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__revoke)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1869,6 +1977,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1877,7 +1989,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__rotate)
-            opts="-q -v -h -V --grace --ttl --description --dir --format --quiet --verbose --non-interactive --help --version"
+            opts="-q -v -h -V --grace --ttl --description --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1901,6 +2013,10 @@ _mcsctl() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 *)

@@ -20,6 +20,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl'= {
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets); also accepted after the command'
             cand --format 'Output format of the data written to stdout (default text); also accepted after the command'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -60,6 +61,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --for 'What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --no-token 'Do not create a provisioning token; pointer configs carry no credential'
             cand --force 'Replace an existing, non-empty asset directory: keys it replaces are kept under backup-<time>/, pointer configs of pools no longer listed are removed'
             cand -y 'With --force on a terminal: do not ask before replacing the CA key'
@@ -75,6 +77,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;ca'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -96,6 +99,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --validity 'Validity of the CA'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -113,6 +117,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --bundle 'A cluster''s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace an existing CA (rotate to the imported one and promote it in one step)'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -131,6 +136,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --key 'The existing CA''s private key (PEM or DER)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -145,6 +151,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --validity 'Validity of the re-issued serving certificate (never beyond the new CA''s)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Promote even though some pointer configs here do not trust the new CA (they are named)'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -159,6 +166,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;ca;retire'= {
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --purge 'Also delete the keys of retired CAs kept under tls/retired/'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -191,6 +199,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;ca;help;help'= {
         }
         &'mcsctl;cert'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -210,6 +219,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --validity 'Validity; never beyond the CA''s notAfter'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace an existing serving certificate'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -226,6 +236,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --validity 'Validity; never beyond the CA''s notAfter'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -256,6 +267,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --output 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --base64 'Write the config base64-encoded, as cloud user-data fields expect'
             cand --force 'Replace an existing file'
             cand -q 'Print only data and errors; no progress or next steps'
@@ -269,6 +281,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;token'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -291,6 +304,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --pool 'The pool of the pointer config --print-pointer prints'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --print-pointer 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -308,6 +322,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --description 'Free-text description of the new token'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -321,6 +336,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;token;list'= {
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -334,6 +350,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;token;revoke'= {
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -347,6 +364,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;token;prune'= {
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --dry-run 'Show what would be removed; change nothing'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -385,6 +403,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --warn-within 'Warn (exit 3) about certificates expiring within this duration'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -408,6 +427,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --token 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace a different auth/bootstrap-kubeconfig'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -435,6 +455,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --max-failures 'Unknown tokens per client (address; IPv6 /64) per minute before it gets 429; valid tokens are always served'
             cand --block-for 'How long a client that exceeded --max-failures gets 429'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -451,6 +472,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --timeout 'Time allowed for each network step'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -462,6 +484,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;csr'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -488,6 +511,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --host-subnets 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback'
             cand --approver-config 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --fetch-serving-certs 'Fetch each node''s current serving certificate from its kubelet (first InternalIP, kubelet port)'
             cand --approve-names 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
             cand -q 'Print only data and errors; no progress or next steps'
@@ -502,12 +526,14 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;csr;sign'= {
             cand --csr 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)'
-            cand --ca-cert 'CA certificate (default: the asset directory''s tls/mcs-ca.crt)'
-            cand --ca-key 'CA key (default: the asset directory''s tls/mcs-ca.key)'
+            cand --ca-cert 'The kubelet signer''s CA certificate (the cluster''s csr-signer). Never the MCS CA: a signer that pointer configs or the MCS bundle trust is refused'
+            cand --ca-key 'The kubelet signer''s private key'
+            cand --address 'An address of the node a serving certificate may name besides the node name (its InternalIP, ExternalIP or a hostname, as `oc get node NAME -o wide` shows); repeatable'
             cand --validity 'Validity of the certificate; never beyond the CA''s'
             cand -o 'Where to write the certificate PEM (default: stdout)'
             cand --output 'Where to write the certificate PEM (default: stdout)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace an existing output file'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -539,6 +565,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --auth 'Auth mode of the deployed serve'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --serve-deployment 'Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a Service, or with --host-network a DaemonSet on the control plane nodes'
             cand --host-network 'Run serve on the control plane nodes'' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
             cand --force 'Replace existing files'
@@ -553,6 +580,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;completions'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'
@@ -566,6 +594,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;man'= {
             cand -o 'Directory to write the pages into (created when missing)'
             cand --output 'Directory to write the pages into (created when missing)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'

@@ -19,5 +19,6 @@ pub mod manifests;
 pub mod names;
 pub mod pki;
 pub mod serve;
+pub mod size;
 pub mod token;
 pub mod ui;

@@ -90,6 +90,18 @@ pub struct GlobalArgs {
     /// Never prompt; fail naming missing values instead (implied when stdin is not a terminal).
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub non_interactive: bool,
+
+    /// The most bytes read from one input file, stdin or HTTP response (default 32MiB);
+    /// larger inputs are refused.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SIZE",
+        env = "MCSCTL_MAX_INPUT_SIZE",
+        value_parser = values::size,
+        help_heading = GLOBAL
+    )]
+    pub max_input_size: Option<u64>,
 }
 
 /// `--dir` after the command, for the commands that use an asset directory.

@@ -20,6 +20,11 @@ use crate::serve::AuthMode;
 use crate::serve::proxy::Cidr;
 use crate::ui::Format;
 
+/// A byte size (`64MiB`, `500K`, `1048576`).
+pub fn size(s: &str) -> Result<u64, String> {
+    crate::size::parse(s)
+}
+
 /// A duration of more than zero: `90s`, `30m`, `1h`, `7d`, `10y`.
 pub fn duration(s: &str) -> Result<Duration, String> {
     let d = Duration::parse(s).map_err(|e| e.reason())?;

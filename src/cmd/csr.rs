@@ -1,7 +1,6 @@
 //! `mcsctl csr review` and `mcsctl csr sign`.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -22,11 +21,7 @@ use crate::ui::{Ui, table};
 /// A file (or - for stdin) as bytes, and its name for messages.
 fn read_input(p: &Path) -> Result<(Vec<u8>, String)> {
     if p.as_os_str() == "-" {
-        let mut b = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut b)
-            .context("reading stdin")?;
-        return Ok((b, "stdin".into()));
+        return Ok((crate::assets::read_stdin()?, "stdin".into()));
     }
     Ok((crate::assets::read_file(p)?, p.display().to_string()))
 }
@@ -253,7 +248,7 @@ fn serving_certs_dir(d: &Path) -> Result<HashMap<String, Vec<u8>>> {
         else {
             continue;
         };
-        let certs = parse_pem_certs(&std::fs::read(&p)?, &p.display().to_string())?;
+        let certs = parse_pem_certs(&crate::assets::read_file(&p)?, &p.display().to_string())?;
         out.insert(node.to_string(), certs[0].der.clone());
     }
     Ok(out)

@@ -70,6 +70,9 @@ pub fn run(cli: Cli) -> Result<u8> {
         .and_then(|f| f.format)
         .or(g.format)
         .unwrap_or_default();
+    if let Some(n) = g.max_input_size {
+        crate::assets::set_max_input(n);
+    }
     let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
     if g.verbose {
         crate::ui::enable_verbose_log();

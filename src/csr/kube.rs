@@ -187,8 +187,13 @@ struct Window {
 /// Reads an inventory file into machines the rules treat like Machine API objects: the name
 /// is an InternalDNS and Hostname address, `addresses` are InternalIPs, `dnsNames` InternalDNS.
 pub fn inventory(text: &str, what: &str) -> Result<Vec<Machine>> {
-    let inv: Inventory = serde_yaml_ng::from_str(text)
-        .map_err(|e| anyhow!("{what} is not a valid inventory: {e}"))?;
+    let doc = crate::kube::yaml::documents(text, what)?
+        .into_iter()
+        .next()
+        .map(|d| d.value)
+        .unwrap_or(serde_json::Value::Null);
+    let inv: Inventory =
+        serde_json::from_value(doc).map_err(|e| anyhow!("{what} is not a valid inventory: {e}"))?;
     inv.hosts
         .into_iter()
         .map(|h| {

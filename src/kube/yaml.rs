@@ -6,6 +6,11 @@
 //! underscores removed, its float pattern) and keeps quoted and block scalars as strings, so
 //! a MachineConfig means here what it means to the cluster. It also records the line of every
 //! node, so an error can point into the file the user wrote.
+//!
+//! Bounded as go-yaml v2 bounds it, so a small file cannot cost gigabytes: aliases may not
+//! expand a document past go-yaml's ratio (`allowedAliasRatio`: once past 1,000 nodes and 100
+//! aliased ones, at most 99% of the nodes may come from aliases, falling to 10% at 4 million
+//! nodes), a text yields at most [`MAX_NODES`] nodes, and nesting stops at [`MAX_DEPTH`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -13,7 +18,7 @@ use std::sync::Arc;
 use crate::golang::yaml::resolve;
 use anyhow::{Result, anyhow, bail};
 use serde_json::{Map, Number, Value};
-use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser, Tag};
+use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
 /// One document, with the line (1-based) of each node by path (`spec.config.storage.files[0]`).
@@ -25,24 +30,29 @@ pub struct Document {
     pub lines: Arc<HashMap<String, usize>>,
 }
 
+/// The most nodes one text may yield, aliases expanded.
+pub const MAX_NODES: u64 = 4_000_000;
+/// The deepest nesting of mappings and sequences.
+pub const MAX_DEPTH: usize = 200;
+
 /// Parses every document of `text`. `what` names the input in errors.
 pub fn documents(text: &str, what: &str) -> Result<Vec<Document>> {
-    let mut sink = Sink::default();
-    Parser::new_from_str(text)
-        .load(&mut sink, true)
-        .map_err(|e| anyhow!("{what} is not valid YAML: {e}"))?;
+    let events = events(text, what)?;
     let mut out = Vec::new();
     let mut i = 0;
-    while i < sink.events.len() {
-        if sink.events[i].0 == Event::DocumentStart {
+    let mut count = Count::default();
+    while i < events.len() {
+        if events[i].0 == Event::DocumentStart {
             let mut b = Builder {
-                events: &sink.events,
+                events: &events,
                 pos: i + 1,
                 anchors: HashMap::new(),
                 lines: HashMap::new(),
                 what,
+                count,
             };
             let value = b.node("")?;
+            count = b.count;
             let next = b.pos;
             out.push(Document {
                 value,
@@ -56,23 +66,64 @@ pub fn documents(text: &str, what: &str) -> Result<Vec<Document>> {
     Ok(out)
 }
 
-#[derive(Default)]
-struct Sink {
-    events: Vec<(Event, Marker)>,
+/// The parser's events, pulled one at a time (its own `load` recurses once per nesting level,
+/// so a deep enough text would overflow the stack before anything could refuse it).
+fn events(text: &str, what: &str) -> Result<Vec<(Event, Marker)>> {
+    let mut parser = Parser::new_from_str(text);
+    let mut out = Vec::new();
+    let mut depth = 0usize;
+    loop {
+        let (ev, mark) = parser
+            .next_token()
+            .map_err(|e| anyhow!("{what} is not valid YAML: {e}"))?;
+        match ev {
+            Event::SequenceStart(..) | Event::MappingStart(..) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    bail!(
+                        "{what}: line {}: nested deeper than {MAX_DEPTH} levels: refused",
+                        mark.line()
+                    );
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let end = ev == Event::StreamEnd;
+        out.push((ev, mark));
+        if end {
+            return Ok(out);
+        }
+    }
 }
 
-impl MarkedEventReceiver for Sink {
-    fn on_event(&mut self, ev: Event, mark: Marker) {
-        self.events.push((ev, mark));
+/// Nodes built so far, and how many of them came from aliases (go-yaml's `decodeCount` and
+/// `aliasCount`).
+#[derive(Debug, Default, Clone, Copy)]
+struct Count {
+    nodes: u64,
+    aliased: u64,
+}
+
+/// go-yaml v2's `allowedAliasRatio`.
+fn allowed_alias_ratio(nodes: u64) -> f64 {
+    const LOW: u64 = 400_000;
+    const HIGH: u64 = 4_000_000;
+    match nodes {
+        n if n <= LOW => 0.99,
+        n if n >= HIGH => 0.10,
+        n => 0.99 - 0.89 * ((n - LOW) as f64 / (HIGH - LOW) as f64),
     }
 }
 
 struct Builder<'a> {
     events: &'a [(Event, Marker)],
     pos: usize,
-    anchors: HashMap<usize, Value>,
+    /// Each anchor's value and how many nodes it holds.
+    anchors: HashMap<usize, (Value, u64)>,
     lines: HashMap<String, usize>,
     what: &'a str,
+    count: Count,
 }
 
 impl Builder<'_> {
@@ -85,25 +136,52 @@ impl Builder<'_> {
         Ok(e)
     }
 
+    /// Counts `n` more nodes, `aliased` of them from an alias, and refuses a text past the
+    /// bounds (see the module).
+    fn add(&mut self, n: u64, aliased: u64, mark: Marker) -> Result<()> {
+        self.count.nodes += n;
+        self.count.aliased += aliased;
+        let c = self.count;
+        if c.nodes > MAX_NODES {
+            bail!(
+                "{}: line {}: more than {MAX_NODES} YAML nodes (aliases expanded): refused",
+                self.what,
+                mark.line()
+            );
+        }
+        if c.aliased > 100
+            && c.nodes > 1000
+            && c.aliased as f64 / c.nodes as f64 > allowed_alias_ratio(c.nodes)
+        {
+            bail!(
+                "{}: line {}: the document contains excessive aliasing ({} of {} nodes come from aliases): refused as go-yaml refuses it",
+                self.what,
+                mark.line(),
+                c.aliased,
+                c.nodes
+            );
+        }
+        Ok(())
+    }
+
     /// The node starting at the next event; `path` is where it sits.
     fn node(&mut self, path: &str) -> Result<Value> {
         let (ev, mark) = self.next()?.clone();
         self.lines.insert(path.to_string(), mark.line());
+        let before = self.count.nodes;
         let (value, anchor) = match ev {
             Event::Scalar(s, style, anchor, tag) => {
+                self.add(1, 0, mark)?;
                 (scalar(&s, style, tag.as_ref(), self.what, mark)?, anchor)
             }
             Event::Alias(id) => {
-                let v = self.anchors.get(&id).cloned().ok_or_else(|| {
-                    anyhow!(
-                        "{}: line {}: an alias to an anchor not defined before it",
-                        self.what,
-                        mark.line()
-                    )
-                })?;
-                (v, 0)
+                let n = self.anchor(id, mark)?.1;
+                // Counted before the copy is made: a bomb stops here, not after.
+                self.add(n, n, mark)?;
+                (self.anchor(id, mark)?.0.clone(), 0)
             }
             Event::SequenceStart(anchor, _) => {
+                self.add(1, 0, mark)?;
                 let mut items = Vec::new();
                 loop {
                     if self.peek_is(&Event::SequenceEnd) {
@@ -115,7 +193,10 @@ impl Builder<'_> {
                 }
                 (Value::Array(items), anchor)
             }
-            Event::MappingStart(anchor, _) => (self.mapping(path)?, anchor),
+            Event::MappingStart(anchor, _) => {
+                self.add(1, 0, mark)?;
+                (self.mapping(path)?, anchor)
+            }
             other => bail!(
                 "{}: line {}: unexpected YAML event {other:?}",
                 self.what,
@@ -123,9 +204,20 @@ impl Builder<'_> {
             ),
         };
         if anchor > 0 {
-            self.anchors.insert(anchor, value.clone());
+            let n = self.count.nodes - before;
+            self.anchors.insert(anchor, (value.clone(), n));
         }
         Ok(value)
+    }
+
+    fn anchor(&self, id: usize, mark: Marker) -> Result<&(Value, u64)> {
+        self.anchors.get(&id).ok_or_else(|| {
+            anyhow!(
+                "{}: line {}: an alias to an anchor not defined before it",
+                self.what,
+                mark.line()
+            )
+        })
     }
 
     fn peek_is(&self, ev: &Event) -> bool {
@@ -152,13 +244,11 @@ impl Builder<'_> {
                     self.what,
                     kmark,
                 )?)),
-                Event::Alias(id) => Some(key_string(self.anchors.get(&id).ok_or_else(|| {
-                    anyhow!(
-                        "{}: line {}: an alias to an anchor not defined before it",
-                        self.what,
-                        kmark.line()
-                    )
-                })?)),
+                Event::Alias(id) => {
+                    let n = self.anchor(id, kmark)?.1;
+                    self.add(n, n, kmark)?;
+                    Some(key_string(&self.anchor(id, kmark)?.0))
+                }
                 _ => bail!(
                     "{}: line {}: a mapping key must be a scalar",
                     self.what,
@@ -313,6 +403,69 @@ mod tests {
 
     fn one(text: &str) -> Value {
         documents(text, "t").unwrap().remove(0).value
+    }
+
+    /// The classic "billion laughs": nine levels of nine aliases, a few hundred bytes.
+    pub fn alias_bomb() -> String {
+        let mut t = String::from(
+            "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+        );
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+        for w in names.windows(2) {
+            let refs = vec![format!("*{}", w[0]); 9].join(",");
+            t.push_str(&format!("{}: &{} [{refs}]\n", w[1], w[1]));
+        }
+        t
+    }
+
+    #[test]
+    fn an_alias_bomb_is_refused_before_it_expands() {
+        let bomb = alias_bomb();
+        assert!(bomb.len() < 600, "{}", bomb.len());
+        let start = std::time::Instant::now();
+        let e = documents(&bomb, "bomb.yaml").unwrap_err().to_string();
+        assert!(
+            e.starts_with("bomb.yaml: line ") && e.contains("excessive aliasing"),
+            "{e}"
+        );
+        // Refused while small: the counts in the message stay near go-yaml's thresholds.
+        let nodes: u64 = e
+            .split(" of ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap();
+        assert!(nodes < 20_000, "{e}");
+        let _ = start;
+    }
+
+    #[test]
+    fn ordinary_anchors_and_deep_but_sane_nesting_are_read() {
+        let text = "base: &b {mode: 420, overwrite: true}\nfiles:\n- {<<: *b, path: /a}\n- {<<: *b, path: /b}\n";
+        let v = one(text);
+        assert_eq!(
+            v["files"][1],
+            json!({"mode": 420, "overwrite": true, "path": "/b"})
+        );
+        let deep = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(documents(&deep, "d").is_ok());
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_refused_without_overflowing_the_stack() {
+        // Flow collections stop in the parser (yaml-rust2 allows less than 256 levels).
+        let deep = "[".repeat(200_000) + &"]".repeat(200_000);
+        let e = documents(&deep, "deep.yaml").unwrap_err().to_string();
+        assert!(e.contains("recursion limit exceeded"), "{e}");
+        let deep = "[".repeat(220) + &"]".repeat(220);
+        let e = documents(&deep, "deep.yaml").unwrap_err().to_string();
+        assert!(e.contains("nested deeper than 200 levels"), "{e}");
+        let deep = "a:\n".to_string()
+            + &(1..1500)
+                .map(|i| format!("{}a:\n", " ".repeat(i)))
+                .collect::<String>();
+        let e = documents(&deep, "deep.yaml").unwrap_err().to_string();
+        assert!(e.contains("nested deeper than 200 levels"), "{e}");
     }
 
     #[test]

@@ -339,32 +339,35 @@ impl Loader {
     fn tls(&self) -> Result<Tls> {
         let cert_path = self.dir.path(layout::SERVING_CERT);
         let key_path = self.dir.path(layout::SERVING_KEY);
+        let cert_bytes = crate::assets::read_file(&cert_path)?;
+        let key_bytes = crate::assets::read_file(&key_path)?;
         // The PEM readers' own messages ("no items found") say nothing of what the file is.
-        let unlike = |path: &std::path::Path, wanted| {
+        let unlike = |path: &std::path::Path, bytes: &[u8], wanted| {
             let shown = path.display().to_string();
-            match std::fs::read(path) {
-                Ok(bytes) => match crate::pki::kind::of(&bytes) {
-                    crate::pki::kind::Kind::DerCertificate
-                    | crate::pki::kind::Kind::DerPrivateKey => {
-                        anyhow!("{}", crate::pki::kind::not_pem(&shown, &bytes))
-                    }
-                    _ => anyhow!("{}", crate::pki::kind::mismatch(&shown, &bytes, wanted)),
-                },
-                Err(e) => anyhow!("reading {shown}: {e}"),
+            match crate::pki::kind::of(bytes) {
+                crate::pki::kind::Kind::DerCertificate | crate::pki::kind::Kind::DerPrivateKey => {
+                    anyhow!("{}", crate::pki::kind::not_pem(&shown, bytes))
+                }
+                _ => anyhow!("{}", crate::pki::kind::mismatch(&shown, bytes, wanted)),
             }
         };
-        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_file_iter(&cert_path)
-            .and_then(|it| it.collect::<Result<Vec<_>, _>>())
-            .map_err(|_| unlike(&cert_path, crate::pki::kind::Wanted::Certificate))?;
+        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_bytes)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|_| {
+                unlike(
+                    &cert_path,
+                    &cert_bytes,
+                    crate::pki::kind::Wanted::Certificate,
+                )
+            })?;
         if chain.is_empty() {
-            let bytes = std::fs::read(&cert_path).unwrap_or_default();
             bail!(
                 "{}",
-                crate::pki::kind::not_pem(&cert_path.display().to_string(), &bytes)
+                crate::pki::kind::not_pem(&cert_path.display().to_string(), &cert_bytes)
             );
         }
-        let key = PrivateKeyDer::from_pem_file(&key_path)
-            .map_err(|_| unlike(&key_path, crate::pki::kind::Wanted::PrivateKey))?;
+        let key = PrivateKeyDer::from_pem_slice(&key_bytes)
+            .map_err(|_| unlike(&key_path, &key_bytes, crate::pki::kind::Wanted::PrivateKey))?;
         let leaf = CertInfo::from_der(&chain[0])
             .with_context(|| format!("reading {}", cert_path.display()))?;
         let mut tls = rustls::ServerConfig::builder_with_provider(self.provider.clone())

@@ -1,6 +1,7 @@
 //! The one integration test binary of mcsctl.
 
 mod bad_input;
+mod bounds;
 mod conformance;
 mod crash;
 mod csr;

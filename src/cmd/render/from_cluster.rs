@@ -4,7 +4,6 @@
 //! it, the bootstrap kubeconfig as the MCS builds it. Everything is worked out and checked in
 //! memory first; nothing is written when any pool fails.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -155,10 +154,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
 /// directory (recursively, in name order), Lists flattened.
 fn read_objects(path: &Path) -> Result<Vec<Value>> {
     if path.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading stdin")?;
+        let s = String::from_utf8(crate::assets::read_stdin()?)
+            .map_err(|_| anyhow!("stdin is not UTF-8 text"))?;
         return crate::kube::objects(&s, "stdin");
     }
     if !path.is_dir() {
@@ -171,8 +168,7 @@ fn read_objects(path: &Path) -> Result<Vec<Value>> {
         bail!("{} holds no *.yaml, *.yml or *.json file", path.display());
     }
     let mut out = Vec::new();
-    for f in files {
-        let text = crate::assets::read_text(&f)?;
+    for (f, text) in crate::assets::read_texts(&files, &path.display().to_string())? {
         out.extend(crate::kube::objects(&text, &f.display().to_string())?);
     }
     Ok(out)

@@ -6,7 +6,6 @@ mod from_cluster;
 mod from_mcs;
 mod report;
 
-use std::io::Read;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
@@ -317,10 +316,8 @@ fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
         render::machineconfig::parse_all(&objects, what)
     };
     let mcs = if p.as_os_str() == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .context("reading stdin")?;
+        let s = String::from_utf8(crate::assets::read_stdin()?)
+            .map_err(|_| anyhow::anyhow!("stdin is not UTF-8 text"))?;
         parse(&s, "stdin")?
     } else if p.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(p)
@@ -337,8 +334,7 @@ fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
             bail!("{name} holds no *.yaml, *.yml or *.json file");
         }
         let mut all = Vec::new();
-        for f in files {
-            let t = crate::assets::read_text(&f)?;
+        for (f, t) in crate::assets::read_texts(&files, &name)? {
             all.extend(parse(&t, &f.display().to_string())?);
         }
         all

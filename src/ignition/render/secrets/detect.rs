@@ -4,7 +4,6 @@
 //! private keys of every kind, bearer tokens, credentials in URLs).
 
 use base64::Engine;
-use serde::Deserialize;
 use serde_json::Value;
 
 /// A kubeconfig with credentials.
@@ -67,7 +66,9 @@ fn is_kubeconfig_with_credentials(text: &str) -> bool {
         return false;
     }
     if text.len() <= MAX_STRUCTURED
-        && let Ok(v) = Value::deserialize(serde_yaml_ng::Deserializer::from_str(text))
+        && let Ok(docs) = crate::kube::yaml::documents(text, "")
+        && let [doc] = docs.as_slice()
+        && let v = &doc.value
         && v.is_object()
     {
         let is_config = v["kind"].as_str() == Some("Config") || v.get("users").is_some();
