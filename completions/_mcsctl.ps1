@@ -328,7 +328,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         'mcsctl;token;create' {
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of the token (e.g. 24h, 30d); default: no expiry')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Free-text description shown by `token list`')
-            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The pool of the pointer config --print-pointer prints')
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'A pool whose config the token may fetch; repeatable (default: every pool of mcsctl.json). With --print-pointer, the pointer config printed is the first pool''s')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')

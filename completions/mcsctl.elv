@@ -301,7 +301,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;token;create'= {
             cand --ttl 'Lifetime of the token (e.g. 24h, 30d); default: no expiry'
             cand --description 'Free-text description shown by `token list`'
-            cand --pool 'The pool of the pointer config --print-pointer prints'
+            cand --pool 'A pool whose config the token may fetch; repeatable (default: every pool of mcsctl.json). With --print-pointer, the pointer config printed is the first pool''s'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'

@@ -243,7 +243,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l ttl -d 'Lifetime of the token (e.g. 24h, 30d); default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l description -d 'Free-text description shown by `token list`' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l pool -d 'The pool of the pointer config --print-pointer prints' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l pool -d 'A pool whose config the token may fetch; repeatable (default: every pool of mcsctl.json). With --print-pointer, the pointer config printed is the first pool\'s' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"

@@ -83,9 +83,10 @@ pub struct TokenCreateArgs {
     #[arg(long)]
     pub print_pointer: bool,
 
-    /// The pool of the pointer config --print-pointer prints.
-    #[arg(long, value_name = "POOL", default_value = "worker", requires = "print_pointer", value_parser = values::dns_label)]
-    pub pool: String,
+    /// A pool whose config the token may fetch; repeatable (default: every pool of
+    /// mcsctl.json). With --print-pointer, the pointer config printed is the first pool's.
+    #[arg(long = "pool", value_name = "POOL", value_parser = values::dns_label)]
+    pub pools: Vec<String>,
 
     /// `--dir` after the command.
     #[command(flatten)]

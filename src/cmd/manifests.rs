@@ -40,7 +40,15 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     };
     if let Some(store) = load_tokens(dir)? {
         i.tokens_json = Some(dir.read(layout::TOKENS)?);
-        i.current_token = store.current(now()).map(|t| t.bearer());
+        // Seed 004's single `token` key: the worker pool's token (else the first pool's).
+        let pool = cfg
+            .pools
+            .iter()
+            .find(|p| *p == "worker")
+            .or(cfg.pools.first())
+            .cloned()
+            .unwrap_or_else(|| "worker".into());
+        i.current_token = store.current_for(&pool, now()).map(|t| t.bearer());
     }
     for pool in &cfg.pools {
         let rel = layout::pointer(pool);

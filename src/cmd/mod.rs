@@ -261,16 +261,21 @@ pub(crate) fn known_cas(dir: &AssetDir) -> Result<Vec<Vec<u8>>> {
     Ok(out)
 }
 
+/// The pool a pointer config of the asset directory is for: its file name, `<pool>.ign`.
+pub(crate) fn pointer_pool(rel: &str) -> &str {
+    rel.strip_suffix(".ign").unwrap_or(rel)
+}
+
 /// Edits every pointer config of the asset directory (`*.ign` at its top, symlinks followed)
-/// to trust `bundle` and carry `token`, keeping everything else (see [`ptr_edit`]). `ours`:
-/// the CAs whose entry is mcsctl's. `add_token`: tokenless pointers get the token (the first
-/// token of a directory). Unchanged files are left out. All are built before any is written,
-/// so one bad file changes nothing.
+/// to trust `bundle` and carry its pool's current token from `tokens`, keeping everything else
+/// (see [`ptr_edit`]). `ours`: the CAs whose entry is mcsctl's. `add_token`: tokenless
+/// pointers get the token (the first token of a directory). Unchanged files are left out. All
+/// are built before any is written, so one bad file changes nothing.
 pub(crate) fn edit_pointers(
     dir: &AssetDir,
     bundle: &[u8],
     ours: &[Vec<u8>],
-    token: Option<&Token>,
+    tokens: Option<&TokenStore>,
     add_token: bool,
 ) -> Result<Vec<PendingPointer>> {
     let names = dir.pointer_files()?;
@@ -278,9 +283,12 @@ pub(crate) fn edit_pointers(
         Ok(t) if t == "query" => Transport::Query,
         _ => Transport::Header,
     };
-    let bearer = token.map(Token::bearer);
+    let t = now();
     let mut out = Vec::new();
     for rel in names {
+        let bearer = tokens
+            .and_then(|s| s.current_for(pointer_pool(&rel), t))
+            .map(Token::bearer);
         let link = dir.path(&rel);
         let path = std::fs::canonicalize(&link)
             .with_context(|| format!("following {}", link.display()))?;
@@ -311,17 +319,18 @@ pub(crate) fn edit_pointers(
     Ok(out)
 }
 
-/// The pointer edits of a token change: the bundle stays, the token is `token`.
+/// The pointer edits of a token change: the bundle stays, each pointer config gets its pool's
+/// current token from `tokens`.
 pub(crate) fn retoken_pointers(
     dir: &AssetDir,
-    token: Option<&Token>,
+    tokens: &TokenStore,
     add_token: bool,
 ) -> Result<Vec<PendingPointer>> {
     if dir.pointer_files()?.is_empty() {
         return Ok(Vec::new());
     }
     let bundle = dir.read(layout::CA_BUNDLE)?;
-    edit_pointers(dir, &bundle, &known_cas(dir)?, token, add_token)
+    edit_pointers(dir, &bundle, &known_cas(dir)?, Some(tokens), add_token)
 }
 
 /// Adds pointer configs to a change: 0600 when they hold a token, else 0644.

@@ -87,25 +87,34 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         ui.warn("the merge URL is plain http: Ignition will not check the CA and the token travels in clear text");
     }
     let bundle = dir.read(layout::CA_BUNDLE)?;
-    let store = if transport == Transport::None {
+    let mut store = if transport == Transport::None {
         None
     } else {
         load_tokens(dir)?
     };
-    let token = match (transport, &store) {
+    // The pool's current token; a pool without one gets its own, scoped to it alone.
+    let mut created = None;
+    let token = match (transport, &mut store) {
         (Transport::None, _) => None,
-        (_, Some(s)) => match s.current(now()) {
-            Some(t) => Some(t),
-            None => bail!(
-                "no live current token in {}; run `mcsctl token rotate` or pass --token-transport none",
-                dir.path(layout::TOKENS).display()
-            ),
+        (_, Some(s)) => match s.current_for(&args.pool, now()) {
+            Some(t) => Some(t.clone()),
+            None => {
+                let (id, _) = s.create(
+                    now(),
+                    None,
+                    Some(format!("{} pool, created by mcsctl pointer", args.pool)),
+                    vec![args.pool.clone()],
+                )?;
+                created = Some(id.clone());
+                s.tokens.iter().find(|t| t.id == id).cloned()
+            }
         },
         (_, None) => bail!(
             "{} does not exist; run `mcsctl token create` or pass --token-transport none",
             dir.path(layout::TOKENS).display()
         ),
     };
+    let token = token.as_ref();
     let bearer = token.map(|t| t.bearer());
     let mut bytes = pointer::build(&PointerSpec {
         version,
@@ -127,18 +136,35 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     } else {
         Overwrite::Never
     };
+    // A token made here is saved before the pointer config carrying it leaves the command.
+    let save_created = |lock: &crate::assets::DirLock| -> Result<()> {
+        if let (Some(_), Some(s)) = (&created, &store) {
+            let mut change = dir.change("pointer");
+            super::save_tokens(&mut change, s)?;
+            change.commit(lock)?;
+        }
+        Ok(())
+    };
     let path = match args.output.as_deref() {
         Some(p) if p.as_os_str() == "-" => {
+            save_created(&lock)?;
             ui.out(String::from_utf8_lossy(&bytes))?;
             return Ok(exit::OK);
         }
         Some(p) => {
+            if p.exists() && !args.force {
+                bail!("{} exists; pass --force to replace it", p.display());
+            }
+            save_created(&lock)?;
             write_atomic(p, &bytes, mode, overwrite)?;
             p.to_path_buf()
         }
         None => {
             let rel = layout::pointer(&args.pool);
             let mut change = dir.change("pointer");
+            if let (Some(_), Some(s)) = (&created, &store) {
+                super::save_tokens(&mut change, s)?;
+            }
             change.write(&rel, &bytes, mode, overwrite);
             if let Some(cfg) = &mut cfg {
                 let mut changed = false;
@@ -160,6 +186,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             dir.path(&rel)
         }
     };
+    if let Some(id) = &created {
+        ui.info(format!(
+            "created token {id} for pool {}: the pool had no token of its own (a running serve takes it at its next reload)",
+            args.pool
+        ));
+    }
     let report = PointerReport {
         path: path.display().to_string(),
         pool: args.pool.clone(),

@@ -36,11 +36,44 @@ pub fn run(ui: &Ui, dir: &AssetDir, cmd: &TokenCommand) -> Result<u8> {
 struct ChangeReport {
     token: TokenSummary,
     /// `<id>.<secret>`: only `token create` prints it, as its output.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    bearer: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    previous: Option<TokenSummary>,
+    bearer: String,
     rewritten: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RotateReport {
+    /// Each pool's new token and the one it replaces.
+    tokens: Vec<PoolRotation>,
+    rewritten: Vec<String>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PoolRotation {
+    pool: String,
+    token: TokenSummary,
+    previous: Option<TokenSummary>,
+}
+
+/// The pools of the directory: those of mcsctl.json, those with a pointer config, and those a
+/// current token is scoped to, in name order.
+fn pools_of(dir: &AssetDir, store: &TokenStore) -> Result<Vec<String>> {
+    let mut pools: Vec<String> = dir.config().map(|c| c.pools).unwrap_or_default();
+    for rel in dir.pointer_files()? {
+        pools.push(super::pointer_pool(&rel).to_string());
+    }
+    for t in &store.tokens {
+        if t.state == crate::token::State::Current
+            && let Some(ps) = &t.pools
+        {
+            pools.extend(ps.iter().cloned());
+        }
+    }
+    pools.retain(|p| crate::names::is_dns_label(p));
+    pools.sort();
+    pools.dedup();
+    Ok(pools)
 }
 
 /// A token's lifetime, said when it is short enough to surprise: a token that lapses before
@@ -61,7 +94,17 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
-    let (id, became_current) = store.create(t, ttl, a.description.clone())?;
+    let pools = if a.pools.is_empty() {
+        match dir.config() {
+            Ok(c) if !c.pools.is_empty() => c.pools,
+            _ => vec!["worker".to_string()],
+        }
+    } else {
+        let mut p = a.pools.clone();
+        p.dedup();
+        p
+    };
+    let (id, became_current) = store.create(t, ttl, a.description.clone(), pools.clone())?;
     let token = store
         .tokens
         .iter()
@@ -70,14 +113,14 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
         .expect("just created");
     // Built before anything is written: a directory that cannot make one changes nothing.
     let printed = if a.print_pointer {
-        Some(pointer_for(dir, &a.pool, &token)?)
+        Some(pointer_for(dir, &pools[0], &token)?)
     } else {
         None
     };
     // The directory's first current token (after `init --no-token`, or every earlier one
     // expired): it goes into the pointer configs, which had none to replace.
     let pointers = if became_current {
-        retoken_pointers(dir, Some(&token), true)?
+        retoken_pointers(dir, &store, true)?
     } else {
         Vec::new()
     };
@@ -92,7 +135,8 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
         .expect("just created");
     short_life_warning(ui, &format!("token {id}"), ttl);
     let about = format!(
-        "Created token {id} ({}{}).",
+        "Created token {id} for pool(s) {} ({}{}).",
+        pools.join(", "),
         summary.state,
         summary
             .expires
@@ -105,14 +149,13 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
         ui.out(String::from_utf8_lossy(&bytes))?;
         ui.info(format!(
             "{about} On stdout: a {} pointer config carrying it (0600 it, as a password).",
-            a.pool
+            pools[0]
         ));
         report_rewritten(ui, &pointers);
     } else if ui.json() {
         ui.out_json(&ChangeReport {
             token: summary,
-            bearer: Some(token.bearer()),
-            previous: None,
+            bearer: token.bearer(),
             rewritten: rels(&pointers),
         })?;
     } else {
@@ -149,37 +192,50 @@ fn rotate(
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let t = now();
-    let (id, previous) = store.rotate(t, grace, ttl, description)?;
-    let current = store
-        .current(t)
-        .cloned()
-        .expect("rotate makes a current token");
+    let pools = pools_of(dir, &store)?;
+    if pools.is_empty() {
+        bail!(
+            "{} has no pools (no mcsctl.json, no pointer config): nothing to rotate; `mcsctl token create --pool POOL` makes a token",
+            dir.root().display()
+        );
+    }
+    let rotated = store.rotate(t, grace, ttl, description, &pools)?;
     // Every pointer config is edited before anything is written: a bad one aborts the
-    // rotation. Tokenless ones get the token only when there was no current token to replace.
-    let pointers = retoken_pointers(dir, Some(&current), previous.is_none())?;
+    // rotation. Tokenless ones get a token only when there was no current token to replace.
+    let first = rotated.iter().all(|r| r.previous.is_none());
+    let pointers = retoken_pointers(dir, &store, first)?;
     let mut change = dir.change("token rotate");
     save_tokens(&mut change, &store)?;
     write_pointers(&mut change, &pointers, Overwrite::Allow);
     change.commit(&lock)?;
     let summaries = store.summaries(t);
     let find = |id: &str| summaries.iter().find(|s| s.id == id).cloned();
-    short_life_warning(ui, &format!("the new current token {id}"), ttl);
-    let report = ChangeReport {
-        token: find(&id).expect("just created"),
-        bearer: None,
-        previous: previous.as_deref().and_then(find),
+    short_life_warning(ui, "the new current tokens", ttl);
+    let report = RotateReport {
+        tokens: rotated
+            .iter()
+            .map(|r| PoolRotation {
+                pool: r.pool.clone(),
+                token: find(&r.id).expect("just created"),
+                previous: r.previous.as_deref().and_then(find),
+            })
+            .collect(),
         rewritten: rels(&pointers),
     };
     if ui.json() {
         ui.out_json(&report)?;
     } else {
-        let mut out = format!("current token: {id}\n");
-        if let Some(p) = &report.previous {
-            out.push_str(&format!(
-                "previous token: {} (valid until {})\n",
-                p.id,
-                p.expires.as_deref().unwrap_or("no expiry")
-            ));
+        let mut out = String::new();
+        for r in &report.tokens {
+            out.push_str(&format!("{}: current token {}", r.pool, r.token.id));
+            if let Some(p) = &r.previous {
+                out.push_str(&format!(
+                    " (replaces {}, valid until {})",
+                    p.id,
+                    p.expires.as_deref().unwrap_or("no expiry")
+                ));
+            }
+            out.push('\n');
         }
         for r in &report.rewritten {
             out.push_str(&format!("rewrote: {r}\n"));
@@ -213,6 +269,10 @@ fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
                 vec![
                     s.id.clone(),
                     s.state.clone(),
+                    s.pools
+                        .as_ref()
+                        .map(|p| p.join(","))
+                        .unwrap_or_else(|| "*".into()),
                     s.created.clone(),
                     s.expires.clone().unwrap_or_else(|| "never".into()),
                     s.description.clone().unwrap_or_default(),
@@ -220,7 +280,7 @@ fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
             })
             .collect();
         ui.out(table(
-            &["ID", "STATE", "CREATED", "EXPIRES", "DESCRIPTION"],
+            &["ID", "STATE", "POOLS", "CREATED", "EXPIRES", "DESCRIPTION"],
             &rows,
         ))?;
     }

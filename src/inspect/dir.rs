@@ -152,7 +152,22 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             &dir.read(layout::TOKENS)?,
             &dir.path(layout::TOKENS).display().to_string(),
         ) {
-            Ok(s) => Some(s),
+            Ok(s) => {
+                let now = time::OffsetDateTime::from_unix_timestamp(r.now)
+                    .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+                for t in s.live(now).filter(|t| t.pools.is_none()) {
+                    r.check(
+                        Level::Warn,
+                        "tokens",
+                        format!(
+                            "token {} has no pool scope (made before scopes existed): it fetches every pool's config, so a worker's pointer config can fetch the master's",
+                            t.id
+                        ),
+                        Some("`mcsctl token rotate` gives each pool its own token (the old one stays valid for --grace), then `mcsctl token revoke` it".to_string()),
+                    );
+                }
+                Some(s)
+            }
             Err(e) => {
                 r.check(Level::Fail, "tokens", format!("{e:#}"), Some("restore auth/tokens.json from a backup, or start a new one with `mcsctl token rotate`".to_string()));
                 None

@@ -146,7 +146,7 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
     if let (Some(token), Some(id), Some(store)) =
         (info.token_secret(), info.token_id.as_deref(), store)
     {
-        token_check(r, name, token, id, store);
+        token_check(r, name, pool, token, id, store);
     }
     Trusts {
         name: name.to_string(),
@@ -186,7 +186,7 @@ fn trust(r: &mut Report, name: &str, pool: &str, cas: &[CertInfo], leaf: &CertIn
     }
 }
 
-fn token_check(r: &mut Report, name: &str, token: &str, id: &str, store: &TokenStore) {
+fn token_check(r: &mut Report, name: &str, pool: &str, token: &str, id: &str, store: &TokenStore) {
     let now = time::OffsetDateTime::from_unix_timestamp(r.now)
         .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
     let found = store.tokens.iter().find(|t| {
@@ -211,6 +211,17 @@ fn token_check(r: &mut Report, name: &str, token: &str, id: &str, store: &TokenS
                 t.effective_state(now)
             ),
             fix(),
+        ),
+        Some(t) if !t.covers(pool) => r.check(
+            Level::Fail,
+            "token",
+            format!(
+                "{name}: token {id} may fetch pool {} only, but this pointer config fetches pool {pool}: the server will answer 403",
+                t.pools.as_deref().unwrap_or_default().join(", ")
+            ),
+            Some(format!(
+                "write it again: `mcsctl pointer --pool {pool} --force` carries the pool's own token"
+            )),
         ),
         Some(t) => match t.expires {
             Some(e) if (e.unix_timestamp() - r.now) <= r.warn_within => r.check(

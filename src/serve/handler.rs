@@ -130,7 +130,7 @@ enum Presented<'s> {
     /// No token.
     Nothing,
     /// A live token.
-    Valid(&'s str),
+    Valid(&'s TokenDigest),
     /// A token the server knows and refuses (`expired` or `revoked`), with its id.
     Stale(&'static str, &'s str),
     /// A token that matches nothing: a guess.
@@ -158,7 +158,7 @@ fn classify<'s>(tokens: &'s Tokens, token: Option<&str>, now: OffsetDateTime) ->
         }
     }
     match (live, dead) {
-        (Some(t), _) if t.expires.is_none_or(|e| now < e) => Presented::Valid(&t.id),
+        (Some(t), _) if t.expires.is_none_or(|e| now < e) => Presented::Valid(t),
         (Some(t), _) => Presented::Stale("expired", &t.id),
         (None, Some(t)) => Presented::Stale(t.why, &t.id),
         (None, None) => Presented::Unknown,
@@ -213,36 +213,62 @@ pub fn handle(
     let who = classify(&state.tokens, presented(req), now);
     let label = match &who {
         Presented::Nothing => "none".to_string(),
-        Presented::Valid(id) => format!("token:{id}"),
+        Presented::Valid(t) => format!("token:{}", t.id),
         Presented::Stale(why, id) => format!("{why}:{id}"),
         Presented::Unknown => "invalid".to_string(),
     };
-    let mut r = if let Presented::Valid(_) = who {
-        serve_config(state.full.get(pool).map(|p| &p.variants), req.accept)
-    } else if let Some(retry) = limiter.blocked(req.remote, clock) {
-        let mut r = Response::text(
-            429,
-            "too many failed token attempts from this client; try later",
-        );
-        r.headers.push(("retry-after", retry.to_string()));
-        r
-    } else {
-        let blocked_for = if who == Presented::Unknown {
-            limiter.failure(req.remote, clock)
-        } else {
-            None
-        };
-        let mut r = match state.auth {
-            AuthMode::None => serve_config(state.full.get(pool).map(|p| &p.variants), req.accept),
-            AuthMode::Split => serve_config(state.pre.get(pool).map(|p| &p.variants), req.accept),
-            AuthMode::Token => unauthorized(&who, state.tokens.live_at(now)),
-        };
-        r.blocked_for = blocked_for;
-        r
+    let full = || serve_config(state.full.get(pool).map(|p| &p.variants), req.accept);
+    let public = || match state.auth {
+        AuthMode::None => full(),
+        AuthMode::Split => serve_config(state.pre.get(pool).map(|p| &p.variants), req.accept),
+        AuthMode::Token => unauthorized(&who, state.tokens.live_at(now)),
+    };
+    // Only a guess can be rate limited: a valid token is served, a known stale one gets its
+    // own reason, and a machine sending no token is never blocked for what others sent.
+    let mut r = match &who {
+        // A pool that has no config is 404 for everyone with a valid token; the scope is
+        // checked for pools that exist.
+        Presented::Valid(t) if !t.covers(pool) && state.full.contains_key(pool) => {
+            forbidden(t, pool)
+        }
+        Presented::Valid(t) if !t.covers(pool) => Response::text(404, "no config for this pool"),
+        Presented::Valid(_) => full(),
+        Presented::Stale(..) if state.auth != AuthMode::None => {
+            unauthorized(&who, state.tokens.live_at(now))
+        }
+        Presented::Stale(..) | Presented::Nothing => public(),
+        Presented::Unknown => match limiter.blocked(req.remote, clock) {
+            Some(retry) => {
+                let mut r = Response::text(
+                    429,
+                    "too many failed token attempts from this client; try later",
+                );
+                r.headers.push(("retry-after", retry.to_string()));
+                r
+            }
+            None => {
+                let blocked_for = limiter.failure(req.remote, clock);
+                let mut r = public();
+                r.blocked_for = blocked_for;
+                r
+            }
+        },
     };
     r.pool = Some(pool.to_string());
     r.auth = label;
     r
+}
+
+/// 403: a valid token asking for another pool's config.
+fn forbidden(t: &TokenDigest, pool: &str) -> Response {
+    let scope = t.pools.as_deref().unwrap_or_default().join(", ");
+    Response::text(
+        403,
+        format!(
+            "token {} may fetch the config of pool {scope} only, not {pool}: each pointer config carries its own pool's token",
+            t.id
+        ),
+    )
 }
 
 /// 401 with the reason: what a machine's console and the admin need to see.
@@ -367,11 +393,13 @@ mod tests {
                     id: "aaaaaa".into(),
                     digest: digest("aaaaaa.live"),
                     expires: None,
+                    pools: None,
                 },
                 TokenDigest {
                     id: "bbbbbb".into(),
                     digest: digest("bbbbbb.lapsed"),
                     expires: Some(now - time::Duration::seconds(1)),
+                    pools: Some(vec!["worker".into()]),
                 },
             ],
             dead: vec![DeadToken {
@@ -384,7 +412,7 @@ mod tests {
         assert_eq!(classify(&t, None, now), Presented::Nothing);
         assert_eq!(
             classify(&t, Some("aaaaaa.live"), now),
-            Presented::Valid("aaaaaa")
+            Presented::Valid(&t.live[0])
         );
         assert_eq!(
             classify(&t, Some("bbbbbb.lapsed"), now),

@@ -26,7 +26,7 @@ pub const RENDERED: &str = "rendered";
 pub const PRE_APPROVAL: &str = "rendered/pre-approval";
 
 /// A token the server accepts: the id (public) and a SHA-256 digest of `<id>.<secret>`.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenDigest {
     /// Public id.
     pub id: String,
@@ -34,6 +34,17 @@ pub struct TokenDigest {
     pub digest: [u8; 32],
     /// Expiry, if any.
     pub expires: Option<OffsetDateTime>,
+    /// The pools it may fetch; `None` for a token without a scope.
+    pub pools: Option<Vec<String>>,
+}
+
+impl TokenDigest {
+    /// Whether it may fetch `pool`.
+    pub fn covers(&self, pool: &str) -> bool {
+        self.pools
+            .as_ref()
+            .is_none_or(|ps| ps.iter().any(|p| p == pool))
+    }
 }
 
 /// A token the server knows and refuses: a stale pointer config, not a guess.
@@ -428,6 +439,7 @@ impl Loader {
                     id: tok.id.clone(),
                     digest: d,
                     expires: tok.expires,
+                    pools: tok.pools.clone(),
                 });
             } else {
                 t.dead.push(DeadToken {

@@ -2,6 +2,12 @@
 //!
 //! The id (6 characters of `[a-z0-9]`) is public: lists and logs show it. The secret (32 bytes
 //! from the OS, base64url without padding) never leaves the store except inside a pointer config.
+//!
+//! A token has a pool scope: the pools whose configs it fetches. Each pool has at most one
+//! current token (the one its pointer config carries), normally scoped to that pool alone, so
+//! a worker's pointer config cannot fetch the master's config. Tokens made before scopes
+//! existed (format version 1) have none and fetch every pool; `inspect` warns about them and
+//! `token rotate` replaces them.
 
 use std::fmt;
 
@@ -42,6 +48,9 @@ pub struct Token {
     pub expires: Option<OffsetDateTime>,
     /// Stored state.
     pub state: State,
+    /// The pools it may fetch; `None` for a token made before scopes existed (every pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pools: Option<Vec<String>>,
 }
 
 impl fmt::Debug for Token {
@@ -51,6 +60,7 @@ impl fmt::Debug for Token {
             .field("secret", &"<redacted>")
             .field("expires", &self.expires)
             .field("state", &self.state)
+            .field("pools", &self.pools)
             .finish()
     }
 }
@@ -59,6 +69,13 @@ impl Token {
     /// `<id>.<secret>`, the bearer credential.
     pub fn bearer(&self) -> String {
         format!("{}.{}", self.id, self.secret)
+    }
+
+    /// Whether it may fetch `pool`'s config.
+    pub fn covers(&self, pool: &str) -> bool {
+        self.pools
+            .as_ref()
+            .is_none_or(|ps| ps.iter().any(|p| p == pool))
     }
 
     /// Whether the server accepts it at `now`.
@@ -91,6 +108,19 @@ pub struct TokenSummary {
     pub expires: Option<String>,
     /// current, active, expired or revoked.
     pub state: String,
+    /// The pools it may fetch; null for a token without a scope (every pool).
+    pub pools: Option<Vec<String>>,
+}
+
+/// One pool's token change in a rotation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rotated {
+    /// The pool.
+    pub pool: String,
+    /// Its new current token.
+    pub id: String,
+    /// The token it replaces, now in its grace period.
+    pub previous: Option<String>,
 }
 
 /// `auth/tokens.json`.
@@ -104,8 +134,8 @@ pub struct TokenStore {
 }
 
 impl TokenStore {
-    /// The current layout version.
-    pub const FORMAT_VERSION: u32 = 1;
+    /// The current layout version (2: tokens have a pool scope).
+    pub const FORMAT_VERSION: u32 = 2;
 
     /// An empty store.
     pub fn new() -> Self {
@@ -118,7 +148,7 @@ impl TokenStore {
     /// Parses and checks the store; `what` names the file in errors. The error never quotes
     /// the file's content, which holds secrets.
     pub fn parse(bytes: &[u8], what: &str) -> Result<Self> {
-        let store: TokenStore = serde_json::from_slice(bytes).map_err(|e| {
+        let mut store: TokenStore = serde_json::from_slice(bytes).map_err(|e| {
             anyhow!(
                 "{what} is not a valid token store (line {}, column {}: {}); restore it from a backup or remove it and run `mcsctl token rotate`",
                 e.line(),
@@ -126,12 +156,14 @@ impl TokenStore {
                 classify(&e)
             )
         })?;
-        if store.format_version != Self::FORMAT_VERSION {
-            bail!(
-                "{what} has format version {}, this mcsctl reads version {}",
-                store.format_version,
+        match store.format_version {
+            Self::FORMAT_VERSION => {}
+            // Before scopes: every token fetches every pool.
+            1 if store.tokens.iter().all(|t| t.pools.is_none()) => {}
+            v => bail!(
+                "{what} has format version {v}, this mcsctl reads versions 1 and {}",
                 Self::FORMAT_VERSION
-            );
+            ),
         }
         let mut ids = std::collections::HashSet::new();
         for t in &store.tokens {
@@ -144,16 +176,31 @@ impl TokenStore {
             if !ids.insert(&t.id) {
                 bail!("{what}: token id {} appears twice", t.id);
             }
+            if let Some(ps) = &t.pools
+                && (ps.is_empty() || ps.iter().any(|p| !crate::names::is_dns_label(p)))
+            {
+                bail!(
+                    "{what}: token {} has a malformed pool scope (pool names are DNS labels, at least one)",
+                    t.id
+                );
+            }
         }
-        if store
+        // At most one current token without a scope, and one scoped current token per pool.
+        let current: Vec<&Token> = store
             .tokens
             .iter()
             .filter(|t| t.state == State::Current)
-            .count()
-            > 1
-        {
-            bail!("{what}: more than one token is marked current");
+            .collect();
+        if current.iter().filter(|t| t.pools.is_none()).count() > 1 {
+            bail!("{what}: more than one token without a pool scope is marked current");
         }
+        let mut seen = std::collections::HashSet::new();
+        for p in current.iter().filter_map(|t| t.pools.as_ref()).flatten() {
+            if !seen.insert(p) {
+                bail!("{what}: more than one token is marked current for pool {p}");
+            }
+        }
+        store.format_version = Self::FORMAT_VERSION;
         Ok(store)
     }
 
@@ -164,11 +211,19 @@ impl TokenStore {
         Ok(v)
     }
 
-    /// The current token, if it is still live.
-    pub fn current(&self, now: OffsetDateTime) -> Option<&Token> {
+    /// The live current token of `pool`: the one scoped to it, else one without a scope.
+    pub fn current_for(&self, pool: &str, now: OffsetDateTime) -> Option<&Token> {
+        let live = |t: &&Token| t.state == State::Current && t.is_live(now) && t.covers(pool);
         self.tokens
             .iter()
-            .find(|t| t.state == State::Current && t.is_live(now))
+            .filter(live)
+            .find(|t| t.pools.is_some())
+            .or_else(|| self.tokens.iter().filter(live).find(|t| t.pools.is_none()))
+    }
+
+    /// Whether any token is current (live or not): the directory uses tokens.
+    pub fn has_current(&self) -> bool {
+        self.tokens.iter().any(|t| t.state == State::Current)
     }
 
     /// Tokens the server accepts at `now`.
@@ -176,18 +231,23 @@ impl TokenStore {
         self.tokens.iter().filter(move |t| t.is_live(now))
     }
 
-    /// Adds a new token. It becomes current when no live current token exists; returns its id
-    /// and whether it became current.
+    /// Adds a new token scoped to `pools` (at least one). It becomes current when none of its
+    /// pools has a live current token (a dead current one is demoted); returns its id and
+    /// whether it became current.
     pub fn create(
         &mut self,
         now: OffsetDateTime,
         ttl: Option<time::Duration>,
         description: Option<String>,
+        pools: Vec<String>,
     ) -> Result<(String, bool)> {
-        let make_current = self.current(now).is_none();
+        if pools.is_empty() {
+            bail!("a token needs at least one pool");
+        }
+        let make_current = pools.iter().all(|p| self.current_for(p, now).is_none());
         if make_current {
             for t in &mut self.tokens {
-                if t.state == State::Current {
+                if t.state == State::Current && pools.iter().any(|p| t.covers(p)) {
                     t.state = State::Active;
                 }
             }
@@ -201,34 +261,65 @@ impl TokenStore {
             } else {
                 State::Active
             },
+            pools,
         )?;
         let id = token.id.clone();
         self.tokens.push(token);
         Ok((id, make_current))
     }
 
-    /// Makes a new current token; the previous current one stays valid for `grace` (or until
-    /// its own expiry, whichever is sooner). Returns the new id and the previous one.
+    /// Makes a new current token for each of `pools`, scoped to that pool alone. Each token it
+    /// replaces (the pool's current one, and any current token without a scope) stays valid
+    /// for `grace` (or until its own expiry, whichever is sooner).
     pub fn rotate(
         &mut self,
         now: OffsetDateTime,
         grace: time::Duration,
         ttl: Option<time::Duration>,
         description: Option<String>,
-    ) -> Result<(String, Option<String>)> {
-        let mut previous = None;
+        pools: &[String],
+    ) -> Result<Vec<Rotated>> {
+        // Each pool's predecessor, as it was before anything moved.
+        let previous: Vec<Option<String>> = pools
+            .iter()
+            .map(|p| {
+                self.tokens
+                    .iter()
+                    .filter(|t| t.state == State::Current && t.covers(p))
+                    .find(|t| t.pools.is_some())
+                    .or_else(|| {
+                        self.tokens
+                            .iter()
+                            .find(|t| t.state == State::Current && t.pools.is_none())
+                    })
+                    .map(|t| t.id.clone())
+            })
+            .collect();
+        let end = now + grace;
         for t in &mut self.tokens {
-            if t.state == State::Current {
+            let replaced = t.pools.is_none() || pools.iter().any(|p| t.covers(p));
+            if t.state == State::Current && replaced {
                 t.state = State::Active;
-                let end = now + grace;
                 t.expires = Some(t.expires.map_or(end, |e| e.min(end)));
-                previous = Some(t.id.clone());
             }
         }
-        let token = self.generate(now, ttl, description, State::Current)?;
-        let id = token.id.clone();
-        self.tokens.push(token);
-        Ok((id, previous))
+        let mut out = Vec::new();
+        for (pool, previous) in pools.iter().zip(previous) {
+            let token = self.generate(
+                now,
+                ttl,
+                description.clone(),
+                State::Current,
+                vec![pool.clone()],
+            )?;
+            out.push(Rotated {
+                pool: pool.clone(),
+                id: token.id.clone(),
+                previous,
+            });
+            self.tokens.push(token);
+        }
+        Ok(out)
     }
 
     /// Revokes a token. The current token cannot be revoked: the pointer configs carry it, so
@@ -274,6 +365,7 @@ impl TokenStore {
                     .expires
                     .map(|e| crate::pki::cert::rfc3339(e.unix_timestamp())),
                 state: t.effective_state(now).to_string(),
+                pools: t.pools.clone(),
             })
             .collect()
     }
@@ -284,6 +376,7 @@ impl TokenStore {
         ttl: Option<time::Duration>,
         description: Option<String>,
         state: State,
+        pools: Vec<String>,
     ) -> Result<Token> {
         let id = loop {
             let id = random_id()?;
@@ -301,6 +394,7 @@ impl TokenStore {
             created: now,
             expires: ttl.map(|d| now + d),
             state,
+            pools: Some(pools),
         })
     }
 }
@@ -350,15 +444,28 @@ mod tests {
     use super::*;
     use time::macros::datetime;
 
+    fn pools(p: &[&str]) -> Vec<String> {
+        p.iter().map(|s| s.to_string()).collect()
+    }
+
     #[test]
     fn rotation_keeps_previous_for_grace() {
         let now = datetime!(2026-01-01 00:00 UTC);
         let mut s = TokenStore::new();
-        let (first, became_current) = s.create(now, None, None).unwrap();
+        let (first, became_current) = s.create(now, None, None, pools(&["worker"])).unwrap();
         assert!(became_current);
-        let (second, prev) = s.rotate(now, time::Duration::hours(1), None, None).unwrap();
-        assert_eq!(prev.as_deref(), Some(first.as_str()));
-        assert_eq!(s.current(now).unwrap().id, second);
+        let r = s
+            .rotate(
+                now,
+                time::Duration::hours(1),
+                None,
+                None,
+                &pools(&["worker"]),
+            )
+            .unwrap();
+        assert_eq!(r[0].previous.as_deref(), Some(first.as_str()));
+        let second = r[0].id.clone();
+        assert_eq!(s.current_for("worker", now).unwrap().id, second);
         assert_eq!(s.live(now).count(), 2);
         assert_eq!(s.live(now + time::Duration::hours(2)).count(), 1);
         assert!(s.revoke(&second).is_err());
@@ -369,9 +476,60 @@ mod tests {
     }
 
     #[test]
+    fn each_pool_has_its_own_current_token_and_old_stores_keep_working() {
+        let now = datetime!(2026-01-01 00:00 UTC);
+        // A version 1 store: one token, no scope, fetching every pool.
+        let v1 = br#"{"formatVersion":1,"tokens":[{"id":"aaaaaa","secret":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","created":"2025-01-01T00:00:00Z","expires":null,"state":"current"}]}"#;
+        let mut s = TokenStore::parse(v1, "t").unwrap();
+        assert!(s.tokens[0].covers("master") && s.tokens[0].covers("worker"));
+        assert_eq!(s.current_for("master", now).unwrap().id, "aaaaaa");
+        // A scoped token for a pool the unscoped current token covers: not current.
+        let (extra, current) = s.create(now, None, None, pools(&["infra"])).unwrap();
+        assert!(!current);
+        assert!(
+            !s.tokens
+                .iter()
+                .find(|t| t.id == extra)
+                .unwrap()
+                .covers("worker")
+        );
+        // Rotation gives each pool its own token; the unscoped one is the predecessor of both.
+        let r = s
+            .rotate(
+                now,
+                time::Duration::hours(1),
+                None,
+                None,
+                &pools(&["master", "worker"]),
+            )
+            .unwrap();
+        assert_eq!(r.len(), 2);
+        assert!(r.iter().all(|x| x.previous.as_deref() == Some("aaaaaa")));
+        let w = s.current_for("worker", now).unwrap();
+        assert_eq!(w.pools, Some(pools(&["worker"])));
+        assert!(!w.covers("master"));
+        assert_ne!(w.id, s.current_for("master", now).unwrap().id);
+        let bytes = s.to_bytes().unwrap();
+        assert!(String::from_utf8_lossy(&bytes).contains("\"formatVersion\": 2"));
+        assert_eq!(TokenStore::parse(&bytes, "t").unwrap(), s);
+        // Two current tokens for one pool, or a scope in version 1: refused.
+        let mut twice = s.clone();
+        for t in &mut twice.tokens {
+            if t.pools == Some(pools(&["master"])) {
+                t.pools = Some(pools(&["worker"]));
+            }
+        }
+        let e = TokenStore::parse(&twice.to_bytes().unwrap(), "t").unwrap_err();
+        assert!(e.to_string().contains("current for pool worker"), "{e}");
+        let scoped_v1 = r#"{"formatVersion":1,"tokens":[{"id":"aaaaaa","secret":"AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA","created":"2025-01-01T00:00:00Z","expires":null,"state":"current","pools":["worker"]}]}"#;
+        assert!(TokenStore::parse(scoped_v1.as_bytes(), "t").is_err());
+    }
+
+    #[test]
     fn ids_and_secrets_have_their_form() {
         let mut s = TokenStore::new();
-        s.create(OffsetDateTime::now_utc(), None, None).unwrap();
+        s.create(OffsetDateTime::now_utc(), None, None, pools(&["worker"]))
+            .unwrap();
         let t = &s.tokens[0];
         assert!(is_token_id(&t.id));
         assert!(is_token_secret(&t.secret));

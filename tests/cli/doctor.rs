@@ -147,6 +147,8 @@ fn wrong_token_fails_at_status_401() {
 fn unknown_pool_fails_at_status_404() {
     let (d, s) = setup();
     pointer_at(d.path(), s.addr.port(), "storage", "storage.ign");
+    // The pool had no token: `pointer` made one, which serve takes at its next reload.
+    s.reload();
     let (code, out, _) = run(
         d.path(),
         &[
@@ -223,7 +225,8 @@ fn unresolvable_host_and_bad_pointer() {
 fn follows_merge_references_of_the_returned_config() {
     let d = demo(&["--san", "127.0.0.1"]);
     let a = d.path().join("mcs-assets");
-    let token = crate::support::tokens(&a)[0].clone();
+    // The merge reference carries a token of its own pool.
+    let token = crate::support::pools_token(d.path(), &["infra"]);
     render(&a, "infra", FULL_34, None);
     let s = Serve::start(d.path(), &[]);
     let port = s.addr.port();

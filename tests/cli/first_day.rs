@@ -137,6 +137,7 @@ fn verbose_names_each_file_read_and_written_and_each_decision() {
             "- spec 3.2.0 (from mcsctl.json); token header (from mcsctl.json); merge URL https://api-int.demo.example.com:22623/config/infra (api-int of the cluster)",
             "- read mcs-assets/tls/mcs-ca-bundle.crt (N bytes)",
             "- read mcs-assets/auth/tokens.json (N bytes)",
+            "- wrote mcs-assets/auth/tokens.json (mode 0600)",
             "- wrote mcs-assets/infra.ign (mode 0600)",
             "- wrote mcs-assets/mcsctl.json (mode 0644)",
         ]
@@ -184,10 +185,10 @@ fn token_create_gives_scripts_the_token_prune_clears_the_dead_and_print_pointer_
     );
     assert_eq!(
         err,
-        "2 token(s) removed, 1 kept; machines still holding one now get \"unknown token\" instead of \"expired\" or \"revoked\"\n"
+        "2 token(s) removed, 2 kept; machines still holding one now get \"unknown token\" instead of \"expired\" or \"revoked\"\n"
     );
     let list = ok(d.path(), &["token", "list"]);
-    assert_eq!(list.lines().count(), 2, "{list}");
+    assert_eq!(list.lines().count(), 3, "{list}");
     assert_eq!(mode(&a.join("auth/tokens.json")), 0o600);
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
 
@@ -211,7 +212,8 @@ fn token_create_gives_scripts_the_token_prune_clears_the_dead_and_print_pointer_
         .next()
         .unwrap();
     assert!(
-        err.starts_with(&format!("Created token {id} (active)."))
+        // infra had no token: the new one, scoped to it, is its current token.
+        err.starts_with(&format!("Created token {id} for pool(s) infra (current)."))
             && err.contains("On stdout: a infra pointer config carrying it"),
         "{err}"
     );
@@ -220,7 +222,7 @@ fn token_create_gives_scripts_the_token_prune_clears_the_dead_and_print_pointer_
     let (code, out, _) = run(d.path(), &["inspect", "infra.ign"]);
     assert_eq!(code, 0, "{out}");
     assert!(
-        out.contains(&format!("infra.ign: token {id} is active")),
+        out.contains(&format!("infra.ign: token {id} is current")),
         "{out}"
     );
     // A short-lived token is said to be one.

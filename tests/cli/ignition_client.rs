@@ -281,7 +281,8 @@ fn rotation_keeps_old_pointers_working_for_the_grace_only() {
     ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
     pointer_for(d.path(), &s, "new.ign", &[]);
     assert!(
-        s.wait_stderr("2 live token(s)", Duration::from_secs(10)),
+        // Two pools: two tokens before, two new ones.
+        s.wait_stderr("4 live token(s)", Duration::from_secs(10)),
         "{}",
         s.stderr()
     );
@@ -292,7 +293,7 @@ fn rotation_keeps_old_pointers_working_for_the_grace_only() {
     pointer_for(d.path(), &s, "newest.ign", &[]);
     let rotated_at = Instant::now();
     assert!(
-        s.wait_stderr("3 live token(s)", Duration::from_secs(10)),
+        s.wait_stderr("6 live token(s)", Duration::from_secs(10)),
         "{}",
         s.stderr()
     );

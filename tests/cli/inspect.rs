@@ -373,11 +373,11 @@ fn every_object_manifests_writes_is_understood() {
         "openshift-machine-config-operator/machine-config-server-ca ca-bundle.crt holds a CA of the asset directory's bundle",
         "openshift-machine-config-operator/machine-config-server-ca: tls.key matches tls.crt",
         "openshift-machine-config-operator/machine-config-server-tls: tls.key matches tls.crt",
-        "openshift-config/machineconfig-auth: 1 live token(s)",
+        "openshift-config/machineconfig-auth: 2 live token(s)",
         "openshift-machine-api/worker-user-data userData trusts the issuer of tls/mcs.crt",
         "openshift-machine-api/master-user-data userData trusts the issuer of tls/mcs.crt",
         "openshift-machine-config-operator/mcsctl-rendered: holds no certificate",
-        "openshift-machine-config-operator/mcsctl-serve-auth: 1 live token(s)",
+        "openshift-machine-config-operator/mcsctl-serve-auth: 2 live token(s)",
         "Deployment openshift-machine-config-operator/mcsctl-serve: holds no certificate",
         "Service openshift-machine-config-operator/mcsctl-serve: holds no certificate",
     ] {

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::time::{Duration, Instant};
 
 use crate::support::{
-    Https, Serve, accept, connect_from, demo, https_get, ok, render, run, tokens,
+    Https, Serve, accept, connect_from, demo, https_get, ok, render, run, token_for,
 };
 
 pub const FULL_34: &str = r#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/mcsctl-full","contents":{"source":"data:,full%20config"},"mode":420}]}}"#;
@@ -15,7 +15,17 @@ const KARGS_33: &str =
 const IGN: &str = "application/vnd.coreos.ignition+json";
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
-    let d = demo(&["--san", "127.0.0.1"]);
+    // Each pool has its own token.
+    let d = demo(&[
+        "--san",
+        "127.0.0.1",
+        "--pool",
+        "worker",
+        "--pool",
+        "master",
+        "--pool",
+        "infra",
+    ]);
     let a = d.path().join("mcs-assets");
     render(&a, "worker", FULL_34, Some(PRE_32));
     render(&a, "infra", KARGS_33, None);
@@ -43,7 +53,7 @@ fn status_codes_and_methods() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let tok = tokens(&a)[0].clone();
+    let tok = token_for(&a, "worker");
     let bearer = format!("Bearer {tok}");
     // A client that asks for the stored spec gets the stored file.
     let a34 = accept("3.4.0");
@@ -124,7 +134,7 @@ fn status_codes_and_methods() {
         s.stderr()
     );
     assert_eq!(https_get(&s, &ca, "/config/worker", &auth).status, 401);
-    let new = format!("Bearer {}", tokens(&a)[1]);
+    let new = format!("Bearer {}", token_for(&a, "worker"));
     assert_eq!(
         https_get(&s, &ca, "/config/worker", &[("Authorization", &new)]).status,
         200
@@ -136,8 +146,8 @@ fn accept_header_negotiation() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let bearer = format!("Bearer {}", tokens(&a)[0]);
     let get = |pool: &str, accept: Option<&str>| {
+        let bearer = format!("Bearer {}", token_for(&a, pool));
         let mut h = vec![("Authorization", bearer.as_str())];
         if let Some(x) = accept {
             h.push(("Accept", x));
@@ -189,7 +199,7 @@ fn path_traversal_is_404_and_leaks_nothing() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let bearer = format!("Bearer {}", token_for(&a, "worker"));
     let key = std::fs::read_to_string(a.join("tls/mcs.key")).unwrap();
     let ask = |target: &str| https_get(&s, &ca, target, &[("Authorization", &bearer)]);
     for target in [
@@ -238,7 +248,7 @@ fn bad_tokens_from_one_address_get_429_others_unaffected() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let good = format!("Bearer {}", tokens(&a)[0]);
+    let good = format!("Bearer {}", token_for(&a, "worker"));
     let mut attacker = Https::over(connect_from("127.0.0.1", s.addr), &ca);
     let mut statuses = std::collections::BTreeMap::new();
     for i in 0..1000 {
@@ -283,7 +293,7 @@ fn access_log_is_json_and_holds_no_secret() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let toks = tokens(&a);
+    let toks = [token_for(&a, "worker")];
     https_get(
         &s,
         &ca,
@@ -343,7 +353,10 @@ fn split_auth_serves_pre_approval_without_a_token() {
         &ca,
         "/config/worker",
         &[
-            ("Authorization", &format!("Bearer {}", tokens(&a)[0])),
+            (
+                "Authorization",
+                &format!("Bearer {}", token_for(&a, "worker")),
+            ),
             ("Accept", &accept("3.4.0")),
         ],
     );
@@ -527,7 +540,7 @@ fn sigterm_finishes_the_request_in_flight() {
     let (d, a) = setup();
     let mut s = Serve::start(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
-    let bearer = format!("Bearer {}", tokens(&a)[0]);
+    let bearer = format!("Bearer {}", token_for(&a, "worker"));
     let mut c = Https::connect(s.addr, &ca);
     // Half a request is on the wire when SIGTERM arrives.
     c.send(b"GET /config/worker HTTP/1.1\r\nHost: 127.0.0.1\r\n")
@@ -664,11 +677,116 @@ fn insecure_listener_serves_plain_http_with_the_same_rules() {
     assert!(get("").starts_with("HTTP/1.1 401"));
     let ok_resp = get(&format!(
         "Authorization: Bearer {}\r\nAccept: {}\r\n",
-        tokens(&a)[0],
+        token_for(&a, "worker"),
         accept("3.4.0")
     ));
     assert!(
         ok_resp.starts_with("HTTP/1.1 200") && ok_resp.ends_with(FULL_34),
         "{ok_resp}"
     );
+}
+
+#[test]
+fn a_pools_token_fetches_its_own_pool_only() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let with = |pool: &str| format!("Bearer {}", token_for(&a, pool));
+    let get = |target: &str, bearer: &str| {
+        https_get(
+            &s,
+            &ca,
+            target,
+            &[("Authorization", bearer), ("Accept", &accept("3.4.0"))],
+        )
+    };
+    // The worker pointer's token asks for another pool: 403, naming both.
+    let worker = with("worker");
+    let id = token_for(&a, "worker")
+        .split_once('.')
+        .unwrap()
+        .0
+        .to_string();
+    let r = get("/config/infra", &worker);
+    assert_eq!(r.status, 403, "{}", r.text());
+    assert_eq!(
+        r.text(),
+        format!(
+            "token {id} may fetch the config of pool worker only, not infra: each pointer config carries its own pool's token\n"
+        )
+    );
+    let line = s.access_log_with("/config/infra");
+    assert!(line.contains("\"status\":403"), "{line}");
+    // Its own pool, and the other pool with the other pool's token.
+    assert_eq!(get("/config/worker", &worker).status, 200);
+    assert_eq!(get("/config/infra", &with("infra")).status, 200);
+    // A pool without a config is 404 whatever the token.
+    assert_eq!(get("/config/nosuch", &worker).status, 404);
+    // A scope refusal is no guess: it never leads to 429.
+    for _ in 0..30 {
+        assert_eq!(get("/config/infra", &worker).status, 403);
+    }
+    assert_eq!(get("/config/worker", &worker).status, 200);
+    // The inspect of a pointer config sent to another pool says it will get 403.
+    let mut p: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("worker.ign")).unwrap()).unwrap();
+    p["ignition"]["config"]["merge"][0]["source"] =
+        "https://api-int.demo.example.com:22623/config/infra".into();
+    std::fs::write(d.path().join("moved.ign"), p.to_string()).unwrap();
+    let (code, out, _) = run(d.path(), &["inspect", "moved.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains(&format!("moved.ign: token {id} may fetch pool worker only, but this pointer config fetches pool infra: the server will answer 403")),
+        "{out}"
+    );
+}
+
+#[test]
+fn tokens_from_before_scopes_keep_working_and_inspect_warns() {
+    let (d, a) = setup();
+    // A version 1 store, as an older mcsctl wrote it: one token, no scope.
+    let bearer = token_for(&a, "worker");
+    let (id, secret) = bearer.split_once('.').unwrap();
+    let v1 = serde_json::json!({"formatVersion": 1, "tokens": [{"id": id, "secret": secret,
+        "created": "2026-01-01T00:00:00Z", "expires": null, "state": "current"}]});
+    // Every pointer config carried that one token.
+    for pool in ["master", "infra"] {
+        let f = a.join(format!("{pool}.ign"));
+        let text = std::fs::read_to_string(&f)
+            .unwrap()
+            .replace(&token_for(&a, pool), &bearer);
+        std::fs::write(&f, text).unwrap();
+    }
+    std::fs::write(a.join("auth/tokens.json"), v1.to_string()).unwrap();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    for pool in ["worker", "infra"] {
+        let r = https_get(
+            &s,
+            &ca,
+            &format!("/config/{pool}"),
+            &[
+                ("Authorization", &format!("Bearer {bearer}")),
+                ("Accept", &accept("3.4.0")),
+            ],
+        );
+        assert_eq!(r.status, 200, "{pool}");
+    }
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains(&format!("token {id} has no pool scope (made before scopes existed): it fetches every pool's config")),
+        "{out}"
+    );
+    // token rotate gives each pool its own; the old one is the predecessor of each.
+    let out = ok(d.path(), &["token", "rotate", "--grace", "1h"]);
+    assert!(
+        out.contains("worker: current token ")
+            && out.matches(&format!("(replaces {id},")).count() == 3,
+        "{out}"
+    );
+    let store: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("auth/tokens.json")).unwrap()).unwrap();
+    assert_eq!(store["formatVersion"], 2);
+    assert_ne!(token_for(&a, "worker"), token_for(&a, "master"));
 }

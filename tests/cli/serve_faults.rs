@@ -7,13 +7,23 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, PRE_32};
-use crate::support::{Https, Serve, accept, connect_from, demo, https_get, ok, render, tokens};
+use crate::support::{Https, Serve, accept, connect_from, demo, https_get, ok, render, token_for};
 
 const KARGS_33: &str =
     r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
 
 fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
-    let mut args = vec!["--san", "127.0.0.1"];
+    // Each pool has its own token.
+    let mut args = vec![
+        "--san",
+        "127.0.0.1",
+        "--pool",
+        "worker",
+        "--pool",
+        "master",
+        "--pool",
+        "infra",
+    ];
     args.extend_from_slice(extra_init);
     let d = demo(&args);
     let a = d.path().join("mcs-assets");
@@ -75,7 +85,7 @@ fn with_no_live_token_serve_fails_closed_and_says_why() {
     assert!(s.access_log_with(&needle).contains(&needle));
     // Re-evaluated on reload: a new token takes effect without a restart.
     ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
-    let fresh = format!("Bearer {}", tokens(&a).pop().unwrap());
+    let fresh = format!("Bearer {}", token_for(&a, "worker"));
     assert!(
         eventually(Duration::from_secs(10), || {
             https_get(&s, &ca, "/config/worker", &[("Authorization", &fresh)]).status == 200
@@ -108,9 +118,9 @@ fn with_no_live_token_serve_fails_closed_and_says_why() {
 #[test]
 fn guessing_never_locks_out_a_valid_token_and_stale_tokens_are_not_guesses() {
     let (d, a) = setup(&[]);
-    let old = tokens(&a)[0].clone();
+    let old = token_for(&a, "worker");
     crate::support::rotate_and_revoke(d.path());
-    let good = format!("Bearer {}", tokens(&a).pop().unwrap());
+    let good = format!("Bearer {}", token_for(&a, "worker"));
     let s = Serve::start(d.path(), &["--max-failures", "5"]);
     let ca = a.join("tls/mcs-ca.crt");
     // The shared address of a load balancer without PROXY protocol: a guesser and a machine.
@@ -191,7 +201,7 @@ fn v2(src: [u8; 4], port: u16) -> Vec<u8> {
 fn behind_a_proxy_protocol_balancer_each_machine_is_its_own_client() {
     let (_d, a) = setup(&[]);
     let d = _d;
-    let good = format!("Bearer {}", tokens(&a)[0]);
+    let good = format!("Bearer {}", token_for(&a, "worker"));
     let s = Serve::start(
         d.path(),
         &[
@@ -269,7 +279,7 @@ fn behind_a_proxy_protocol_balancer_each_machine_is_its_own_client() {
 #[test]
 fn clients_that_do_not_read_are_cut_off_and_legitimate_ones_get_in() {
     let (d, a) = setup(&[]);
-    let good = format!("Bearer {}", tokens(&a)[0]);
+    let good = format!("Bearer {}", token_for(&a, "worker"));
     let s = Serve::start(
         d.path(),
         &["--max-connections", "4", "--write-timeout", "2s"],
@@ -327,7 +337,7 @@ fn a_stalled_stdout_blocks_no_request() {
             .unwrap_or_else(|e| panic!("request {i}: {e}"));
         assert_eq!(r.status, 200);
     }
-    let good = format!("Bearer {}", tokens(&a)[0]);
+    let good = format!("Bearer {}", token_for(&a, "worker"));
     assert_eq!(
         https_get(&s, &ca, "/config/worker", &[("Authorization", &good)]).status,
         200
@@ -356,7 +366,7 @@ fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
     // infra is truncated, then the token rotated: worker must take the new token at once.
     std::fs::write(a.join("rendered/infra.ign"), &KARGS_33[..20]).unwrap();
     ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
-    let fresh = format!("Bearer {}", tokens(&a).pop().unwrap());
+    let fresh = format!("Bearer {}", token_for(&a, "worker"));
     assert!(
         eventually(Duration::from_secs(10), || {
             https_get(&s, &ca, "/config/worker", &[("Authorization", &fresh)]).status == 200
@@ -368,11 +378,12 @@ fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
         s.stderr()
             .contains("rendered/infra.ign: keeping its last good state")
     );
+    let infra = format!("Bearer {}", token_for(&a, "infra"));
     let r = https_get(
         &s,
         &ca,
         "/config/infra",
-        &[("Authorization", &fresh), ("Accept", &accept("3.3.0"))],
+        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
     );
     assert_eq!(
         (r.status, r.body.as_slice()),
@@ -396,5 +407,55 @@ fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
         1,
         "{}",
         s.stderr()
+    );
+}
+
+#[test]
+fn a_blocked_address_still_gets_the_public_config_and_stale_tokens_their_reason() {
+    // In split mode the pre-approval config is public: a guesser sharing an address (a NAT, a
+    // balancer without PROXY protocol) must not cut tokenless machines off it, and a machine
+    // with a stale pointer config behind that address must still learn why it is refused.
+    let (d, a) = setup(&[]);
+    let old = token_for(&a, "worker");
+    crate::support::rotate_and_revoke(d.path());
+    let s = Serve::start(d.path(), &["--auth", "split", "--max-failures", "5"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let mut guesser = Https::over(connect_from("127.0.0.5", s.addr), &ca);
+    for i in 0..20 {
+        let bad = format!("Bearer aaaaaa.guess-{i}");
+        guesser
+            .request("GET", "/config/worker", &[("Authorization", &bad)])
+            .unwrap();
+    }
+    let last = guesser
+        .request(
+            "GET",
+            "/config/worker",
+            &[("Authorization", "Bearer aaaaaa.more")],
+        )
+        .unwrap();
+    assert_eq!(last.status, 429, "the guesser is blocked");
+    // A tokenless machine behind the same address: the pre-approval config, not 429.
+    let mut machine = Https::over(connect_from("127.0.0.5", s.addr), &ca);
+    for _ in 0..5 {
+        let r = machine
+            .request("GET", "/config/worker", &[("Accept", &accept("3.2.0"))])
+            .unwrap();
+        assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
+    }
+    // A revoked token behind it: its own 401 reason, not 429.
+    let r = machine
+        .request(
+            "GET",
+            "/config/worker",
+            &[("Authorization", &format!("Bearer {old}"))],
+        )
+        .unwrap();
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert!(
+        r.text()
+            .contains("is revoked: this pointer config is stale"),
+        "{}",
+        r.text()
     );
 }

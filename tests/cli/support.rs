@@ -433,6 +433,23 @@ impl Serve {
         false
     }
 
+    /// Reloads now (SIGHUP) and waits until the reload is done (bounded: 10 s): for a
+    /// change the next poll would otherwise pick up, such as a token `pointer` just made.
+    pub fn reload(&self) {
+        let count = |s: &str| s.matches("reloaded on SIGHUP").count();
+        let before = count(&self.stderr());
+        self.signal("HUP");
+        let start = std::time::Instant::now();
+        while count(&self.stderr()) == before {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(10),
+                "no reload after SIGHUP:\n{}",
+                self.stderr()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    }
+
     /// Sends a signal (e.g. "TERM", "HUP").
     pub fn signal(&self, sig: &str) {
         let pid = self.child.as_ref().unwrap().id().to_string();
@@ -641,6 +658,37 @@ pub fn https_get(serve: &Serve, ca: &Path, target: &str, headers: &[(&str, &str)
 }
 
 /// The bearer tokens of an asset directory's store, oldest first.
+/// A new token (`token create`) scoped to `pools`, as a bearer string.
+pub fn pools_token(cwd: &Path, pools: &[&str]) -> String {
+    let mut args = vec!["token", "create", "-q"];
+    for p in pools {
+        args.extend(["--pool", p]);
+    }
+    ok(cwd, &args).trim().to_string()
+}
+
+/// The bearer string of `pool`'s current token in `assets/auth/tokens.json`.
+pub fn token_for(assets: &Path, pool: &str) -> String {
+    let v: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
+    let t = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| {
+            t["state"] == "current"
+                && t["pools"]
+                    .as_array()
+                    .is_none_or(|ps| ps.iter().any(|p| p == pool))
+        })
+        .unwrap_or_else(|| panic!("no current token for pool {pool}"));
+    format!(
+        "{}.{}",
+        t["id"].as_str().unwrap(),
+        t["secret"].as_str().unwrap()
+    )
+}
+
 pub fn tokens(assets: &Path) -> Vec<String> {
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
@@ -716,9 +764,16 @@ pub fn rotate_and_revoke(cwd: &Path) {
         &["token", "rotate", "--grace", "1h", "--format", "json"],
     );
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    let previous = v["previous"]["id"]
-        .as_str()
-        .expect("a previous token")
-        .to_string();
-    ok(cwd, &["token", "revoke", &previous, "-q"]);
+    let mut previous: Vec<String> = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["previous"]["id"].as_str().map(String::from))
+        .collect();
+    previous.sort();
+    previous.dedup();
+    assert!(!previous.is_empty(), "a previous token: {out}");
+    for id in previous {
+        ok(cwd, &["token", "revoke", &id, "-q"]);
+    }
 }

@@ -33,23 +33,41 @@ fn secrets(d: &std::path::Path) -> Vec<String> {
 fn rotate_rewrites_every_pointer_and_keeps_the_old_token_for_grace() {
     let d = demo(&[]);
     let old = bearer_of(d.path(), "worker");
+    let old_master = bearer_of(d.path(), "master");
+    // Each pool's pointer config carries a token of its own.
+    assert_ne!(old, old_master);
     let out = ok(d.path(), &["token", "rotate", "--grace", "1h"]);
     let new = bearer_of(d.path(), "worker");
     assert_ne!(old, new);
-    assert_eq!(bearer_of(d.path(), "master"), new);
+    assert_ne!(bearer_of(d.path(), "master"), old_master);
+    assert_ne!(bearer_of(d.path(), "master"), new);
     assert!(
         out.contains("rewrote: master.ign") && out.contains("rewrote: worker.ign"),
         "{out}"
     );
+    let id = |b: &str| b.split_once('.').unwrap().0.to_string();
+    assert!(
+        out.contains(&format!(
+            "worker: current token {} (replaces {}, valid until ",
+            id(&new),
+            id(&old)
+        )),
+        "{out}"
+    );
     let s = store(d.path());
     let toks = s["tokens"].as_array().unwrap();
-    assert_eq!(toks.len(), 2);
-    assert_eq!(toks[0]["state"], "active");
-    assert!(toks[0]["expires"].is_string());
-    assert_eq!(toks[1]["state"], "current");
+    assert_eq!(toks.len(), 4);
+    for t in &toks[..2] {
+        assert_eq!(t["state"], "active");
+        assert!(t["expires"].is_string());
+    }
+    for t in &toks[2..] {
+        assert_eq!(t["state"], "current");
+        assert_eq!(t["pools"].as_array().unwrap().len(), 1, "{t}");
+    }
     let list = ok(d.path(), &["token", "list"]);
     assert!(
-        list.contains("active") && list.contains("current"),
+        list.contains("active") && list.contains("current") && list.contains("POOLS"),
         "{list}"
     );
     let json = ok(d.path(), &["token", "list", "--format", "json"]);
@@ -66,7 +84,12 @@ fn rotate_rewrites_every_pointer_and_keeps_the_old_token_for_grace() {
         .iter()
         .map(|t| t["state"].as_str().unwrap())
         .collect();
-    assert_eq!(states, vec!["active", "revoked", "current"]);
+    assert_eq!(
+        states,
+        vec![
+            "active", "active", "revoked", "revoked", "current", "current"
+        ]
+    );
     for d0 in ["0s", "0m", "0d"] {
         let (code, _, err) = run(d.path(), &["token", "rotate", "--grace", d0]);
         assert_eq!(code, 2, "{err}");
@@ -162,16 +185,21 @@ fn eight_concurrent_rotations_lose_nothing() {
     }
     let s = store(d.path());
     let toks = s["tokens"].as_array().unwrap();
-    assert_eq!(toks.len(), 9, "every rotation must add its token");
-    let current: Vec<_> = toks.iter().filter(|t| t["state"] == "current").collect();
-    assert_eq!(current.len(), 1);
-    let want = format!(
-        "{}.{}",
-        current[0]["id"].as_str().unwrap(),
-        current[0]["secret"].as_str().unwrap()
-    );
-    assert_eq!(bearer_of(d.path(), "worker"), want);
-    assert_eq!(bearer_of(d.path(), "master"), want);
+    // Two pools: each rotation adds a token for each.
+    assert_eq!(toks.len(), 18, "every rotation must add its tokens");
+    for pool in ["worker", "master"] {
+        let current: Vec<_> = toks
+            .iter()
+            .filter(|t| t["state"] == "current" && t["pools"][0] == pool)
+            .collect();
+        assert_eq!(current.len(), 1, "{pool}");
+        let want = format!(
+            "{}.{}",
+            current[0]["id"].as_str().unwrap(),
+            current[0]["secret"].as_str().unwrap()
+        );
+        assert_eq!(bearer_of(d.path(), pool), want);
+    }
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
 }
 
@@ -212,7 +240,8 @@ fn rotation_edits_pointers_and_follows_symlinks() {
         out.contains("rewrote: master.ign") && out.contains("rewrote: worker.ign"),
         "{out}"
     );
-    let current = crate::support::tokens(&a).pop().unwrap();
+    let current = crate::support::token_for(&a, "worker");
+    let current_master = crate::support::token_for(&a, "master");
     let after: serde_json::Value =
         serde_json::from_slice(&std::fs::read(a.join("worker.ign")).unwrap()).unwrap();
     assert_eq!(after["ignition"]["proxy"], v["ignition"]["proxy"]);
@@ -229,7 +258,10 @@ fn rotation_edits_pointers_and_follows_symlinks() {
         "the link stays a link"
     );
     let linked = std::fs::read_to_string(pxe.join("master.ign")).unwrap();
-    assert!(linked.contains(&format!("Bearer {current}")), "{linked}");
+    assert!(
+        linked.contains(&format!("Bearer {current_master}")),
+        "{linked}"
+    );
     assert_eq!(crate::support::mode(&pxe.join("master.ign")), 0o600);
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
 }

@@ -178,8 +178,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     let mut ours = trusted;
     ours.extend(b.cas.iter().map(|c| c.der.clone()));
     let store = load_tokens(dir)?;
-    let token = store.as_ref().and_then(|s| s.current(now()));
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, token, false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
     write_pointers(&mut change, &pointers, Overwrite::Allow);
     change.commit(&lock)?;
     if !retired.is_empty() {

@@ -202,8 +202,7 @@ fn install(ui: &Ui, dir: &AssetDir, lock: &DirLock, command: &str, new: NewCa) -
     let mut ours = known_cas(dir)?;
     ours.push(new.info.der.clone());
     let store = load_tokens(dir)?;
-    let token = store.as_ref().and_then(|s| s.current(now()));
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, token, false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
     let mut change = dir.change(command);
     change.write(layout::CA_KEY, &new.key_pem, SECRET_MODE, Overwrite::Allow);
     change.write(

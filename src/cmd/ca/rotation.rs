@@ -399,8 +399,7 @@ fn set_bundle(
     ours.extend(added.iter().map(|c| c.der.clone()));
     ours.extend(bundle.iter().map(|c| c.der.clone()));
     let store = load_tokens(dir)?;
-    let token = store.as_ref().and_then(|s| s.current(now()));
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, token, false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
     write_pointers(change, &pointers, Overwrite::Allow);
     Ok(pointers)
 }

@@ -23,7 +23,8 @@ struct InitReport<'a> {
     cluster_name: &'a str,
     base_domain: &'a str,
     pools: &'a [String],
-    token_id: Option<String>,
+    /// Each pool's token id.
+    tokens: std::collections::BTreeMap<String, String>,
     files: &'a [Written],
 }
 
@@ -114,18 +115,28 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         }
     }
     let serving = issue_serving(&ca, &serving_key, &all_sans, cert_validity, t)?;
+    // One token per pool, scoped to it: a pointer config fetches its own pool only.
     let store = if args.no_token {
         None
     } else {
         let mut s = TokenStore::new();
-        s.create(t, None, Some("created by mcsctl init".into()))?;
+        for p in &pools {
+            s.create(
+                t,
+                None,
+                Some(format!("{p} pool, created by mcsctl init")),
+                vec![p.clone()],
+            )?;
+        }
         Some(s)
     };
-    let token = store.as_ref().and_then(|s| s.current(t));
     let bundle = ca_issued.cert_pem.as_bytes();
     let pointers = pools
         .iter()
-        .map(|p| fresh_pointer(dir, &cfg, p, bundle, token, transport))
+        .map(|p| {
+            let token = store.as_ref().and_then(|s| s.current_for(p, t));
+            fresh_pointer(dir, &cfg, p, bundle, token, transport)
+        })
         .collect::<Result<Vec<_>>>()?;
 
     dir.create()?;
@@ -199,7 +210,13 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             layout::TOKENS,
             true,
             "tokens",
-            token.map(|t| format!("current token {}", t.id)),
+            Some(
+                pools
+                    .iter()
+                    .filter_map(|p| s.current_for(p, t).map(|k| format!("{p} {}", k.id)))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
         ));
     }
     super::write_pointers(&mut change, &pointers, ow);
@@ -215,7 +232,16 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     change.commit(&lock)?;
     files.extend(replaced);
 
-    let token_id = token.map(|t| t.id.clone());
+    // Each pool's token id.
+    let tokens: std::collections::BTreeMap<String, String> = pools
+        .iter()
+        .filter_map(|p| {
+            store
+                .as_ref()
+                .and_then(|s| s.current_for(p, t))
+                .map(|k| (p.clone(), k.id.clone()))
+        })
+        .collect();
     super::warn_short_lived(ui, &files);
     if ui.json() {
         ui.out_json(&InitReport {
@@ -223,7 +249,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             cluster_name: &cluster_name,
             base_domain: &base_domain,
             pools: &pools,
-            token_id,
+            tokens,
             files: &files,
         })?;
     } else {
