@@ -1679,7 +1679,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --connection-deadline --proxy-protocol-from --max-connections --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1709,6 +1709,10 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --min-send-rate)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --connection-deadline)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1718,6 +1722,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --max-connections)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-connections-per-client)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -342,9 +342,11 @@ none\t'Full configs to anyone (a loud warning at start)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l header-timeout -d 'Time allowed to send a request\'s headers; also the idle keep-alive timeout' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l handshake-timeout -d 'Time allowed for a TLS handshake (and a PROXY protocol header)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l write-timeout -d 'How long a response may stay unsent because the client does not read; then the connection is cut' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l connection-deadline -d 'How long one connection may stay open; then it is closed after the request in flight' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l min-send-rate -d 'Average bytes per second a response must be read at once it has taken longer than --write-timeout; a slower reader is cut off (a `slow-client` event)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l connection-deadline -d 'How long one connection may stay open; then it is closed after the request in flight (which gets --write-timeout more to finish)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l proxy-protocol-from -d 'Load balancer (address or CIDR) whose connections start with a PROXY protocol v1/v2 header; repeatable (default: proxyProtocolFrom of mcsctl.json)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-connections -d 'Most connections open at once; further connections are closed at once' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-connections -d 'Most connections open at once; past it, an idle connection of the client holding the most is closed to let a newcomer in (none idle: the newcomer is closed)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-connections-per-client -d 'Most connections one client (address; IPv6 /64; behind a PROXY-protocol balancer, the client it names) may hold (default: an eighth of --max-connections)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-header-bytes -d 'Largest request head in bytes; larger requests get 431' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload-interval -d 'How often to look for changed certificates, tokens and rendered configs (SIGHUP reloads at once)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l drain-timeout -d 'How long SIGTERM waits for in-flight requests before exiting' -r

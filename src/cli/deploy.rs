@@ -135,7 +135,13 @@ pub struct ServeArgs {
     #[arg(long, default_value = "30s", value_name = "DUR", value_parser = values::duration)]
     pub write_timeout: Duration,
 
-    /// How long one connection may stay open; then it is closed after the request in flight.
+    /// Average bytes per second a response must be read at once it has taken longer than
+    /// --write-timeout; a slower reader is cut off (a `slow-client` event).
+    #[arg(long, default_value = "8KiB", value_name = "SIZE", value_parser = values::size)]
+    pub min_send_rate: u64,
+
+    /// How long one connection may stay open; then it is closed after the request in flight
+    /// (which gets --write-timeout more to finish).
     #[arg(long, default_value = "10m", value_name = "DUR", value_parser = values::duration)]
     pub connection_deadline: Duration,
 
@@ -143,9 +149,15 @@ pub struct ServeArgs {
     #[arg(long = "proxy-protocol-from", value_name = "CIDR", value_parser = values::cidr)]
     pub proxy_protocol_from: Vec<Cidr>,
 
-    /// Most connections open at once; further connections are closed at once.
+    /// Most connections open at once; past it, an idle connection of the client holding the
+    /// most is closed to let a newcomer in (none idle: the newcomer is closed).
     #[arg(long, default_value_t = 4096, value_name = "N")]
     pub max_connections: usize,
+
+    /// Most connections one client (address; IPv6 /64; behind a PROXY-protocol balancer, the
+    /// client it names) may hold (default: an eighth of --max-connections).
+    #[arg(long, value_name = "N")]
+    pub max_connections_per_client: Option<usize>,
 
     /// Largest request head in bytes; larger requests get 431.
     #[arg(long, default_value_t = 16384, value_name = "BYTES")]

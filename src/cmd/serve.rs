@@ -38,6 +38,10 @@ pub fn run(dir: &AssetDir, a: &ServeArgs) -> Result<u8> {
         header_timeout: a.header_timeout.to_std(),
         handshake_timeout: a.handshake_timeout.to_std(),
         max_connections: a.max_connections.max(1),
+        max_connections_per_client: a
+            .max_connections_per_client
+            .unwrap_or(a.max_connections / 8)
+            .clamp(1, a.max_connections.max(1)),
         reload_interval: a
             .reload_interval
             .to_std()
@@ -47,6 +51,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs) -> Result<u8> {
         max_failures: a.max_failures,
         block_for: a.block_for.to_std(),
         write_timeout: a.write_timeout.to_std(),
+        min_send_rate: a.min_send_rate,
         connection_deadline: a.connection_deadline.to_std(),
         proxy_from: proxies(dir, &a.proxy_protocol_from)?,
     };

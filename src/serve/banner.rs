@@ -82,10 +82,12 @@ pub(super) fn banner(
         ));
     }
     b.push_str(&format!(
-        "  limits: write timeout {}s, connection deadline {}s, {} connections\n",
+        "  limits: write timeout {}s, min send rate {}/s, connection deadline {}s, {} connections ({} per client)\n",
         opts.write_timeout.as_secs(),
+        crate::size::human(opts.min_send_rate),
         opts.connection_deadline.as_secs(),
-        opts.max_connections
+        opts.max_connections,
+        opts.max_connections_per_client
     ));
     if state.auth == AuthMode::None {
         b.push_str(&format!(

@@ -13,6 +13,7 @@
 //! connection ([`respond`]).
 
 mod banner;
+pub mod conns;
 pub mod handler;
 pub mod io;
 pub mod limit;
@@ -22,6 +23,7 @@ mod reload;
 mod respond;
 pub mod state;
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -64,10 +66,14 @@ pub struct Options {
     pub handshake_timeout: Duration,
     /// How long a response may stay unsent because the client does not read.
     pub write_timeout: Duration,
+    /// Bytes per second a response must go out at once it takes longer than `write_timeout`.
+    pub min_send_rate: u64,
     /// How long one connection may live; then it is closed after its request in flight.
     pub connection_deadline: Duration,
-    /// Most connections open at once; more are closed at accept.
+    /// Most connections open at once; past it, the client holding the most loses an idle one.
     pub max_connections: usize,
+    /// Most connections one client (address; IPv6 /64) may hold.
+    pub max_connections_per_client: usize,
     /// How often to look for changed files.
     pub reload_interval: Duration,
     /// Largest request head in bytes (larger: 431).
@@ -81,6 +87,9 @@ pub struct Options {
     /// Load balancers whose connections start with a PROXY protocol header.
     pub proxy_from: Vec<Cidr>,
 }
+
+/// Connections that may be closing at once after giving their place to a newcomer.
+const EVICTION_SLACK: usize = 64;
 
 /// Request heads larger than this are dropped by hyper without an answer.
 const HARD_HEAD_LIMIT: usize = 256 * 1024;
@@ -160,7 +169,11 @@ async fn serve(opts: Options) -> Result<u8> {
         log: log.clone(),
     });
     let (stop_tx, stop_rx) = watch::channel(false);
-    let permits = Arc::new(Semaphore::new(opts.max_connections));
+    // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
+    // room for connections that are closing to make room for newcomers.
+    let conns = conns::Conns::new(opts.max_connections, opts.max_connections_per_client);
+    let capacity = opts.max_connections + EVICTION_SLACK;
+    let permits = Arc::new(Semaphore::new(capacity));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(opts.header_timeout)
@@ -173,8 +186,11 @@ async fn serve(opts: Options) -> Result<u8> {
         http,
         handshake_timeout: opts.handshake_timeout,
         write_timeout: opts.write_timeout,
+        min_send_rate: opts.min_send_rate,
         connection_deadline: opts.connection_deadline,
         proxy_from: opts.proxy_from.clone(),
+        max_connections: opts.max_connections,
+        max_per_client: opts.max_connections_per_client,
     });
 
     let mut tasks = vec![tokio::spawn(accept_loop(
@@ -182,7 +198,7 @@ async fn serve(opts: Options) -> Result<u8> {
         true,
         shared.clone(),
         conn.clone(),
-        permits.clone(),
+        (permits.clone(), conns.clone()),
         stop_rx.clone(),
     ))];
     if let Some(l) = plain_listener {
@@ -191,7 +207,7 @@ async fn serve(opts: Options) -> Result<u8> {
             false,
             shared.clone(),
             conn.clone(),
-            permits.clone(),
+            (permits.clone(), conns.clone()),
             stop_rx.clone(),
         )));
     }
@@ -216,7 +232,7 @@ async fn serve(opts: Options) -> Result<u8> {
     }
     reloader.abort();
     // Every connection holds a permit until it ends: all permits back means all drained.
-    let all = u32::try_from(opts.max_connections).unwrap_or(u32::MAX);
+    let all = u32::try_from(capacity).unwrap_or(u32::MAX);
     if tokio::time::timeout(opts.drain_timeout, permits.acquire_many(all))
         .await
         .is_err()
@@ -247,8 +263,11 @@ struct ConnOpts {
     http: hyper::server::conn::http1::Builder,
     handshake_timeout: Duration,
     write_timeout: Duration,
+    min_send_rate: u64,
     connection_deadline: Duration,
     proxy_from: Vec<Cidr>,
+    max_connections: usize,
+    max_per_client: usize,
 }
 
 async fn accept_loop(
@@ -256,10 +275,20 @@ async fn accept_loop(
     tls: bool,
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
-    permits: Arc<Semaphore>,
+    (permits, conns): (Arc<Semaphore>, Arc<conns::Conns>),
     mut stop: watch::Receiver<bool>,
 ) {
-    let mut refused_logged = Instant::now() - Duration::from_secs(60);
+    // Each kind of refusal is logged at most every 10 s, with the latest example.
+    let mut said: HashMap<&'static str, Instant> = HashMap::new();
+    let mut say = |kind: &'static str, msg: String| {
+        if said
+            .get(kind)
+            .is_none_or(|t| t.elapsed() > Duration::from_secs(10))
+        {
+            shared.log.event(kind, &msg);
+            said.insert(kind, Instant::now());
+        }
+    };
     loop {
         let accepted = tokio::select! {
             r = listener.accept() => r,
@@ -274,26 +303,63 @@ async fn accept_loop(
                 continue;
             }
         };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
-            if refused_logged.elapsed() > Duration::from_secs(10) {
-                shared.log.event(
-                    "connection-limit",
-                    &format!(
-                        "connection limit reached; closing new connections (e.g. from {peer})"
+        let balancer = conn.proxy_from.iter().any(|c| c.contains(peer.ip()));
+        let slot = match conns.admit(peer.ip(), balancer) {
+            Ok((slot, evicted)) => {
+                if let Some(from) = evicted {
+                    say(
+                        "connection-evicted",
+                        format!(
+                            "all {} connections taken: closed an idle one of {from}, the client holding the most, to let {peer} in",
+                            conn.max_connections
+                        ),
+                    );
+                }
+                slot
+            }
+            Err(conns::Refused::Client) => {
+                say(
+                    "connection-limit-client",
+                    format!(
+                        "{} already holds {} connections (--max-connections-per-client); closing its new ones",
+                        limit::client_key(peer.ip()),
+                        conn.max_per_client
                     ),
                 );
-                refused_logged = Instant::now();
+                continue;
             }
-            drop(tcp);
+            Err(conns::Refused::Full) => {
+                say(
+                    "connection-limit",
+                    format!(
+                        "all {} connections taken and none idle; closing new connections (e.g. from {peer})",
+                        conn.max_connections
+                    ),
+                );
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            say(
+                "connection-limit",
+                format!("too many connections closing; closing new connections (e.g. from {peer})"),
+            );
             continue;
         };
         let _ = tcp.set_nodelay(true);
+        let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(io::SEND_BUFFER);
         let shared = shared.clone();
         let conn = conn.clone();
         let w = stop.clone();
         tokio::spawn(async move {
             let _permit = permit;
-            handle_conn(tcp, peer, tls, shared, conn, w).await;
+            let slot = Arc::new(slot);
+            let evict = slot.evict.clone();
+            // Closed to make room (before or during the handshake: an idle connection).
+            tokio::select! {
+                _ = handle_conn(tcp, peer, tls, shared, conn, w, slot) => {}
+                _ = evict.notified() => {}
+            }
         });
     }
 }
@@ -307,6 +373,7 @@ async fn handle_conn(
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
     stop: watch::Receiver<bool>,
+    slot: Arc<conns::Slot>,
 ) {
     let mut client = peer;
     let mut via = None;
@@ -315,6 +382,17 @@ async fn handle_conn(
             Ok(Some(real)) => {
                 client = real;
                 via = Some(peer);
+                if slot.rekey(real.ip()).is_err() {
+                    shared.log.event(
+                        "connection-limit-client",
+                        &format!(
+                            "{} (via {peer}) already holds {} connections (--max-connections-per-client); closing this one",
+                            limit::client_key(real.ip()),
+                            conn.max_per_client
+                        ),
+                    );
+                    return;
+                }
             }
             Ok(None) => via = Some(peer),
             Err(e) => {
@@ -326,7 +404,8 @@ async fn handle_conn(
             }
         }
     }
-    let guarded = io::WriteGuard::new(tcp, conn.write_timeout);
+    let guarded = io::WriteGuard::new(tcp, conn.write_timeout, conn.min_send_rate);
+    let abort = guarded.abort_flag();
     let peer = Peer { client, via };
     if tls {
         let cfg = shared.current().tls.config.clone();
@@ -336,9 +415,9 @@ async fn handle_conn(
         else {
             return;
         };
-        serve_conn(TokioIo::new(stream), peer, shared, conn, stop).await;
+        serve_conn(TokioIo::new(stream), peer, shared, conn, stop, abort, slot).await;
     } else {
-        serve_conn(TokioIo::new(guarded), peer, shared, conn, stop).await;
+        serve_conn(TokioIo::new(guarded), peer, shared, conn, stop, abort, slot).await;
     }
 }
 
@@ -357,14 +436,24 @@ async fn serve_conn<I>(
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
     mut stop: watch::Receiver<bool>,
+    abort: io::AbortFlag,
+    slot: Arc<conns::Slot>,
 ) where
     I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
     let svc_shared = shared.clone();
+    let svc_slot = slot.clone();
     let svc = service_fn(move |req| {
         let shared = svc_shared.clone();
-        async move { Ok::<_, Infallible>(respond(&shared, peer, req)) }
+        let slot = svc_slot.clone();
+        async move {
+            slot.busy(true);
+            let r = respond(&shared, peer, req);
+            slot.busy(false);
+            Ok::<_, Infallible>(r)
+        }
     });
+    let evict = slot.evict.clone();
     let c = conn.http.serve_connection(io, svc);
     tokio::pin!(c);
     let deadline = tokio::time::sleep(conn.connection_deadline);
@@ -376,23 +465,54 @@ async fn serve_conn<I>(
             c.as_mut().graceful_shutdown();
             c.await
         }
-        _ = &mut deadline => {
+        _ = evict.notified() => {
+            // Idle: closes at once (a response still being written gets the write timeout).
             c.as_mut().graceful_shutdown();
-            c.await
+            match tokio::time::timeout(conn.write_timeout, c).await {
+                Ok(r) => r,
+                Err(_) => return,
+            }
+        }
+        _ = &mut deadline => {
+            // The response in flight gets the write timeout to finish, not longer: a slow
+            // reader does not outlive the deadline.
+            c.as_mut().graceful_shutdown();
+            match tokio::time::timeout(conn.write_timeout, c).await {
+                Ok(r) => r,
+                Err(_) => {
+                    abort.store(true, std::sync::atomic::Ordering::Relaxed);
+                    shared.log.event(
+                        "connection-deadline",
+                        &format!(
+                            "closed the connection from {}: open longer than --connection-deadline ({}s) and still sending",
+                            peer.client,
+                            conn.connection_deadline.as_secs()
+                        ),
+                    );
+                    return;
+                }
+            }
         }
     };
     if let Err(e) = result {
-        let timed_out = std::error::Error::source(&e)
-            .and_then(|s| s.downcast_ref::<std::io::Error>())
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut);
-        if timed_out {
-            shared.log.event(
+        let io = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>());
+        match io.map(|e| e.to_string()) {
+            Some(m) if m == io::STALLED => shared.log.event(
                 "write-timeout",
                 &format!(
                     "closed the connection from {}: it stopped reading",
                     peer.client
                 ),
-            );
+            ),
+            Some(m) if m == io::TOO_SLOW => shared.log.event(
+                "slow-client",
+                &format!(
+                    "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
+                    peer.client,
+                    crate::size::human(conn.min_send_rate)
+                ),
+            ),
+            _ => {}
         }
     }
 }

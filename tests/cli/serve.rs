@@ -414,7 +414,16 @@ fn a_trickling_client_is_cut_off_while_others_are_served() {
 #[test]
 fn connection_limit_closes_extra_connections() {
     let (d, a) = setup();
-    let s = Serve::start(d.path(), &["--max-connections", "2"]);
+    // One client: its own idle connections are never closed to let it in again.
+    let s = Serve::start(
+        d.path(),
+        &[
+            "--max-connections",
+            "2",
+            "--max-connections-per-client",
+            "2",
+        ],
+    );
     let ca = a.join("tls/mcs-ca.crt");
     let mut c1 = Https::connect(s.addr, &ca);
     let mut c2 = Https::connect(s.addr, &ca);

@@ -282,7 +282,14 @@ fn clients_that_do_not_read_are_cut_off_and_legitimate_ones_get_in() {
     let good = format!("Bearer {}", token_for(&a, "worker"));
     let s = Serve::start(
         d.path(),
-        &["--max-connections", "4", "--write-timeout", "2s"],
+        &[
+            "--max-connections",
+            "4",
+            "--max-connections-per-client",
+            "4",
+            "--write-timeout",
+            "2s",
+        ],
     );
     let ca = a.join("tls/mcs-ca.crt");
     // Four clients take every slot, pipeline requests without a token and never read.
@@ -458,4 +465,190 @@ fn a_blocked_address_still_gets_the_public_config_and_stale_tokens_their_reason(
         "{}",
         r.text()
     );
+}
+
+/// A config of about 1 MB in pool `big` (random data, so nothing compresses it away).
+fn big_config(a: &std::path::Path) {
+    use base64::Engine;
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let files: Vec<serde_json::Value> = (0..300)
+        .map(|i| {
+            let data: Vec<u8> = (0..2400)
+                .map(|_| {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    seed as u8
+                })
+                .collect();
+            serde_json::json!({"path": format!("/etc/big/{i}"), "mode": 420, "contents": {
+                "source": format!("data:;base64,{}", base64::engine::general_purpose::STANDARD.encode(data))}})
+        })
+        .collect();
+    let cfg = serde_json::json!({"ignition": {"version": "3.2.0"}, "storage": {"files": files}});
+    render(a, "big", &cfg.to_string(), None);
+}
+
+/// Reads the big config at about `rate` bytes per second (a small receive buffer, so the
+/// server feels it) until the server ends the connection or `limit` bytes arrived; returns
+/// the bytes read. The pauses pace the reader: they are what is being tested.
+fn read_slowly(s: &Serve, ca: &std::path::Path, token: &str, rate: usize, limit: usize) -> usize {
+    // The receive buffer is set before connecting, so the window it implies is the one
+    // advertised from the start.
+    let sock = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    sock.set_recv_buffer_size(4096).unwrap();
+    sock.connect(&s.addr.into()).unwrap();
+    let tcp: std::net::TcpStream = sock.into();
+    let mut c = Https::over(tcp, ca);
+    c.send(
+        format!(
+            "GET /config/big HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nAccept: {}\r\n\r\n",
+            accept("3.2.0")
+        )
+        .as_bytes(),
+    )
+    .unwrap();
+    let mut total = 0;
+    let mut buf = [0u8; 1024];
+    while total < limit {
+        match c.read_some(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => total += n,
+        }
+        std::thread::sleep(Duration::from_secs_f64(1024.0 / rate as f64));
+    }
+    total
+}
+
+#[test]
+fn a_steady_but_slow_reader_is_cut_off_by_the_minimum_rate_and_the_deadline() {
+    let (d, a) = setup(&["--pool", "big"]);
+    big_config(&a);
+    let size = std::fs::metadata(a.join("rendered/big.ign")).unwrap().len() as usize;
+    let ca = a.join("tls/mcs-ca.crt");
+    let token = token_for(&a, "big");
+    // 20 KB/s against a 64 KiB/s minimum: it keeps reading (no write stalls 5 s), too slowly.
+    let s = Serve::start(
+        d.path(),
+        &["--write-timeout", "5s", "--min-send-rate", "64KiB"],
+    );
+    let started = Instant::now();
+    let got = read_slowly(&s, &ca, &token, 20_000, size);
+    let took = started.elapsed();
+    eprintln!("slow reader: {got} of {size} bytes in {took:?}");
+    assert!(got < size / 2, "cut off early: {got} of {size} bytes");
+    assert!(took < Duration::from_secs(30));
+    assert!(
+        s.wait_stderr("\"event\":\"slow-client\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr()
+            .contains("it read slower than --min-send-rate (64 KiB/s)")
+    );
+    drop(s);
+    // Fast enough for the rate, too slow for the deadline: cut once the deadline and the
+    // write timeout have passed, not when the reader is done.
+    let s = Serve::start(
+        d.path(),
+        &[
+            "--connection-deadline",
+            "2s",
+            "--write-timeout",
+            "5s",
+            "--min-send-rate",
+            "1KiB",
+        ],
+    );
+    let started = Instant::now();
+    let got = read_slowly(&s, &ca, &token, 40_000, size);
+    assert!(
+        got < size / 2,
+        "cut off at the deadline: {got} of {size} bytes"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert!(
+        s.wait_stderr("\"event\":\"connection-deadline\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    // A reader that keeps up gets the whole config.
+    let fresh = Https::connect(s.addr, &ca)
+        .request(
+            "GET",
+            "/config/big",
+            &[
+                ("Authorization", &format!("Bearer {token}")),
+                ("Accept", &accept("3.2.0")),
+            ],
+        )
+        .unwrap();
+    assert_eq!((fresh.status, fresh.body.len()), (200, size));
+}
+
+#[test]
+fn one_address_holding_idle_connections_never_starves_another() {
+    let (d, a) = setup(&[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let s = Serve::start(
+        d.path(),
+        &[
+            "--max-connections",
+            "100",
+            "--max-connections-per-client",
+            "40",
+            "--handshake-timeout",
+            "60s",
+        ],
+    );
+    // 200 idle connections (no handshake, no request) from one address: 40 are kept, the
+    // others are closed at once.
+    let mut hog: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| {
+            let t: std::net::TcpStream = connect_from("127.0.0.2", s.addr);
+            t.set_nonblocking(true).unwrap();
+            t
+        })
+        .collect();
+    let closed = |hog: &mut Vec<std::net::TcpStream>| {
+        hog.iter_mut()
+            .filter_map(|t| std::io::Read::read(t, &mut [0u8; 1]).ok())
+            .filter(|n| *n == 0)
+            .count()
+    };
+    assert!(
+        eventually(Duration::from_secs(10), || closed(&mut hog) == 160),
+        "{} of 200 closed\n{}",
+        closed(&mut hog),
+        s.stderr()
+    );
+    assert!(s.wait_stderr(
+        "\"event\":\"connection-limit-client\"",
+        Duration::from_secs(5)
+    ));
+    // Another address is served, request after request.
+    let good = format!("Bearer {}", token_for(&a, "worker"));
+    for i in 0..100 {
+        let r = Https::over(connect_from("127.0.0.3", s.addr), &ca)
+            .request("GET", "/config/worker", &[("Authorization", &good)])
+            .unwrap();
+        assert_eq!(r.status, 200, "request {i}");
+    }
+    // All 100 taken by idle connections (40 + 40 + 20 from three addresses): a newcomer is let
+    // in by closing an idle connection of a client holding the most.
+    let more: Vec<std::net::TcpStream> = (0..40)
+        .map(|_| connect_from("127.0.0.4", s.addr))
+        .chain((0..20).map(|_| connect_from("127.0.0.5", s.addr)))
+        .collect();
+    let r = Https::over(connect_from("127.0.0.6", s.addr), &ca)
+        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .unwrap();
+    assert_eq!(r.status, 200);
+    assert!(
+        s.wait_stderr("\"event\":\"connection-evicted\"", Duration::from_secs(5)),
+        "{}",
+        s.stderr()
+    );
+    drop(more);
 }

@@ -568,6 +568,11 @@ impl Https {
         self.tls.conn.peer_certificates().unwrap()[0].to_vec()
     }
 
+    /// Reads whatever comes next, at most `buf.len()` bytes (0 at the end of the stream).
+    pub fn read_some(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        std::io::Read::read(&mut self.tls, buf)
+    }
+
     /// Sends raw bytes.
     pub fn send(&mut self, raw: &[u8]) -> std::io::Result<()> {
         self.tls.write_all(raw)?;
