@@ -71,7 +71,8 @@ while :; do
   n=$((n + 2))
 done
 echo "large: $n MachineConfigs rendered by mcsctl render into $(stat -c %s "$work/a/rendered/large.ign") bytes" >&2
-token=$(python3 -c "import json,sys; t=json.load(open('$work/a/auth/tokens.json'))['tokens'][0]; print(t['id']+'.'+t['secret'])")
+# A token for the two bench pools (tokens are scoped to the pools they may fetch).
+token=$("$mcsctl" --dir "$work/a" token create --pool small --pool large -q)
 
 cat > "$work/nginx.conf" <<NGINX
 worker_processes auto;
@@ -99,7 +100,7 @@ NGINX
 # What Ignition 2.14 sends. mcsctl answers it as the MCS does, converting the stored config to
 # spec 3.3.0 (the MCS's pipeline, done once at load); nginx serves those same bytes from files.
 accept="Accept: application/vnd.coreos.ignition+json;version=3.3.0, */*;q=0.1"
-"$mcsctl" --dir "$work/a" serve --listen 127.0.0.1:$mport --reload-interval 60s > "$work/mcsctl-access.log" 2> "$work/mcsctl.err" &
+"$mcsctl" --dir "$work/a" serve --listen 127.0.0.1:$mport --reload-interval 60s --max-connections-per-client 2048 > "$work/mcsctl-access.log" 2> "$work/mcsctl.err" &
 mpid=$!
 for _ in $(seq 100); do grep -q '^ready' "$work/mcsctl.err" && break; sleep 0.1; done
 grep -q '^ready' "$work/mcsctl.err" || { cat "$work/mcsctl.err" >&2; exit 1; }

@@ -33,7 +33,7 @@ pub const TOO_SLOW: &str = "the client reads slower than the minimum send rate";
 /// The kernel's send buffer of a connection: bounded, so a slow reader's back-pressure reaches
 /// [`WriteGuard`] (an autotuned buffer of megabytes would take a whole config at once and keep
 /// trickling it out after the connection is gone) and kernel memory per connection is bounded.
-pub const SEND_BUFFER: usize = 64 * 1024;
+pub const SEND_BUFFER: usize = 128 * 1024;
 
 /// A transport that can end its connection abortively: unsent data is dropped and the peer
 /// gets a reset, so a cut-off client stops costing anything at once.
