@@ -11,6 +11,7 @@ pub mod doctor;
 pub mod duration;
 pub mod exit;
 pub mod golang;
+pub mod http;
 pub mod ignition;
 pub mod inspect;
 pub mod kube;

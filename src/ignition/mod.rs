@@ -3,7 +3,6 @@
 pub mod accept;
 pub mod dataurl;
 pub mod edit;
-pub mod fetch;
 pub mod pointer;
 pub mod render;
 pub mod spec;

@@ -75,12 +75,13 @@ fn healthy_server_passes_every_step() {
             "tls",
             "request",
             "status",
+            "body",
             "config",
             "references"
         ]
     );
     assert!(
-        v["steps"][6]["detail"]
+        v["steps"][7]["detail"]
             .as_str()
             .unwrap()
             .contains("Ignition 3.2.0 config"),
@@ -285,4 +286,120 @@ fn follows_merge_references_of_the_returned_config() {
     let (code, out, _) = run(d.path(), &doctor);
     assert_eq!(code, 4);
     assert_eq!(failed_step(&out), "ref[2] status");
+}
+
+/// A plain-HTTP server on a free loopback port that answers each of `answers` connections, in
+/// order, with the given bytes after reading the request head, then closes (no close_notify
+/// to worry about: plain TCP).
+/// An answer ending in `RESET` is sent without those bytes and the connection reset after it.
+fn raw_server(answers: Vec<Vec<u8>>) -> (u16, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = l.local_addr().unwrap().port();
+    let h = std::thread::spawn(move || {
+        for answer in answers {
+            let (mut s, _) = l.accept().unwrap();
+            let mut head = Vec::new();
+            let mut b = [0u8; 1024];
+            while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                match s.read(&mut b) {
+                    Ok(0) | Err(_) => break,
+                    Ok(n) => head.extend_from_slice(&b[..n]),
+                }
+            }
+            match answer.strip_suffix(b"RESET") {
+                Some(a) => {
+                    let _ = s.write_all(a);
+                    socket2::SockRef::from(&s)
+                        .set_linger(Some(std::time::Duration::ZERO))
+                        .unwrap();
+                }
+                None => {
+                    let _ = s.write_all(&answer);
+                }
+            }
+        }
+    });
+    (port, h)
+}
+
+/// A pointer config fetching `http://127.0.0.1:PORT/config/worker`, written by hand.
+fn http_pointer(d: &std::path::Path, port: u16) -> std::path::PathBuf {
+    let p = d.join("http.ign");
+    let v = serde_json::json!({"ignition": {"version": "3.2.0", "config": {"merge": [
+        {"source": format!("http://127.0.0.1:{port}/config/worker")}]}}});
+    std::fs::write(&p, v.to_string()).unwrap();
+    p
+}
+
+/// doctor fails what Ignition fails: a chunked body cut off before its last chunk (Go's
+/// client reports "unexpected EOF" and Ignition retries for ever), a connection reset after
+/// the head, and a config nested deeper than the 10,000 levels of Ignition's JSON parser
+/// (coreos/go-json's maxNestingDepth: "exceeded max depth"), even inside a field Ignition
+/// ignores. Nesting Ignition accepts (deeper than serde_json's default 128) still passes.
+#[test]
+fn a_cut_body_or_json_too_deep_for_ignition_fails() {
+    let d = tempfile::tempdir().unwrap();
+    let config = |depth: usize| {
+        format!(
+            r#"{{"ignition":{{"version":"3.2.0"}},"x":{}1{}}}"#,
+            "[".repeat(depth),
+            "]".repeat(depth)
+        )
+    };
+    let plain = |body: &str| {
+        format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    };
+    let ok_body = config(5000);
+    let whole = r#"{"ignition":{"version":"3.2.0"}}"#;
+    let chunked_cut = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{}\r\n",
+        whole.len() - 3,
+        &whole[..whole.len() - 3]
+    )
+    .into_bytes();
+    let reset = format!(
+        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{}RESET",
+        whole.len() + 10,
+        whole
+    )
+    .into_bytes();
+    let (port, server) = raw_server(vec![
+        plain(&ok_body),
+        chunked_cut,
+        reset,
+        plain(&config(10_000)),
+        plain(&config(9_999)),
+    ]);
+    let p = http_pointer(d.path(), port);
+    let doctor = ["doctor", p.to_str().unwrap(), "--format", "json"];
+
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 0, "5,000 levels are within Ignition's limit: {out}");
+
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 4, "{out}");
+    assert_eq!(failed_step(&out), "body", "{out}");
+    assert!(out.contains("cut off"), "{out}");
+
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 4, "{out}");
+    assert_eq!(failed_step(&out), "body", "{out}");
+    assert!(out.contains("reset"), "{out}");
+
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(code, 4, "{out}");
+    assert_eq!(failed_step(&out), "config", "{out}");
+    assert!(out.contains("exceeded max depth"), "{out}");
+
+    let (code, out, _) = run(d.path(), &doctor);
+    assert_eq!(
+        code, 0,
+        "exactly 10,000 levels with the outer object: {out}"
+    );
+    server.join().unwrap();
 }

@@ -6,8 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use anyhow::{Context as _, Result, bail};
-use hyper::Uri;
+use anyhow::{Result, bail};
 use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
@@ -16,7 +15,7 @@ use super::{commit_recording_flavour, line};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
-use crate::ignition::fetch::{self, Request};
+use crate::http::{self, HttpUrl};
 use crate::ignition::render::{Flavour, payload};
 use crate::ignition::{SpecVersion, pointer};
 use crate::serve::state::{PRE_APPROVAL, RENDERED};
@@ -42,7 +41,12 @@ pub fn run(
         )));
     }
     let url = config_url(raw_url, pool)?;
-    let roots = if url.scheme_str() == Some("https") {
+    if !url.is_https() && a.token.is_some() {
+        return Err(usage(
+            "refusing to send the token over plain http; use https",
+        ));
+    }
+    let roots = if url.is_https() {
         roots(dir, a.ca.as_deref())?
     } else {
         Vec::new()
@@ -50,21 +54,29 @@ pub fn run(
     let asked = version.unwrap_or(SpecVersion {
         minor: SpecVersion::MAX_MINOR,
     });
-    let shown = crate::doctor::redact_url(&url.to_string());
-    let resp = fetch::get(&Request {
+    let shown = url.to_string();
+    let headers: Vec<(String, String)> = a
+        .token
+        .iter()
+        .map(|t| ("Authorization".to_string(), format!("Bearer {t}")))
+        .collect();
+    let ex = http::get(&http::Request {
         url: &url,
+        resolve: None,
         roots: &roots,
-        token: a.token.as_deref(),
-        version: asked,
+        accept_spec: &asked.to_string(),
+        user_agent: concat!("mcsctl/", env!("CARGO_PKG_VERSION"), " (render --from-mcs)"),
+        headers: &headers,
         timeout: TIMEOUT,
-    })
-    .with_context(|| format!("fetching {shown}"))?;
+        max_body: crate::assets::max_input(),
+    });
+    let resp = answer(ex, &shown)?;
     match resp.status {
         200 => {}
         401 => bail!(
             "{shown} answered 401 Unauthorized: it wants a provisioning token (--token or MCSCTL_FROM_MCS_TOKEN)"
         ),
-        403 => bail!("{shown} answered 403 Forbidden"),
+        403 => bail!("{shown} answered 403 Forbidden: {}", first_line(&resp.body)),
         404 => bail!("{shown} answered 404: the server has no config for pool {pool}"),
         406 => bail!(
             "{shown} answered 406: it cannot serve Ignition {asked}: {}",
@@ -125,22 +137,50 @@ pub fn run(
 }
 
 /// The URL to fetch: as given when it has a path, else with `/config/<pool>`.
-fn config_url(raw: &str, pool: &str) -> Result<Uri> {
-    let url: Uri = raw
-        .parse()
-        .map_err(|_| usage(format!("--from-mcs {raw:?} is not a URL")))?;
-    if !matches!(url.scheme_str(), Some("https" | "http")) || url.host().is_none() {
-        return Err(usage(format!(
-            "--from-mcs {raw:?}: use https://HOST:22623 (or a full /config/<pool> URL)"
-        )));
-    }
-    if url.path() == "/" || url.path().is_empty() {
-        let base = raw.trim_end_matches('/');
-        return format!("{base}/config/{pool}")
-            .parse()
-            .map_err(|_| usage(format!("--from-mcs {raw:?} is not a URL")));
+fn config_url(raw: &str, pool: &str) -> Result<HttpUrl> {
+    let url = HttpUrl::parse(raw).ok_or_else(|| {
+        usage(format!(
+            "--from-mcs {:?}: use https://HOST:22623 (or a full /config/<pool> URL)",
+            crate::http::url::redact(raw)
+        ))
+    })?;
+    if url.path_and_query() == "/" {
+        return url
+            .with_path(&format!("/config/{pool}"))
+            .ok_or_else(|| usage(format!("--from-mcs {url} is not a URL")));
     }
     Ok(url)
+}
+
+/// The status and whole body, or why there is none.
+struct Answer {
+    status: u16,
+    body: Vec<u8>,
+}
+
+fn answer(ex: http::Exchange, shown: &str) -> Result<Answer> {
+    if let Some(f) = &ex.failure {
+        let hint = match f {
+            http::Failure::Tls(
+                Some(rustls::Error::InvalidCertificate(
+                    rustls::CertificateError::UnknownIssuer
+                    | rustls::CertificateError::BadSignature,
+                )),
+                _,
+            ) => {
+                "; pass the server's CA with --ca (a PEM file, or a pointer config that trusts it)"
+            }
+            _ => "",
+        };
+        bail!("fetching {shown}: {}{hint}", f.describe());
+    }
+    match (ex.head, ex.body) {
+        (Some((status, _)), Some(body)) => Ok(Answer {
+            status: status.as_u16(),
+            body,
+        }),
+        _ => bail!("fetching {shown}: no answer"),
+    }
 }
 
 /// The CAs to trust: --ca (PEM, or a pointer config's certificateAuthorities), else the asset

@@ -1,0 +1,276 @@
+//! `mcsctl doctor`: does what Ignition does with a pointer config, one step at a time, and
+//! says which step fails, why, and what fixes it. Blocking I/O with hard timeouts; nothing is
+//! retried (Ignition would retry for ever, which is what makes a failed boot so opaque).
+
+mod explain;
+mod judge;
+mod steps;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::Serialize;
+
+use crate::ignition::pointer;
+use crate::pki::cert::{CertInfo, parse_pem_certs};
+
+pub use judge::MAX_NESTING;
+
+/// How deep merge/replace references are followed.
+const MAX_DEPTH: usize = 3;
+
+/// Inputs of a doctor run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Path to the pointer config.
+    pub pointer: std::path::PathBuf,
+    /// Overrides of name resolution: (host, optional port, address).
+    pub resolve: Vec<Resolve>,
+    /// The spec version the simulated Ignition accepts, e.g. `3.3.0`.
+    pub ignition_spec: String,
+    /// Limit of each network step.
+    pub timeout: Duration,
+}
+
+/// Result of one step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// It worked.
+    Ok,
+    /// It failed; the steps after it were not run.
+    Fail,
+}
+
+/// One step of the run.
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    /// Step name (`parse`, `resolve`, `connect`, `tls`, `request`, `status`, `config`, `references`).
+    pub step: String,
+    /// Outcome.
+    pub status: Status,
+    /// What happened, in one line.
+    pub detail: String,
+    /// What to do about a failure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// The pointer config checked.
+    pub pointer: String,
+    /// The spec version the simulated client accepts.
+    pub ignition_spec: String,
+    /// Steps in order, up to and including the first failure.
+    pub steps: Vec<Step>,
+}
+
+impl Report {
+    /// Whether every step passed.
+    pub fn passed(&self) -> bool {
+        self.steps.iter().all(|s| s.status == Status::Ok)
+    }
+
+    pub(crate) fn ok(&mut self, step: impl Into<String>, detail: impl Into<String>) {
+        self.steps.push(Step {
+            step: step.into(),
+            status: Status::Ok,
+            detail: detail.into(),
+            fix: None,
+        });
+    }
+
+    pub(crate) fn fail(
+        &mut self,
+        step: impl Into<String>,
+        detail: impl Into<String>,
+        fix: impl Into<String>,
+    ) {
+        self.steps.push(Step {
+            step: step.into(),
+            status: Status::Fail,
+            detail: detail.into(),
+            fix: Some(fix.into()),
+        });
+    }
+}
+
+/// A pointer's view of one remote resource: where, with which headers, trusting which CAs.
+pub(crate) struct Fetch {
+    url: String,
+    headers: Vec<(String, String)>,
+    cas: Vec<CertInfo>,
+    token_id: Option<String>,
+    pool: String,
+}
+
+/// Runs every step; stops at the first failure.
+pub fn run(opts: &Options) -> Report {
+    let name = opts.pointer.display().to_string();
+    let mut r = Report {
+        pointer: name.clone(),
+        ignition_spec: opts.ignition_spec.clone(),
+        steps: Vec::new(),
+    };
+    let Some(fetch) = parse_step(&mut r, opts) else {
+        return r;
+    };
+    let _ = steps::fetch(&mut r, opts, &fetch, "", 0);
+    r
+}
+
+fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
+    let name = opts.pointer.display().to_string();
+    let bytes = match crate::assets::read_file(&opts.pointer) {
+        Ok(b) => b,
+        Err(e) => {
+            r.fail(
+                "parse",
+                format!("cannot read {name}: {:#}", e.root_cause()),
+                "pass the path of a pointer config (default <dir>/worker.ign)",
+            );
+            return None;
+        }
+    };
+    let info = match pointer::parse(&bytes, &name) {
+        Ok(i) => i,
+        Err(e) => {
+            r.fail(
+                "parse",
+                format!("{e:#}"),
+                "regenerate it with `mcsctl pointer --pool <pool> --force`",
+            );
+            return None;
+        }
+    };
+    // Ignition refuses a config newer than the spec it was built with, before any fetch.
+    if let (Ok(have), Ok(reads)) = (
+        crate::ignition::SpecVersion::parse(&info.version),
+        crate::ignition::SpecVersion::parse(&opts.ignition_spec),
+    ) && have > reads
+    {
+        r.fail(
+            "parse",
+            format!(
+                "{name} is Ignition spec {}, newer than the {} this Ignition reads: it stops at \"unsupported config version\" before fetching anything",
+                info.version, opts.ignition_spec
+            ),
+            format!(
+                "write it at the spec the boot image reads: `mcsctl pointer --pool <pool> --spec-version {} --force` (a pointer config needs nothing newer)",
+                opts.ignition_spec
+            ),
+        );
+        return None;
+    }
+    let summary: judge::Summary = serde_json::from_slice(&bytes).unwrap_or_default();
+    let resource = judge::Resource::references(&summary.ignition.config)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let Some(url) = resource.source.clone() else {
+        r.fail(
+            "parse",
+            format!("{name} has no ignition.config merge or replace source"),
+            "a pointer config needs ignition.config.merge[0].source",
+        );
+        return None;
+    };
+    let headers = resource.headers();
+    let mut cas = Vec::new();
+    for (i, pem) in info.ca_pems.iter().enumerate() {
+        match parse_pem_certs(pem, &format!("{name}: certificateAuthorities[{i}]")) {
+            Ok(v) => cas.extend(v),
+            Err(e) => {
+                r.fail(
+                    "parse",
+                    format!("{e:#}"),
+                    "regenerate the pointer config with `mcsctl pointer --force`",
+                );
+                return None;
+            }
+        }
+    }
+    let token = match (info.token_transport, &info.token_id) {
+        (Some(t), Some(id)) => format!("; token {id} in {t}"),
+        (Some(t), None) => format!("; a token in {t}"),
+        _ => "; no token".into(),
+    };
+    let ca_names: Vec<String> = cas.iter().map(|c| c.subject.clone()).collect();
+    r.ok(
+        "parse",
+        format!(
+            "Ignition {} pointer config; source {}; {} CA(s) ({}){token}{}",
+            info.version,
+            info.sources.first().cloned().unwrap_or_default(),
+            cas.len(),
+            ca_names.join("; "),
+            if info.warnings.is_empty() {
+                String::new()
+            } else {
+                format!("; warnings: {}", info.warnings.join(", "))
+            }
+        ),
+    );
+    let pool = info
+        .sources
+        .first()
+        .and_then(|s| s.rsplit('/').next())
+        .unwrap_or("")
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    Some(Fetch {
+        url,
+        headers,
+        cas,
+        token_id: info.token_id,
+        pool,
+    })
+}
+
+/// A `--resolve` entry: host, optional port, address.
+pub type Resolve = (String, Option<u16>, IpAddr);
+
+/// Parses a `--resolve` value: `HOST:ADDR` or `HOST:PORT:ADDR` (IPv6 addresses in brackets).
+pub fn parse_resolve(s: &str) -> Result<Resolve, String> {
+    let err = || format!("{s:?}: expected HOST:ADDR or HOST:PORT:ADDR");
+    let (host, rest) = s.split_once(':').ok_or_else(err)?;
+    let addr_of = |a: &str| {
+        a.trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<IpAddr>()
+            .map_err(|_| err())
+    };
+    if let Ok(ip) = addr_of(rest) {
+        return Ok((host.to_string(), None, ip));
+    }
+    let (port, addr) = rest.split_once(':').ok_or_else(err)?;
+    Ok((
+        host.to_string(),
+        Some(port.parse().map_err(|_| err())?),
+        addr_of(addr)?,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn resolve_entries() {
+        assert_eq!(
+            parse_resolve("h.example:127.0.0.1").unwrap(),
+            ("h.example".into(), None, "127.0.0.1".parse().unwrap())
+        );
+        assert_eq!(
+            parse_resolve("h:22623:[::1]").unwrap(),
+            ("h".into(), Some(22623), "::1".parse().unwrap())
+        );
+        assert!(parse_resolve("nonsense").is_err());
+    }
+}

@@ -1,0 +1,374 @@
+//! One URL, step by step: resolve → connect → tls → request → status → body → config →
+//! references, through the one HTTP client (`crate::http`), each step reported as it went.
+
+use rustls::pki_types::CertificateDer;
+
+use super::judge::{self, Resource};
+use super::{Fetch, MAX_DEPTH, Options, Report, explain};
+use crate::http::{self, BodyFailure, Exchange, Failure, HttpUrl};
+use crate::ignition::dataurl;
+use crate::pki::cert::{CertInfo, parse_pem_certs};
+
+/// The User-Agent doctor sends: Ignition's, marked as doctor's.
+const USER_AGENT: &str = "Ignition/2.14.0 (mcsctl doctor)";
+
+/// Fetches `f` and reports each step under `prefix`; `None` once a step failed.
+pub fn fetch(r: &mut Report, opts: &Options, f: &Fetch, prefix: &str, depth: usize) -> Option<()> {
+    let step = |s: &str| format!("{prefix}{s}");
+    let Some(url) = HttpUrl::parse(&f.url) else {
+        r.fail(
+            step("resolve"),
+            format!(
+                "{} is not an http(s) URL Ignition can fetch",
+                http::url::redact(&f.url)
+            ),
+            "use https://HOST:PORT/config/<pool>",
+        );
+        return None;
+    };
+    let resolve = opts
+        .resolve
+        .iter()
+        .find(|(h, p, _)| h.eq_ignore_ascii_case(url.host()) && p.is_none_or(|p| p == url.port()))
+        .map(|(_, _, ip)| *ip);
+    let roots: Vec<CertificateDer<'static>> = f
+        .cas
+        .iter()
+        .map(|c| CertificateDer::from(c.der.clone()))
+        .collect();
+    let ex = http::get(&http::Request {
+        url: &url,
+        resolve,
+        roots: &roots,
+        accept_spec: &opts.ignition_spec,
+        user_agent: USER_AGENT,
+        headers: &f.headers,
+        timeout: opts.timeout,
+        max_body: crate::assets::max_input(),
+    });
+    let body = report_exchange(r, opts, f, &url, &ex, &step)?;
+    let summary = config_step(r, opts, body, &step)?;
+    references(r, opts, f, &summary, prefix, depth)
+}
+
+/// Reports the network steps of `ex`; the 200 body when every one passed.
+fn report_exchange<'a>(
+    r: &mut Report,
+    opts: &Options,
+    f: &Fetch,
+    url: &HttpUrl,
+    ex: &'a Exchange,
+    step: &dyn Fn(&str) -> String,
+) -> Option<&'a [u8]> {
+    let failure = ex.failure.as_ref();
+    let Some((addrs, overridden)) = &ex.resolved else {
+        let why = failure.map_or_else(String::new, Failure::describe);
+        r.fail(
+            step("resolve"),
+            format!("cannot resolve {}: {why}", url.host()),
+            format!(
+                "add a DNS record for {host} (api-int must resolve from the machine's network), or test with --resolve {host}:ADDR",
+                host = url.host()
+            ),
+        );
+        return None;
+    };
+    let shown: Vec<String> = addrs.iter().map(|a| a.ip().to_string()).collect();
+    r.ok(
+        step("resolve"),
+        format!(
+            "{} -> {}{}",
+            url.host(),
+            shown.join(", "),
+            if *overridden { " (from --resolve)" } else { "" }
+        ),
+    );
+    let Some((addr, took)) = &ex.connected else {
+        r.fail(
+            step("connect"),
+            failure.map_or_else(String::new, Failure::describe),
+            format!(
+                "start the config server (`mcsctl serve`) or open port {} between the machine and the server",
+                url.port()
+            ),
+        );
+        return None;
+    };
+    r.ok(
+        step("connect"),
+        format!("{addr} in {:.1} ms", took.as_secs_f64() * 1000.0),
+    );
+    if !url.is_https() {
+        r.ok(
+            step("tls"),
+            "plain http: no TLS (Ignition does not check any CA for http URLs)",
+        );
+    } else if let Some((version, chain)) = &ex.tls {
+        let leaf = chain
+            .first()
+            .and_then(|d| CertInfo::from_der(d).ok())
+            .map(|c| format!("{} (issuer {})", c.subject, c.issuer))
+            .unwrap_or_default();
+        r.ok(
+            step("tls"),
+            format!(
+                "{version}; {leaf} verifies against the pointer's CA(s) for {}",
+                url.host()
+            ),
+        );
+    } else {
+        let (detail, fix) = match failure {
+            Some(Failure::Tls(e, io)) => {
+                explain::tls_failure(e.as_ref(), io, addr, url.host(), opts.timeout, f)
+            }
+            other => (
+                other.map_or_else(String::new, Failure::describe),
+                "use a DNS name or IP address in the URL".into(),
+            ),
+        };
+        r.fail(step("tls"), detail, fix);
+        return None;
+    }
+    let names: Vec<&str> = f.headers.iter().map(|(k, _)| k.as_str()).collect();
+    let Some((status, headers)) = &ex.head else {
+        match failure {
+            Some(e @ (Failure::NotHttp(_) | Failure::Timeout(_))) => {
+                r.ok(step("request"), request_detail(url, opts, names));
+                r.fail(
+                    step("status"),
+                    e.describe(),
+                    "is this port the config server? Check its logs",
+                );
+            }
+            other => r.fail(
+                step("request"),
+                other.map_or_else(String::new, Failure::describe),
+                "check the server's logs; the connection was closed",
+            ),
+        }
+        return None;
+    };
+    r.ok(step("request"), request_detail(url, opts, names));
+    let header = |n: &str| {
+        headers
+            .get(n)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+    };
+    let reason = status.canonical_reason().unwrap_or_default();
+    let code = status.as_u16();
+    if code != 200 {
+        let first_line = ex
+            .body
+            .as_deref()
+            .map(|b| {
+                String::from_utf8_lossy(b)
+                    .lines()
+                    .next()
+                    .unwrap_or("")
+                    .chars()
+                    .take(200)
+                    .collect::<String>()
+            })
+            .unwrap_or_default();
+        let (detail, fix) =
+            status_failure(code, reason, &first_line, f, opts, header("retry-after"));
+        r.fail(step("status"), detail, fix);
+        return None;
+    }
+    r.ok(
+        step("status"),
+        format!(
+            "{code} {reason}, {}",
+            header("content-type").unwrap_or_else(|| "no Content-Type".into())
+        ),
+    );
+    match (&ex.body, failure) {
+        (Some(body), _) => {
+            r.ok(step("body"), format!("{} bytes, whole", body.len()));
+            Some(body)
+        }
+        (None, Some(e)) => {
+            let fix = match e {
+                Failure::Body {
+                    why: BodyFailure::TooLarge(_),
+                    ..
+                } => "check what the server serves, or raise --max-input-size",
+                _ => {
+                    "the server or a proxy on the way ended the response early: check the server's log (mcsctl serve logs every cut with its reason) and the time limits of any load balancer in between"
+                }
+            };
+            r.fail(step("body"), e.describe(), fix);
+            None
+        }
+        (None, None) => None,
+    }
+}
+
+fn request_detail(url: &HttpUrl, opts: &Options, names: Vec<&str>) -> String {
+    format!(
+        "GET {} with User-Agent, Accept (spec {}){}",
+        http::url::redact(url.path_and_query()),
+        opts.ignition_spec,
+        if names.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", names.join(", "))
+        }
+    )
+}
+
+/// (detail, fix) for an answer other than 200.
+fn status_failure(
+    code: u16,
+    reason: &str,
+    first_line: &str,
+    f: &Fetch,
+    opts: &Options,
+    retry_after: Option<String>,
+) -> (String, String) {
+    let detail = format!("{code} {reason}: {first_line}");
+    let fix = match code {
+        401 => match &f.token_id {
+            Some(id) => format!(
+                "the server does not accept token {id}: it is stale (rotated out, expired or revoked) or from another asset directory; write a new pointer config with `mcsctl pointer --pool {} --force` from the server's assets, or compare with `mcsctl token list` there",
+                f.pool
+            ),
+            None => format!(
+                "the server requires a token and the pointer carries none: `mcsctl pointer --pool {} --token-transport header --force`",
+                f.pool
+            ),
+        },
+        403 => format!(
+            "the token is not scoped to pool {:?}: write the pointer config from the server's assets (`mcsctl pointer --pool {} --force`), which gives it a token of its pool",
+            f.pool, f.pool
+        ),
+        404 => format!(
+            "the server has no config for pool {:?}: check the pool name in the URL, or render it (rendered/{}.ign)",
+            f.pool, f.pool
+        ),
+        406 => format!(
+            "the server cannot give this config to an Ignition that accepts spec {}: use a newer Ignition (boot image) or keep the config to fields that spec has",
+            opts.ignition_spec
+        ),
+        429 => format!(
+            "too many failed token attempts from this address; wait {} s or fix the token",
+            retry_after.unwrap_or_else(|| "a few minutes".into())
+        ),
+        _ => "check the server's logs".into(),
+    };
+    (detail, fix)
+}
+
+/// The config step: Ignition's rules on the body, then what doctor reports of it.
+fn config_step(
+    r: &mut Report,
+    opts: &Options,
+    body: &[u8],
+    step: &dyn Fn(&str) -> String,
+) -> Option<judge::Summary> {
+    let accepted = match judge::config(body) {
+        Ok(a) => a,
+        Err(e) => {
+            r.fail(
+                step("config"),
+                format!("Ignition would refuse the config: {e}"),
+                "fix the rendered config on the server",
+            );
+            return None;
+        }
+    };
+    let s = accepted.summary;
+    let version = s.ignition.version.clone();
+    if crate::ignition::SpecVersion::parse(&version).is_ok_and(|sv| {
+        crate::ignition::SpecVersion::parse(&opts.ignition_spec).is_ok_and(|want| sv > want)
+    }) {
+        r.fail(
+            step("config"),
+            format!(
+                "the server sent spec {version}, newer than the {} this Ignition accepts",
+                opts.ignition_spec
+            ),
+            "the server must honour the Accept header (mcsctl serve does)",
+        );
+        return None;
+    }
+    r.ok(
+        step("config"),
+        format!(
+            "Ignition {version} config: {} file(s), {} systemd unit(s), {} user(s){}",
+            s.storage.files.len(),
+            s.systemd.units.len(),
+            s.passwd.users.len(),
+            if accepted.warnings.is_empty() {
+                String::new()
+            } else {
+                format!("; Ignition would warn: {}", accepted.warnings.join(", "))
+            }
+        ),
+    );
+    Some(s)
+}
+
+/// Follows the config's merge and replace references, trusting the CAs of every config on the
+/// way, as Ignition does.
+fn references(
+    r: &mut Report,
+    opts: &Options,
+    f: &Fetch,
+    cfg: &judge::Summary,
+    prefix: &str,
+    depth: usize,
+) -> Option<()> {
+    let step = format!("{prefix}references");
+    let refs = Resource::references(&cfg.ignition.config);
+    if refs.is_empty() {
+        r.ok(step, "none");
+        return Some(());
+    }
+    if depth >= MAX_DEPTH {
+        r.fail(
+            step,
+            format!("references nested deeper than {MAX_DEPTH} levels"),
+            "flatten the configs",
+        );
+        return None;
+    }
+    let mut cas = f.cas.clone();
+    for ca in &cfg.ignition.security.tls.certificate_authorities {
+        if let Some(pem) = ca.source.as_deref().and_then(|s| dataurl::decode(s).ok()) {
+            cas.extend(parse_pem_certs(&pem, "certificateAuthorities").unwrap_or_default());
+        }
+    }
+    for (i, res) in refs.iter().enumerate() {
+        let Some(src) = res.source.as_deref() else {
+            continue;
+        };
+        let label = format!("{prefix}ref[{}] ", i + 1);
+        if src.starts_with("data:") {
+            let judged = dataurl::decode(src)
+                .map_err(|e| e.to_string())
+                .and_then(|b| judge::config(&b).map(|_| ()));
+            match judged {
+                Ok(()) => r.ok(format!("{label}config"), "inline data URL config is valid"),
+                Err(e) => {
+                    r.fail(
+                        format!("{label}config"),
+                        format!("inline config is not valid: {e}"),
+                        "fix the referenced config",
+                    );
+                    return None;
+                }
+            }
+            continue;
+        }
+        let next = Fetch {
+            url: src.to_string(),
+            headers: res.headers(),
+            cas: cas.clone(),
+            token_id: None,
+            pool: f.pool.clone(),
+        };
+        fetch(r, opts, &next, &label, depth + 1)?;
+    }
+    Some(())
+}
