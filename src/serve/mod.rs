@@ -15,6 +15,7 @@
 mod banner;
 pub mod conns;
 pub mod handler;
+pub mod handshakes;
 pub mod io;
 pub mod limit;
 pub mod log;
@@ -99,6 +100,7 @@ struct Shared {
     state: RwLock<Arc<State>>,
     limiter: RateLimiter,
     log: Log,
+    handshakes: handshakes::Handshakes,
 }
 
 impl Shared {
@@ -167,6 +169,7 @@ async fn serve(opts: Options) -> Result<u8> {
         state: RwLock::new(Arc::new(state)),
         limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
         log: log.clone(),
+        handshakes: handshakes::Handshakes::default(),
     });
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
@@ -410,10 +413,31 @@ async fn handle_conn(
     if tls {
         let cfg = shared.current().tls.config.clone();
         let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
-        let Ok(Ok(stream)) =
-            tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await
-        else {
-            return;
+        let failed =
+            match tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await {
+                Ok(Ok(stream)) => Ok(stream),
+                Ok(Err(e)) => Err(handshakes::Reason::of(&e)),
+                Err(_) => Err(Some(handshakes::Reason::Timeout)),
+            };
+        let stream = match failed {
+            Ok(stream) => stream,
+            Err(reason) => {
+                if let Some(line) = reason.and_then(|r| {
+                    let wall = OffsetDateTime::now_utc();
+                    let since = format!(
+                        "{:02}:{:02}:{:02}Z",
+                        wall.hour(),
+                        wall.minute(),
+                        wall.second()
+                    );
+                    shared
+                        .handshakes
+                        .record(client.ip(), r, Instant::now(), &since)
+                }) {
+                    shared.log.event("handshake-failed", &line);
+                }
+                return;
+            }
         };
         serve_conn(TokioIo::new(stream), peer, shared, conn, stop, abort, slot).await;
     } else {

@@ -272,6 +272,27 @@ fn another_ca_is_refused_by_ignition() {
         "lab.ign",
         "x509: certificate signed by unknown authority",
     );
+    if ignition().is_none() {
+        return;
+    }
+    // serve says so, once for all of Ignition's retries (Go's client sends bad_certificate).
+    assert!(
+        s.wait_stderr("handshake-failed", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    let err = s.stderr();
+    let said: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("handshake-failed"))
+        .collect();
+    assert_eq!(said.len(), 1, "{err}");
+    assert!(
+        said[0].contains("127.0.0.1: 1 handshake refused with bad_certificate since ")
+            && said[0].contains("a pointer config trusting another CA"),
+        "{}",
+        said[0]
+    );
 }
 
 #[test]
