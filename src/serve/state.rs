@@ -322,6 +322,19 @@ impl Loader {
             }
         };
         let auth = match self.auth(Some(prev.auth)) {
+            // Opening a running server to everyone takes a restart with `--auth none`: a file
+            // edit (or a writer of the asset directory that is not the admin) cannot do it.
+            Ok(AuthMode::None) if prev.auth != AuthMode::None => {
+                o.failed.push((
+                    "auth".into(),
+                    format!(
+                        "{} asks for serveAuth none; keeping {}: auth is weakened to none only by starting serve with --auth none",
+                        self.dir.path(layout::CONFIG).display(),
+                        prev.auth.name()
+                    ),
+                ));
+                prev.auth
+            }
             Ok(a) => {
                 if a != prev.auth {
                     o.changed.push(format!("auth {}", a.name()));

@@ -113,6 +113,21 @@ fn with_no_live_token_serve_fails_closed_and_says_why() {
         "{}",
         s.stderr()
     );
+    // A reload never opens the server to everyone: `none` in the file is refused, loudly.
+    cfg["serveAuth"] = "none".into();
+    std::fs::write(&cfg_path, serde_json::to_vec_pretty(&cfg).unwrap()).unwrap();
+    s.signal("HUP");
+    assert!(
+        s.wait_stderr(
+            "asks for serveAuth none; keeping split",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    let r = https_get(&s, &ca, "/config/worker", &[("Accept", &accept("3.2.0"))]);
+    assert_eq!((r.status, r.body.as_slice()), (200, PRE_32.as_bytes()));
+    assert!(s.stderr().contains(r#""event":"reload-failed""#));
 }
 
 #[test]
