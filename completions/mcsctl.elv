@@ -570,6 +570,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --serve-deployment 'Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a Service, or with --host-network a DaemonSet on the control plane nodes'
             cand --host-network 'Run serve on the control plane nodes'' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
+            cand --include-ca-key 'Also write the MCS CA''s private key (Secret openshift-machine-config-operator/ machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without it the key stays offline in the asset directory'
+            cand --include-root-ca 'Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose root-ca was made by this asset directory (openshift-install writes it at install; it serves more than the MCS)'
             cand --force 'Replace existing files'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'

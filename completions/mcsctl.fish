@@ -433,6 +433,8 @@ json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a Service, or with --host-network a DaemonSet on the control plane nodes'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l host-network -d 'Run serve on the control plane nodes\' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-ca-key -d 'Also write the MCS CA\'s private key (Secret openshift-machine-config-operator/ machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without it the key stays offline in the asset directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-root-ca -d 'Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose root-ca was made by this asset directory (openshift-install writes it at install; it serves more than the MCS)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l force -d 'Replace existing files'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'

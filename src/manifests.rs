@@ -40,13 +40,15 @@ pub struct Inputs {
     pub ca_cert: Vec<u8>,
     /// tls/mcs-ca-bundle.crt: every CA pointers trust (two during a rotation).
     pub ca_bundle: Vec<u8>,
-    /// tls/mcs-ca.key, when the directory holds the signing key.
+    /// tls/mcs-ca.key, only when asked for (`--include-ca-key`).
     pub ca_key: Option<Vec<u8>>,
+    /// Whether to write kube-system/root-ca (`--include-root-ca`).
+    pub root_ca: bool,
     /// tls/mcs.crt.
     pub serving_cert: Vec<u8>,
     /// tls/mcs.key.
     pub serving_key: Vec<u8>,
-    /// auth/tokens.json, if tokens exist.
+    /// auth/tokens.json with only its live tokens, if any are live.
     pub tokens_json: Option<Vec<u8>>,
     /// The current token `<id>.<secret>`, if any.
     pub current_token: Option<String>,
@@ -104,8 +106,9 @@ pub const MCO_NAMESPACE: &str = "openshift-machine-config-operator";
 
 /// Builds every manifest.
 pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
-    let mut out = vec![
-        Manifest {
+    let mut out = Vec::new();
+    if i.root_ca {
+        out.push(Manifest {
             file: "root-ca-configmap.yaml".into(),
             object: json!({
                 "apiVersion": "v1", "kind": "ConfigMap",
@@ -113,7 +116,9 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
                 "data": {"ca.crt": String::from_utf8_lossy(&i.ca_cert)},
             }),
             secret: false,
-        },
+        });
+    }
+    out.extend([
         // Since OpenShift 4.19 the MCO keeps the MCS CA here and rotates it (library-go
         // certrotation): the bundle in the ConfigMap, the signing pair in the Secret.
         Manifest {
@@ -138,7 +143,7 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
             ),
             secret: true,
         },
-    ];
+    ]);
     if let Some(key) = &i.ca_key {
         out.push(Manifest {
             file: "machine-config-server-ca-secret.yaml".into(),

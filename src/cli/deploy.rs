@@ -222,6 +222,18 @@ pub struct ManifestsArgs {
     #[arg(long, value_enum, default_value_t = AuthMode::Token, value_name = "MODE")]
     pub auth: AuthMode,
 
+    /// Also write the MCS CA's private key (Secret openshift-machine-config-operator/
+    /// machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without
+    /// it the key stays offline in the asset directory.
+    #[arg(long)]
+    pub include_ca_key: bool,
+
+    /// Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose
+    /// root-ca was made by this asset directory (openshift-install writes it at install; it
+    /// serves more than the MCS).
+    #[arg(long)]
+    pub include_root_ca: bool,
+
     /// Replace existing files.
     #[arg(long)]
     pub force: bool,

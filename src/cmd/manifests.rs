@@ -29,17 +29,35 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     let mut i = Inputs {
         ca_cert: dir.read(layout::CA_CERT)?,
         ca_bundle: dir.read(layout::CA_BUNDLE)?,
-        ca_key: if dir.exists(layout::CA_KEY) {
+        ca_key: if !a.include_ca_key {
+            None
+        } else if dir.exists(layout::CA_KEY) {
             Some(dir.read(layout::CA_KEY)?)
         } else {
-            None
+            bail!(
+                "--include-ca-key: {} holds no CA key (kept offline?)",
+                dir.path(layout::CA_KEY).display()
+            );
         },
+        root_ca: a.include_root_ca,
         serving_cert: dir.read(layout::SERVING_CERT)?,
         serving_key: dir.read(layout::SERVING_KEY)?,
         ..Inputs::default()
     };
-    if let Some(store) = load_tokens(dir)? {
-        i.tokens_json = Some(dir.read(layout::TOKENS)?);
+    if let Some(mut store) = load_tokens(dir)? {
+        // Revoked and expired tokens never leave the asset directory: a cluster's copy holds
+        // only what may still fetch.
+        let dropped = store.prune(now());
+        if !dropped.is_empty() {
+            ui.info(format!(
+                "left out {} revoked or expired token(s): {}",
+                dropped.len(),
+                dropped.join(", ")
+            ));
+        }
+        if !store.tokens.is_empty() {
+            i.tokens_json = Some(store.to_bytes()?);
+        }
         // Seed 004's single `token` key: the worker pool's token (else the first pool's).
         let pool = cfg
             .pools

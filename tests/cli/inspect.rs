@@ -352,6 +352,8 @@ fn every_object_manifests_writes_is_understood() {
             "--serve-deployment",
             "--image",
             "quay.io/example/mcsctl:1",
+            "--include-ca-key",
+            "--include-root-ca",
             "-q",
         ],
     );

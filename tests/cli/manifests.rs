@@ -27,7 +27,51 @@ fn manifests_are_valid_kubernetes_objects() {
     let d = demo(&["--san", "127.0.0.1"]);
     let a = d.path().join("mcs-assets");
     render(&a, "worker", FULL_34, Some(PRE_32));
+    // A token that can no longer fetch is never written into the cluster.
+    let revoked = crate::support::pools_token(d.path(), &["worker"]);
+    ok(
+        d.path(),
+        &["token", "revoke", revoked.split('.').next().unwrap(), "-q"],
+    );
     ok(d.path(), &["manifests", "-q"]);
+    let m = a.join("manifests");
+    // By default: no CA key (it stays offline) and no kube-system/root-ca (openshift-install's).
+    assert!(!m.join("root-ca-configmap.yaml").exists());
+    assert!(!m.join("machine-config-server-ca-secret.yaml").exists());
+    for f in std::fs::read_dir(&m).unwrap() {
+        let text = std::fs::read_to_string(f.unwrap().path()).unwrap();
+        assert!(!text.contains("PRIVATE KEY") || text.contains("machine-config-server-tls"));
+    }
+    let auth = load(&m.join("machineconfig-auth-secret.yaml"));
+    let store: serde_json::Value =
+        serde_json::from_slice(&decode(&auth["data"]["tokens.json"])).unwrap();
+    let ids: Vec<&str> = store["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        !ids.contains(&revoked.split('.').next().unwrap()),
+        "{ids:?}"
+    );
+    assert!(!ids.is_empty());
+    // Asked for, both come.
+    ok(
+        d.path(),
+        &[
+            "manifests",
+            "--include-ca-key",
+            "--include-root-ca",
+            "--force",
+            "-q",
+        ],
+    );
+    let key = load(&m.join("machine-config-server-ca-secret.yaml"));
+    assert_eq!(
+        decode(&key["data"]["tls.key"]),
+        std::fs::read(a.join("tls/mcs-ca.key")).unwrap()
+    );
     ok(
         d.path(),
         &[
@@ -40,7 +84,6 @@ fn manifests_are_valid_kubernetes_objects() {
             "-q",
         ],
     );
-    let m = a.join("manifests");
     let cm = load(&m.join("root-ca-configmap.yaml"));
     assert_eq!(
         (
