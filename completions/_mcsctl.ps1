@@ -233,12 +233,13 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;cert;issue' {
-            [CompletionResult]::new('--san', '--san', [CompletionResultType]::ParameterName, 'Extra subject alternative name (DNS name or IP); repeatable')
+            [CompletionResult]::new('--san', '--san', [CompletionResultType]::ParameterName, 'A subject alternative name (DNS name or IP) to add; repeatable. The certificate always names api-int and the hosts of the URLs in mcsctl.json, and keeps the current certificate''s names unless --replace-sans')
             [CompletionResult]::new('--key-algorithm', '--key-algorithm', [CompletionResultType]::ParameterName, 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)')
             [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity; never beyond the CA''s notAfter')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('--replace-sans', '--replace-sans', [CompletionResultType]::ParameterName, 'Leave out the current certificate''s names: the new one names api-int, the recorded URL hosts and --san only')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an existing serving certificate')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
@@ -469,6 +470,8 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a different auth/bootstrap-kubeconfig')
+            [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Replace a pool''s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')

@@ -643,7 +643,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__issue)
-            opts="-q -v -h -V --san --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --san --replace-sans --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1613,7 +1613,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

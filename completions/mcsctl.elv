@@ -214,12 +214,13 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;cert;issue'= {
-            cand --san 'Extra subject alternative name (DNS name or IP); repeatable'
+            cand --san 'A subject alternative name (DNS name or IP) to add; repeatable. The certificate always names api-int and the hosts of the URLs in mcsctl.json, and keeps the current certificate''s names unless --replace-sans'
             cand --key-algorithm 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)'
             cand --validity 'Validity; never beyond the CA''s notAfter'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --replace-sans 'Leave out the current certificate''s names: the new one names api-int, the recorded URL hosts and --san only'
             cand --force 'Replace an existing serving certificate'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
@@ -429,6 +430,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --force 'Replace a different auth/bootstrap-kubeconfig'
+            cand --replace 'Replace a pool''s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
+            cand --dry-run 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'

@@ -65,6 +65,16 @@ pub struct RenderArgs {
     #[arg(long, value_name = "V", value_parser = values::spec)]
     pub spec_version: Option<SpecVersion>,
 
+    /// Replace a pool's config even when MachineConfigs, files or units it serves now would
+    /// disappear (without it render refuses and names them).
+    #[arg(long)]
+    pub replace: bool,
+
+    /// Print what would change in each pool (MachineConfigs, files, units: + added, - removed,
+    /// ~ changed) and write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+
     /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
     #[arg(long = "allow-sensitive", value_name = "PATH")]
     pub allow_sensitive: Vec<String>,

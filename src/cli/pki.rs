@@ -235,9 +235,16 @@ pub enum CertCommand {
 /// Arguments of `cert issue`.
 #[derive(Debug, Args)]
 pub struct CertIssueArgs {
-    /// Extra subject alternative name (DNS name or IP); repeatable.
+    /// A subject alternative name (DNS name or IP) to add; repeatable. The certificate always
+    /// names api-int and the hosts of the URLs in mcsctl.json, and keeps the current
+    /// certificate's names unless --replace-sans.
     #[arg(long = "san", value_name = "SAN", value_parser = values::san)]
     pub sans: Vec<San>,
+
+    /// Leave out the current certificate's names: the new one names api-int, the recorded
+    /// URL hosts and --san only.
+    #[arg(long)]
+    pub replace_sans: bool,
 
     /// Key algorithm of the serving key (default: the one recorded in mcsctl.json).
     #[arg(long, value_enum, value_name = "ALGORITHM")]

@@ -48,18 +48,55 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         );
     }
     let ca = load_ca(dir)?;
+    // The names machines reach the server by come first and always: api-int and every URL
+    // recorded for the pointer configs. Then the current certificate's names (a reissue must
+    // not drop what pointers or balancers use) unless --replace-sans, then --san.
     let mut sans: Vec<San> = cfg.iter().map(|c| San::Dns(c.api_int_host())).collect();
-    for s in extra {
-        if !sans.contains(&s) {
-            sans.push(s);
+    if let Some(c) = &cfg {
+        for u in c.url.iter().chain(c.urls.values()) {
+            if let Some(url) = crate::http::HttpUrl::parse(u)
+                && let Ok(san) = San::parse(url.host())
+            {
+                sans.push(san);
+            }
         }
     }
+    if !args.replace_sans && dir.exists(layout::SERVING_CERT) {
+        let name = dir.path(layout::SERVING_CERT).display().to_string();
+        let current = dir
+            .read(layout::SERVING_CERT)
+            .and_then(|b| parse_pem_certs(&b, &name))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot read the names of the current serving certificate ({e:#}); pass --replace-sans to issue with api-int, the recorded URLs and --san only"
+                )
+            })?;
+        sans.extend(
+            current
+                .into_iter()
+                .next()
+                .map(|c| c.san_entries)
+                .unwrap_or_default(),
+        );
+    }
+    sans.extend(extra);
+    let mut seen = Vec::new();
+    sans.retain(|s| {
+        let new = !seen.contains(s);
+        seen.push(s.clone());
+        new
+    });
     ui.detail(format!(
-        "names {} (api-int from mcsctl.json, then --san); key {} ({})",
+        "names {} (api-int and the URLs from mcsctl.json, {}then --san); key {} ({})",
         sans.iter()
             .map(San::to_string)
             .collect::<Vec<_>>()
             .join(", "),
+        if args.replace_sans {
+            ""
+        } else {
+            "the current certificate's, "
+        },
         alg.name(),
         if args.key_algorithm.is_some() {
             "from --key-algorithm"

@@ -572,6 +572,13 @@ fn init_force_keeps_a_backup_and_removes_what_it_made_obsolete() {
     ok(d.path(), &["ca", "rotate", "-q"]);
     let old_key = std::fs::read(a.join("tls/mcs-ca.key")).unwrap();
     let old_tokens = std::fs::read(a.join("auth/tokens.json")).unwrap();
+    // An admin's edit of a pointer config, and manifests written for the old CA.
+    let mut edited = std::fs::read_to_string(a.join("worker.ign")).unwrap();
+    edited.push('\n');
+    std::fs::write(a.join("worker.ign"), &edited).unwrap();
+    ok(d.path(), &["manifests", "-q"]);
+    let old_manifest =
+        std::fs::read(a.join("manifests/machine-config-server-tls-secret.yaml")).unwrap();
     let (code, out, err) = run(
         d.path(),
         &[
@@ -608,6 +615,20 @@ fn init_force_keeps_a_backup_and_removes_what_it_made_obsolete() {
         old_tokens
     );
     assert_eq!(mode(&b.join("tls/mcs-ca-next.key")), 0o600);
+    assert_eq!(
+        std::fs::read_to_string(b.join("worker.ign")).unwrap(),
+        edited
+    );
+    assert_eq!(mode(&b.join("worker.ign")), 0o600);
+    assert!(b.join("edge.ign").exists());
+    assert_eq!(
+        std::fs::read(b.join("manifests/machine-config-server-tls-secret.yaml")).unwrap(),
+        old_manifest
+    );
+    assert!(
+        !a.join("manifests/machine-config-server-tls-secret.yaml")
+            .exists()
+    );
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
     // Twice in one second: two backups.
     crate::support::init_demo(d.path(), &["--force"]);

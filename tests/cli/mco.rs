@@ -563,6 +563,15 @@ fn from_mcs_stores_what_a_live_server_serves() {
     assert_eq!(snapshot(d.path()), before);
     let mut coreos = args.to_vec();
     coreos.extend(["--for", "coreos", "-q"]);
+    // It would take every file and unit the pool serves now: refused, then asked for.
+    let (code, _, err) = run(d.path(), &coreos);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("files /etc/containers/registries.conf") && err.contains("--replace"),
+        "{err}"
+    );
+    assert_eq!(snapshot(d.path()), before);
+    coreos.push("--replace");
     ok(d.path(), &coreos);
     assert_eq!(
         paths(&rendered(d.path(), "worker.ign")),

@@ -255,6 +255,74 @@ fn cert_issue_refuses_to_overwrite_without_force() {
     assert_eq!(leaf, 2);
 }
 
+/// The names of the serving certificate, as openssl would list them.
+fn serving_sans(d: &Path) -> Vec<String> {
+    let der = parse(&d.join("mcs-assets/tls/mcs.crt"));
+    let (_, c) = X509Certificate::from_der(&der).unwrap();
+    c.subject_alternative_name()
+        .unwrap()
+        .unwrap()
+        .value
+        .general_names
+        .iter()
+        .map(|n| match n {
+            x509_parser::extensions::GeneralName::DNSName(s) => s.to_string(),
+            x509_parser::extensions::GeneralName::IPAddress(b) => {
+                let a: [u8; 4] = (*b).try_into().unwrap();
+                std::net::IpAddr::from(a).to_string()
+            }
+            other => format!("{other:?}"),
+        })
+        .collect()
+}
+
+/// `cert issue --san X --force` adds X: api-int, the load balancer's host from `init --url`
+/// and the earlier SANs stay (dropping them broke every pointer); `--replace-sans` drops the
+/// earlier SANs only.
+#[test]
+fn cert_issue_adds_to_the_names_it_must_cover() {
+    let d = demo(&[
+        "--san",
+        "127.0.0.1",
+        "--url",
+        "https://lb.demo.example.com:22623",
+    ]);
+    ok(
+        d.path(),
+        &["cert", "issue", "--force", "--san", "10.0.0.5", "-q"],
+    );
+    assert_eq!(
+        serving_sans(d.path()),
+        [
+            "api-int.demo.example.com",
+            "lb.demo.example.com",
+            "127.0.0.1",
+            "10.0.0.5"
+        ]
+    );
+    ok(
+        d.path(),
+        &[
+            "cert",
+            "issue",
+            "--force",
+            "--replace-sans",
+            "--san",
+            "10.0.0.6",
+            "-q",
+        ],
+    );
+    assert_eq!(
+        serving_sans(d.path()),
+        [
+            "api-int.demo.example.com",
+            "lb.demo.example.com",
+            "10.0.0.6"
+        ]
+    );
+    check_openssl(d.path());
+}
+
 /// An openshift-install style CA: RSA-2048, `OU=openshift, CN=root-ca`, the key in PKCS#1.
 pub(crate) fn openshift_install_ca(dir: &Path) -> Option<()> {
     let (ok1, out) = openssl_run(

@@ -593,3 +593,94 @@ fn the_scan_walks_every_string_of_the_pre_approval_set() {
         assert_eq!(snapshot(d.path()), before, "nothing written");
     }
 }
+
+/// Rendering part of a pool's MachineConfigs never silently replaces what it serves: the
+/// MachineConfigs, files and units that would disappear are named and the render refused;
+/// `--dry-run` prints the difference and writes nothing; `--replace` renders anyway.
+#[test]
+fn a_partial_render_is_refused_unless_replace() {
+    let d = demo(&["--for", "coreos"]);
+    std::fs::write(d.path().join("all.yaml"), MCS).unwrap();
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "all.yaml",
+            "--spec-version",
+            "3.3.0",
+            "-q",
+        ],
+    );
+    // Only 00-worker: 01-worker-kubelet and 99-worker-ssh would go, with their file.
+    let only: String = MCS.split("\n---\n").next().unwrap().to_string();
+    std::fs::write(d.path().join("part.yaml"), &only).unwrap();
+    let before = snapshot(d.path());
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "part.yaml",
+            "--spec-version",
+            "3.3.0",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("pool worker: MachineConfigs 01-worker-kubelet, 99-worker-ssh; files /var/lib/kubelet/config.json")
+            && err.contains("--replace")
+            && err.contains("--dry-run"),
+        "{err}"
+    );
+    assert_eq!(snapshot(d.path()), before, "nothing written");
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "part.yaml",
+            "--spec-version",
+            "3.3.0",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("pool worker:\n  - MachineConfig 01-worker-kubelet\n  - MachineConfig 99-worker-ssh\n  - file /var/lib/kubelet/config.json\n  ~ file /etc/motd\n")
+            && out.ends_with("dry run: nothing written\n"),
+        "{out}"
+    );
+    assert_eq!(snapshot(d.path()), before, "a dry run writes nothing");
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "part.yaml",
+            "--spec-version",
+            "3.3.0",
+            "--replace",
+            "-q",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("--replace: no longer served: pool worker"),
+        "{err}"
+    );
+    let served = read(&d.path().join("mcs-assets/rendered/worker.ign"));
+    assert!(!paths(&served).contains(&"/var/lib/kubelet/config.json".to_string()));
+    // The same input again changes nothing and needs no flag.
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "part.yaml",
+            "--spec-version",
+            "3.3.0",
+            "-q",
+        ],
+    );
+}

@@ -1,5 +1,6 @@
 //! `init --force` over an existing asset directory: what it replaces is kept under
-//! `backup/<time>/` (keys, tokens, the cluster record), what it makes obsolete is removed
+//! `backup/<time>/` (keys, tokens, the cluster record, every pointer config, and the manifests
+//! written for the old CA, which move there), what it makes obsolete is removed
 //! (pointer configs of pools no longer listed, a CA rotation in progress, a cluster's bundle
 //! record), and on a terminal replacing a CA key is confirmed first. All of it lands in the
 //! same change as the new assets: a kill leaves the old directory or the new one.
@@ -102,6 +103,34 @@ pub(super) fn stage(
             Some(format!("the replaced {rel}")),
         ));
     }
+    // Pointer configs carry the old CA and token and may hold an admin's edits (extra
+    // headers, a proxy): every one is kept, whether init rewrites or removes it.
+    for name in dir.pointer_files()? {
+        let to = format!("{backup}/{name}");
+        change.write(&to, &dir.read(&name)?, SECRET_MODE, Overwrite::Never);
+        rows.push(Written::file(
+            &to,
+            true,
+            "backup",
+            Some(format!("the replaced {name}")),
+        ));
+    }
+    // Manifests written for the old CA and tokens would break the cluster if applied now:
+    // they move to the backup, and `mcsctl manifests` writes them afresh.
+    for name in manifest_files(dir)? {
+        let rel = format!("{MANIFESTS}/{name}");
+        let to = format!("{backup}/{rel}");
+        change.write(&to, &dir.read(&rel)?, SECRET_MODE, Overwrite::Never);
+        change.remove(&rel);
+        rows.push(Written::file(
+            &to,
+            true,
+            "backup",
+            Some(format!(
+                "{rel}, written for the replaced CA (run `mcsctl manifests` again)"
+            )),
+        ));
+    }
     for rel in OBSOLETE {
         if dir.exists(rel) {
             change.remove(rel);
@@ -119,6 +148,25 @@ pub(super) fn stage(
         }
     }
     Ok(rows)
+}
+
+/// Where `mcsctl manifests` writes by default.
+const MANIFESTS: &str = "manifests";
+
+/// The files of `<dir>/manifests`, sorted.
+fn manifest_files(dir: &AssetDir) -> Result<Vec<String>> {
+    let Ok(rd) = std::fs::read_dir(dir.path(MANIFESTS)) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for e in rd {
+        let e = e?;
+        if e.file_type()?.is_file() {
+            out.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
 fn removed(rel: &str, why: &str) -> Written {

@@ -10,7 +10,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{commit_recording_flavour, line};
+use super::{changes, commit_recording_flavour, line};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -68,6 +68,19 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
     }
 
     let lock = crate::cmd::lock(ui, dir)?;
+    let new: Vec<changes::New<'_>> = served
+        .pools
+        .iter()
+        .zip(&bodies)
+        .map(|(p, body)| changes::New {
+            pool: &p.pool,
+            bytes: body,
+            sources: None,
+        })
+        .collect();
+    if let changes::Verdict::DryRun = changes::check(ui, dir, a, &new)? {
+        return Ok(exit::OK);
+    }
     let kept_path = dir.path(layout::BOOTSTRAP_KUBECONFIG);
     let kept = if dir.exists(layout::BOOTSTRAP_KUBECONFIG) {
         Some(dir.read(layout::BOOTSTRAP_KUBECONFIG)?)
@@ -93,6 +106,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
         let full_rel = format!("{RENDERED}/{}.ign", p.pool);
         let pre_rel = format!("{PRE_APPROVAL}/{}.ign", p.pool);
         change.write(&full_rel, &line(body), SECRET_MODE, Overwrite::Allow);
+        changes::record(&mut change, dir, &p.pool, None);
         // A cluster's rendered config cannot be split; an earlier subset would be stale.
         let removed = if dir.exists(&pre_rel) {
             change.remove(&pre_rel);

@@ -11,7 +11,7 @@ use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{commit_recording_flavour, line};
+use super::{changes, commit_recording_flavour, line};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -87,11 +87,20 @@ pub fn run(
     let config = check(&resp.body, &shown, flavour)?;
 
     let lock = crate::cmd::lock(ui, dir)?;
+    let new = [changes::New {
+        pool,
+        bytes: &resp.body,
+        sources: None,
+    }];
+    if let changes::Verdict::DryRun = changes::check(ui, dir, a, &new)? {
+        return Ok(exit::OK);
+    }
     let full_rel = format!("{RENDERED}/{pool}.ign");
     let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
     let mut change = dir.change("render --from-mcs");
     // The bytes as served: serve takes them apart again for each client version.
     change.write(&full_rel, &line(&resp.body), SECRET_MODE, Overwrite::Allow);
+    changes::record(&mut change, dir, pool, None);
     // A stale pre-approval config from an earlier render would no longer describe the pool.
     let removed = if dir.exists(&pre_rel) {
         change.remove(&pre_rel);

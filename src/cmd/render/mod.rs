@@ -2,6 +2,7 @@
 //! `rendered/<pool>.ign` and `rendered/pre-approval/<pool>.ign`. Everything is rendered and
 //! checked in memory first; nothing is written when any pool fails.
 
+mod changes;
 mod from_cluster;
 mod from_mcs;
 mod report;
@@ -124,8 +125,20 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         );
     }
 
-    // Everything rendered and checked: now write, as one change.
+    // Everything rendered and checked: compare with what the pools serve, then write as one
+    // change.
     let lock = super::lock(ui, dir)?;
+    let new: Vec<changes::New<'_>> = rendered
+        .iter()
+        .map(|r| changes::New {
+            pool: &r.pool,
+            bytes: &r.full.bytes,
+            sources: (!r.from_cluster).then_some(r.full.order.as_slice()),
+        })
+        .collect();
+    if let changes::Verdict::DryRun = changes::check(ui, dir, a, &new)? {
+        return Ok(exit::OK);
+    }
     let mut change = dir.change("render");
     if let Some(k) = &kubeconfig
         && k.store
@@ -149,6 +162,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             Overwrite::Allow,
         );
         change.write(&pre_rel, &line(&r.pre.bytes), SECRET_MODE, Overwrite::Allow);
+        changes::record(
+            &mut change,
+            dir,
+            &r.pool,
+            (!r.from_cluster).then_some(r.full.order.as_slice()),
+        );
         reports.push(PoolReport {
             pool: r.pool.clone(),
             flavour: flavour.name(),

@@ -6,6 +6,7 @@
 //! authentication and so is scanned for secrets by the caller.
 
 pub mod cluster;
+pub mod diff;
 pub mod hash;
 pub mod machineconfig;
 pub mod merge;
