@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod csr;
 pub mod doctor;
 pub mod duration;
+pub mod escape;
 pub mod exit;
 pub mod golang;
 pub mod http;

@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     match mcsctl::cmd::run(cli) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
-            eprintln!("error: {}", one_line(&err));
+            eprintln!("error: {}", mcsctl::escape::text(&one_line(&err), false));
             let usage = err.downcast_ref::<exit::UsageError>().is_some();
             ExitCode::from(if usage { exit::USAGE } else { exit::ERROR })
         }

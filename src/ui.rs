@@ -66,14 +66,14 @@ impl Ui {
     /// A progress or informational line on stderr (suppressed by --quiet).
     pub fn info(&self, msg: impl AsRef<str>) {
         if !self.quiet {
-            eprintln!("{}", msg.as_ref());
+            eprintln!("{}", crate::escape::text(msg.as_ref(), false));
         }
     }
 
     /// A decision, on stderr with --verbose (as the files read and written are).
     pub fn detail(&self, msg: impl AsRef<str>) {
         if self.verbose {
-            eprintln!("- {}", msg.as_ref());
+            eprintln!("- {}", crate::escape::text(msg.as_ref(), false));
         }
     }
 
@@ -84,13 +84,19 @@ impl Ui {
         } else {
             "warning:".into()
         };
-        eprintln!("{prefix} {}", msg.as_ref());
+        eprintln!("{prefix} {}", crate::escape::text(msg.as_ref(), false));
     }
 
-    /// Writes text data to stdout.
+    /// Writes text data to stdout, with controls and bidi characters from inputs escaped
+    /// (JSON is written as serde_json escapes it).
     pub fn out(&self, text: impl AsRef<str>) -> Result<()> {
+        let text = if self.json() {
+            std::borrow::Cow::Borrowed(text.as_ref())
+        } else {
+            crate::escape::text(text.as_ref(), self.color_out)
+        };
         let mut o = std::io::stdout().lock();
-        o.write_all(text.as_ref().as_bytes())?;
+        o.write_all(text.as_bytes())?;
         o.flush()?;
         Ok(())
     }
@@ -140,7 +146,7 @@ impl log::Log for VerboseLog {
 
     fn log(&self, r: &log::Record<'_>) {
         if self.enabled(r.metadata()) {
-            eprintln!("- {}", r.args());
+            eprintln!("- {}", crate::escape::text(&r.args().to_string(), false));
         }
     }
 
@@ -158,6 +164,23 @@ pub fn enable_verbose_log() {
 
 /// Renders rows as left-aligned columns separated by two spaces (no trailing spaces).
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    // A cell is one value: a line break in it (a CSR subject, a file name) must not start a
+    // line of its own.
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| {
+                    if c.contains(['\n', '\r']) {
+                        c.replace('\n', "\\n").replace('\r', "\\r")
+                    } else {
+                        c.clone()
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let rows = rows.as_slice();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
     for r in rows {
         for (i, c) in r.iter().enumerate() {

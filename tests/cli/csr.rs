@@ -643,3 +643,103 @@ fn renewal_with_fetched_serving_certificate() {
         "{out}"
     );
 }
+
+/// Nothing a CSR carries reaches the terminal as a control: an object name with a screen clear,
+/// a window-title sequence and a bidi override, a subject with a line break and an override,
+/// and a file name with an escape in an error, all come out escaped; JSON keeps the exact
+/// strings (serde_json escapes controls).
+#[test]
+fn review_output_escapes_controls_and_bidi_from_csrs() {
+    let d = tempfile::tempdir().unwrap();
+    let cn = "system:node:worker-9\u{202e}exe.txt";
+    let Some(pem) = openssl_csr_utf8(d.path(), "evil", cn) else {
+        return;
+    };
+    let name = "csr-\u{1b}[2J\u{1b}]0;owned\u{7}-\u{202e}lmth.exe\nforged line";
+    let csrs = json!({"apiVersion": "v1", "kind": "List",
+        "items": [client_csr(name, "worker-9", &pem, "2026-11-20T10:00:00Z")]});
+    std::fs::write(d.path().join("csrs.json"), csrs.to_string()).unwrap();
+    std::fs::write(
+        d.path().join("nodes.json"),
+        r#"{"apiVersion": "v1", "kind": "List", "items": []}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--nodes",
+            "nodes.json",
+            "--now",
+            NOW,
+        ],
+    );
+    assert!(code == 0 || code == 3, "{out}{err}");
+    for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(
+            !out.contains(bad) && !err.contains(bad),
+            "{bad:?} in {out}{err}"
+        );
+    }
+    assert!(!out.lines().any(|l| l.starts_with("forged line")), "{out}");
+    assert!(
+        out.contains("csr-\\u{1b}[2J\\u{1b}]0;owned\\u{7}-\\u{202e}lmth.exe\\nforged line"),
+        "{out}"
+    );
+    let (_, json_out, _) = run(
+        d.path(),
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--nodes",
+            "nodes.json",
+            "--now",
+            NOW,
+            "--format",
+            "json",
+        ],
+    );
+    let v: Value = serde_json::from_str(&json_out).unwrap();
+    assert_eq!(v["csrs"][0]["name"], name);
+    // A file name in an error.
+    let (code, _, err) = run(
+        d.path(),
+        &["csr", "review", "--csrs", "gone\u{1b}[2J\u{202e}.json"],
+    );
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("gone\\u{1b}[2J\\u{202e}.json") && !err.contains('\u{1b}'),
+        "{err}"
+    );
+}
+
+/// A CSR whose subject is UTF-8 as given (control and bidi characters included).
+fn openssl_csr_utf8(dir: &Path, name: &str, cn: &str) -> Option<String> {
+    let key = format!("{name}.key");
+    let out = format!("{name}.csr");
+    let subj = format!("/O=system:nodes/CN={cn}");
+    let args = [
+        "req",
+        "-new",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+        "-keyout",
+        &key,
+        "-out",
+        &out,
+        "-utf8",
+        "-subj",
+        &subj,
+    ];
+    let (okay, log) = openssl_run(&args, dir)?;
+    assert!(okay, "{log}");
+    Some(std::fs::read_to_string(dir.join(out)).unwrap())
+}

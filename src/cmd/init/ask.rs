@@ -66,7 +66,7 @@ pub(super) fn plan(ui: &Ui, args: &InitArgs) -> Result<Plan> {
         )));
     }
     let p = interview(args)?;
-    eprintln!("\n{}", summary(&p));
+    eprintln!("\n{}", crate::escape::text(&summary(&p), false));
     let go = dialoguer::Confirm::new()
         .with_prompt("Write these assets?")
         .default(true)

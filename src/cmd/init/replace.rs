@@ -55,11 +55,12 @@ pub(super) fn confirm(ui: &Ui, dir: &AssetDir, yes: bool) -> Result<()> {
             )
         })
         .unwrap_or_else(|| "unreadable certificate".to_string());
-    eprintln!(
+    let msg = format!(
         "{} holds a CA key ({what}).\nEvery pointer config made from it stops working once machines fetch from the new serving certificate. A copy is kept under {}/backup/.",
         dir.path(layout::CA_KEY).display(),
         dir.root().display()
     );
+    eprintln!("{}", crate::escape::text(&msg, false));
     let go = dialoguer::Confirm::new()
         .with_prompt("Replace it with a new CA?")
         .default(false)
