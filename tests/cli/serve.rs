@@ -10,13 +10,18 @@ use crate::support::{
 
 pub const FULL_34: &str = r#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/mcsctl-full","contents":{"source":"data:,full%20config"},"mode":420}]}}"#;
 pub const PRE_32: &str = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/mcsctl-pre","contents":{"source":"data:,pre%20approval"},"mode":420}]}}"#;
-const KARGS_33: &str =
+pub const KARGS_33: &str =
     r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
 const IGN: &str = "application/vnd.coreos.ignition+json";
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
-    // Each pool has its own token.
-    let d = demo(&[
+    setup_with(&[])
+}
+
+/// An asset directory (127.0.0.1 in the certificate) with pools worker, master and infra, each
+/// with its own token; worker rendered with a pre-approval set, infra with kernel arguments.
+pub fn setup_with(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
+    let mut args = vec![
         "--san",
         "127.0.0.1",
         "--pool",
@@ -25,7 +30,9 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
         "master",
         "--pool",
         "infra",
-    ]);
+    ];
+    args.extend_from_slice(extra_init);
+    let d = demo(&args);
     let a = d.path().join("mcs-assets");
     render(&a, "worker", FULL_34, Some(PRE_32));
     render(&a, "infra", KARGS_33, None);

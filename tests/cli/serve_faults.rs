@@ -6,30 +6,11 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use crate::serve::{FULL_34, PRE_32};
-use crate::support::{Https, Serve, accept, connect_from, demo, https_get, ok, render, token_for};
-
-const KARGS_33: &str =
-    r#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
+use crate::serve::{FULL_34, KARGS_33, PRE_32};
+use crate::support::{Https, Serve, accept, connect_from, https_get, ok, render, token_for};
 
 fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
-    // Each pool has its own token.
-    let mut args = vec![
-        "--san",
-        "127.0.0.1",
-        "--pool",
-        "worker",
-        "--pool",
-        "master",
-        "--pool",
-        "infra",
-    ];
-    args.extend_from_slice(extra_init);
-    let d = demo(&args);
-    let a = d.path().join("mcs-assets");
-    render(&a, "worker", FULL_34, Some(PRE_32));
-    render(&a, "infra", KARGS_33, None);
-    (d, a)
+    crate::serve::setup_with(extra_init)
 }
 
 /// Polls `f` until it is true, at most `limit`.
