@@ -49,10 +49,11 @@ impl Reason {
         })
     }
 
-    /// "refused with bad_certificate", for the log line.
-    fn verb(&self) -> String {
+    /// "refused with bad_certificate", for the log line about `n` handshakes.
+    fn verb(&self, n: u64) -> String {
         match self {
             Reason::Alert(a) => format!("refused with {a}"),
+            Reason::NotTls if n == 1 => "was not TLS".into(),
             Reason::NotTls => "were not TLS".into(),
             Reason::NoCommonGround => "found no TLS version or cipher in common".into(),
             Reason::Timeout => "timed out".into(),
@@ -149,7 +150,7 @@ impl Handshakes {
         Some(format!(
             "{client}: {n} handshake{} {} since {}: {}",
             if n == 1 { "" } else { "s" },
-            reason.verb(),
+            reason.verb(n),
             e.since,
             reason.hint()
         ))
@@ -180,7 +181,11 @@ mod tests {
         }
         // Another address and another reason are said at once.
         assert!(h.record(b, bad.clone(), t0, "10:02:01").is_some());
-        assert!(h.record(a, Reason::NotTls, t0, "10:02:01").is_some());
+        assert!(
+            h.record(a, Reason::NotTls, t0, "10:02:01")
+                .unwrap()
+                .starts_with("10.0.0.7: 1 handshake was not TLS since 10:02:01:")
+        );
         let again = h.record(a, bad, t0 + REPEAT, "x").unwrap();
         assert!(
             again.starts_with(
