@@ -87,7 +87,7 @@ pub fn tool(name: &str, env: &str, cache_rel: &str) -> Option<PathBuf> {
     if found.is_none() {
         if std::env::var_os("MCSCTL_TEST_SKIP_MISSING").is_none_or(|v| v.is_empty() || v == "0") {
             panic!(
-                "{name} is required by this test: install it (.ci/run does), set {env}, or run with MCSCTL_TEST_SKIP_MISSING=1 to skip the parts that need it"
+                "{name} is required by this test: install it (scripts/test does), set {env}, or run with MCSCTL_TEST_SKIP_MISSING=1 to skip the parts that need it"
             );
         }
         eprintln!(
