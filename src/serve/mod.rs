@@ -130,7 +130,7 @@ async fn serve(opts: Options) -> Result<u8> {
         Ok(None) => {}
         Err(e) => log.event("recovery-failed", &format!("{e:#}")),
     }
-    let loader = Loader::new(opts.dir.clone(), provider, opts.auth);
+    let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
     // Taken before the load: a change that lands while loading is seen by the first poll.
     let loaded_from = loader.fingerprint();
     let (state, outcome) = loader.initial(OffsetDateTime::now_utc())?;

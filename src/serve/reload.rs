@@ -13,8 +13,58 @@ use super::handler::AuthMode;
 use super::state::{self, Loader};
 use crate::assets::AssetDir;
 
+/// What one poll found.
+enum Poll {
+    /// No file changed (and nothing asked for a reload).
+    Unchanged,
+    /// A command is writing: try at the next poll rather than read its half.
+    Busy,
+    /// The files were read again.
+    Read {
+        fp: state::Fingerprint,
+        next: Box<state::State>,
+        outcome: state::Outcome,
+        /// A killed command's change that was completed first.
+        recovered: Option<String>,
+    },
+}
+
+/// One poll, on a blocking thread: `quiet` means nothing asked for a reload, so an unchanged
+/// fingerprint ends it.
+fn poll(
+    loader: &Loader,
+    dir: &AssetDir,
+    prev: &state::State,
+    seen: &state::Fingerprint,
+    quiet: bool,
+    now: OffsetDateTime,
+) -> Poll {
+    let fp = loader.fingerprint();
+    if quiet && fp == *seen {
+        return Poll::Unchanged;
+    }
+    // A killed command's committed change is completed first (this takes the exclusive lock,
+    // so before the shared one below).
+    let recovered = if dir.change_pending() {
+        dir.settle().ok().flatten()
+    } else {
+        None
+    };
+    let Ok(guard) = dir.try_read_lock() else {
+        return Poll::Busy;
+    };
+    let (next, outcome) = loader.reload(prev, now);
+    drop(guard);
+    Poll::Read {
+        fp,
+        next: Box::new(next),
+        outcome,
+        recovered,
+    }
+}
+
 pub(super) async fn reload_loop(
-    loader: Loader,
+    loader: Arc<Loader>,
     dir: AssetDir,
     shared: Arc<Shared>,
     loaded_from: state::Fingerprint,
@@ -57,26 +107,40 @@ pub(super) async fn reload_loop(
             );
         }
         live_before = live_now;
-        let fp = loader.fingerprint();
-        if !forced && fp == seen && failing.is_empty() {
-            continue;
-        }
-        // A killed command's committed change is completed first (this takes the exclusive
-        // lock, so before the shared one below).
-        if dir.change_pending()
-            && let Ok(Some(c)) = dir.settle()
-        {
-            shared
-                .log
-                .event("recovery", &format!("completed an interrupted `{c}`"));
-        }
-        // A command writing right now: try at the next poll rather than read its half.
-        let Ok(guard) = dir.try_read_lock() else {
-            continue;
+        // Stat, lock, file reads, x509 and the spec conversions of every changed pool: on a
+        // blocking thread, so the async workers keep serving meanwhile.
+        let polled = {
+            let (loader, dir, prev, quiet) = (
+                loader.clone(),
+                dir.clone(),
+                shared.current(),
+                !forced && failing.is_empty(),
+            );
+            let seen = seen.clone();
+            tokio::task::spawn_blocking(move || poll(&loader, &dir, &prev, &seen, quiet, now)).await
         };
-        let prev = shared.current();
-        let (next, outcome) = loader.reload(&prev, now);
-        drop(guard);
+        let (fp, next, outcome) = match polled {
+            Ok(Poll::Unchanged) | Ok(Poll::Busy) => continue,
+            Ok(Poll::Read {
+                fp,
+                next,
+                outcome,
+                recovered,
+            }) => {
+                if let Some(c) = recovered {
+                    shared
+                        .log
+                        .event("recovery", &format!("completed an interrupted `{c}`"));
+                }
+                (fp, next, outcome)
+            }
+            Err(e) => {
+                shared
+                    .log
+                    .event("reload-failed", &format!("the reload stopped: {e}"));
+                continue;
+            }
+        };
         let failed_parts: Vec<String> = outcome.failed.iter().map(|(p, _)| p.clone()).collect();
         for (part, why) in &outcome.failed {
             if failing.get(part) != Some(why) {
@@ -109,10 +173,10 @@ pub(super) async fn reload_loop(
                     "no live token: every request for a full config gets 401",
                 );
             }
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
             shared.log.event("reload", &msg);
         } else {
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
         }
         seen = fp;
     }

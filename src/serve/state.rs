@@ -68,6 +68,9 @@ pub struct Tls {
     pub ca_fingerprint: Option<String>,
     /// The serving certificate, for its validity.
     pub leaf: CertInfo,
+    /// Identities of the certificate, key and CA files it was built from: while they stay
+    /// the same, a reload keeps this configuration (and its session tickets) as it is.
+    source: [Option<FileId>; 3],
 }
 
 impl Tls {
@@ -239,7 +242,7 @@ impl Loader {
     /// and reported; the others are served.
     pub fn initial(&self, now: OffsetDateTime) -> Result<(State, Outcome)> {
         self.dir.require()?;
-        let tls = Arc::new(self.tls()?);
+        let tls = self.tls()?;
         // Every machine would refuse the handshake: say so now rather than serve nothing.
         if let Some(why) = tls.unusable_at(now.unix_timestamp()) {
             bail!("{why}: every booting machine would refuse it; run `mcsctl cert renew` first");
@@ -268,7 +271,13 @@ impl Loader {
     /// A reload: each part tried on its own; a part that fails keeps `prev`'s.
     pub fn reload(&self, prev: &State, now: OffsetDateTime) -> (State, Outcome) {
         let mut o = Outcome::default();
-        let tls = match self.tls() {
+        // A token rotation or a render does not touch TLS: the configuration, its session
+        // cache and ticket keys stay, so clients keep resuming.
+        let tls = match (self.tls_source() == prev.tls.source)
+            .then(|| prev.tls.clone())
+            .map_or_else(|| self.tls(), Ok)
+        {
+            Ok(same) if Arc::ptr_eq(&same, &prev.tls) => same,
             // A new certificate no client would accept does not replace one they still do.
             Ok(t)
                 if t.cert_fingerprint != prev.tls.cert_fingerprint
@@ -292,7 +301,7 @@ impl Loader {
                     o.changed
                         .push(format!("certificate sha256 {}", t.cert_fingerprint));
                 }
-                Arc::new(t)
+                t
             }
             Err(e) => {
                 o.failed.push(("tls".into(), format!("{e:#}")));
@@ -360,7 +369,15 @@ impl Loader {
         )
     }
 
-    fn tls(&self) -> Result<Tls> {
+    /// Identities of the files [`Tls`] is built from.
+    fn tls_source(&self) -> [Option<FileId>; 3] {
+        [layout::SERVING_CERT, layout::SERVING_KEY, layout::CA_CERT]
+            .map(|r| file_id(&self.dir.path(r)))
+    }
+
+    fn tls(&self) -> Result<Arc<Tls>> {
+        // Taken before reading: a file replaced meanwhile differs at the next reload.
+        let source = self.tls_source();
         let cert_path = self.dir.path(layout::SERVING_CERT);
         let key_path = self.dir.path(layout::SERVING_KEY);
         let cert_bytes = crate::assets::read_file(&cert_path)?;
@@ -422,12 +439,13 @@ impl Loader {
         } else {
             None
         };
-        Ok(Tls {
+        Ok(Arc::new(Tls {
             config: Arc::new(tls),
             cert_fingerprint: leaf.fingerprint.clone(),
             ca_fingerprint,
             leaf,
-        })
+            source,
+        }))
     }
 
     fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {

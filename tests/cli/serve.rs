@@ -806,3 +806,64 @@ fn tokens_from_before_scopes_keep_working_and_inspect_warns() {
     assert_eq!(store["formatVersion"], 2);
     assert_ne!(token_for(&a, "worker"), token_for(&a, "master"));
 }
+
+/// One TLS session resumed with openssl s_client: (reused, transcript).
+fn resume(d: &std::path::Path, s: &Serve, ca: &std::path::Path, sess_in: bool) -> (bool, String) {
+    use std::io::Write;
+    let openssl = crate::support::openssl().expect("openssl");
+    let connect = format!("127.0.0.1:{}", s.addr.port());
+    let mut args = vec![
+        "s_client",
+        "-connect",
+        &connect,
+        "-CAfile",
+        ca.to_str().unwrap(),
+        "-ign_eof",
+    ];
+    args.extend(if sess_in {
+        ["-sess_in", "sess.pem"]
+    } else {
+        ["-sess_out", "sess.pem"]
+    });
+    let mut child = std::process::Command::new(openssl)
+        .args(&args)
+        .current_dir(d)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    (text.contains("Reused, TLSv1.3"), text)
+}
+
+/// A token rotation (or a render) reloads tokens and configs but not TLS: the configuration
+/// and its ticket keys stay, so a machine's session resumes across the reload. A new serving
+/// certificate does rebuild it.
+#[test]
+fn a_reload_that_does_not_touch_tls_keeps_sessions_resumable() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let (reused, text) = resume(d.path(), &s, &ca, false);
+    assert!(!reused && text.contains("HTTP/1.1 200"), "{text}");
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    s.reload();
+    let (reused, text) = resume(d.path(), &s, &ca, true);
+    assert!(reused, "not resumed after a token rotation:\n{text}");
+    ok(d.path(), &["cert", "renew", "-q"]);
+    s.reload();
+    assert!(s.stderr().contains("certificate sha256"), "{}", s.stderr());
+    let (reused, text) = resume(d.path(), &s, &ca, true);
+    assert!(
+        !reused,
+        "a new certificate makes a new configuration:\n{text}"
+    );
+}
