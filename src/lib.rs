@@ -5,6 +5,7 @@
 
 pub mod assets;
 pub mod cli;
+pub mod clock;
 pub mod cmd;
 pub mod csr;
 pub mod doctor;

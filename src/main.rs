@@ -8,7 +8,14 @@ use mcsctl::exit;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match mcsctl::cmd::run(cli) {
+    let clock = match mcsctl::clock::Clock::from_env() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(exit::USAGE);
+        }
+    };
+    match mcsctl::cmd::run(cli, &clock) {
         Ok(code) => ExitCode::from(code),
         Err(err) => {
             eprintln!("error: {}", mcsctl::escape::text(&one_line(&err), false));

@@ -3,7 +3,7 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Written, generate_key, load_ca, lock, now, print_written};
+use super::{Written, generate_key, load_ca, lock, print_written};
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
@@ -105,7 +105,7 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         }
     ));
     let key = generate_key(ui, alg, "serving")?;
-    let issued = issue_serving(&ca, &key, &sans, validity, now())?;
+    let issued = issue_serving(&ca, &key, &sans, validity, ui.now)?;
     write(
         ui,
         dir,
@@ -155,7 +155,7 @@ pub(crate) fn reissue(
     };
     let sans: Vec<San> = old.san_entries.clone();
     let key = generate_key(ui, alg, "serving")?;
-    issue_serving(ca, &key, &sans, validity, now())
+    issue_serving(ca, &key, &sans, validity, ui.now)
 }
 
 pub(crate) fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {

@@ -7,7 +7,6 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::now;
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, layout, write_atomic};
 use crate::cli::{CsrReviewArgs, CsrSignArgs};
 use crate::csr::{self, Context, Csr, Verdict, kube};
@@ -78,7 +77,7 @@ struct ReviewReport {
 
 /// Runs `csr review`.
 pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
-    let now = Some(a.now.unwrap_or_else(now));
+    let now = Some(a.now.unwrap_or(ui.now));
     let (bytes, name) = read_input(&a.csrs)?;
     let csrs = csr_objects(&bytes, &name)?;
     // The approver never gives a client certificate for a name a Node already has (that
@@ -366,7 +365,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
     csr::sign::check_signer(&ca.cert, &protected)
         .map_err(|e| anyhow!("{}: {e}", a.ca_cert.display()))?;
     let (issued, kind) =
-        sign_csr(&ca, &pem, &usages, validity, now()).map_err(|e| anyhow!("{name}: {e:#}"))?;
+        sign_csr(&ca, &pem, &usages, validity, ui.now).map_err(|e| anyhow!("{name}: {e:#}"))?;
     match &a.output {
         Some(p) => {
             let ow = if a.force {

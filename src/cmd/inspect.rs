@@ -4,7 +4,6 @@
 
 use anyhow::Result;
 
-use super::now;
 use crate::assets::AssetDir;
 use crate::cli::InspectArgs;
 use crate::inspect::{self, Level, Options, Report};
@@ -19,7 +18,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs) -> Result<u8> {
         remote: args.remote.as_deref(),
         server_name: args.server_name.as_deref(),
         ca: args.ca.as_deref(),
-        now: now().unix_timestamp(),
+        now: ui.now.unix_timestamp(),
         warn_within,
     })?;
     if ui.json() {

@@ -3,7 +3,7 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{load_tokens, now};
+use super::load_tokens;
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::ManifestsArgs;
 use crate::exit;
@@ -47,7 +47,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     if let Some(mut store) = load_tokens(dir)? {
         // Revoked and expired tokens never leave the asset directory: a cluster's copy holds
         // only what may still fetch.
-        let dropped = store.prune(now());
+        let dropped = store.prune(ui.now);
         if !dropped.is_empty() {
             ui.info(format!(
                 "left out {} revoked or expired token(s): {}",
@@ -66,7 +66,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
             .or(cfg.pools.first())
             .cloned()
             .unwrap_or_else(|| "worker".into());
-        i.current_token = store.current_for(&pool, now()).map(|t| t.bearer());
+        i.current_token = store.current_for(&pool, ui.now).map(|t| t.bearer());
     }
     for pool in &cfg.pools {
         let rel = layout::pointer(pool);

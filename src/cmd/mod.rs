@@ -36,8 +36,8 @@ use crate::pki::keys::KeyAlgorithm;
 use crate::token::{Token, TokenStore};
 use crate::ui::Ui;
 
-/// Runs the parsed command line; returns the exit code.
-pub fn run(cli: Cli) -> Result<u8> {
+/// Runs the parsed command line at the time `clock` gives; returns the exit code.
+pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     let g = &cli.global;
     let (dir_arg, format_arg) = cli.command.common();
     let name = cli.command.name();
@@ -73,7 +73,7 @@ pub fn run(cli: Cli) -> Result<u8> {
     if let Some(n) = g.max_input_size {
         crate::assets::set_max_input(n);
     }
-    let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
+    let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive, clock.now());
     if g.verbose {
         crate::ui::enable_verbose_log();
     }
@@ -94,7 +94,7 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Token(t) => token::run(&ui, &dir, t),
         Command::Inspect(a) => inspect::run(&ui, &dir, a),
         Command::Render(a) => render::run(&ui, &dir, a),
-        Command::Serve(a) => serve::run(&dir, a),
+        Command::Serve(a) => serve::run(&dir, a, clock),
         Command::Doctor(a) => doctor::run(&ui, &dir, a),
         Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, a),
         Command::Csr(cli::CsrCommand::Sign(a)) => csr::sign(&ui, &dir, a),
@@ -102,12 +102,6 @@ pub fn run(cli: Cli) -> Result<u8> {
         Command::Completions(a) => docs::completions(a),
         Command::Man(a) => docs::man(&ui, a),
     }
-}
-
-/// The clock. One place, so a future `--now` has one thing to change.
-pub(crate) fn now() -> OffsetDateTime {
-    let t = OffsetDateTime::now_utc();
-    t.replace_nanosecond(0).unwrap_or(t)
 }
 
 /// Generates a key, with a spinner for the slow (RSA) algorithms.
@@ -277,13 +271,14 @@ pub(crate) fn edit_pointers(
     ours: &[Vec<u8>],
     tokens: Option<&TokenStore>,
     add_token: bool,
+    now: OffsetDateTime,
 ) -> Result<Vec<PendingPointer>> {
     let names = dir.pointer_files()?;
     let transport = match dir.config().map(|c| c.token_transport) {
         Ok(t) if t == "query" => Transport::Query,
         _ => Transport::Header,
     };
-    let t = now();
+    let t = now;
     let mut out = Vec::new();
     for rel in names {
         let bearer = tokens
@@ -325,12 +320,13 @@ pub(crate) fn retoken_pointers(
     dir: &AssetDir,
     tokens: &TokenStore,
     add_token: bool,
+    now: OffsetDateTime,
 ) -> Result<Vec<PendingPointer>> {
     if dir.pointer_files()?.is_empty() {
         return Ok(Vec::new());
     }
     let bundle = dir.read(layout::CA_BUNDLE)?;
-    edit_pointers(dir, &bundle, &known_cas(dir)?, Some(tokens), add_token)
+    edit_pointers(dir, &bundle, &known_cas(dir)?, Some(tokens), add_token, now)
 }
 
 /// Adds pointer configs to a change: 0600 when they hold a token, else 0644.
@@ -409,7 +405,7 @@ impl Written {
 /// Warns about each certificate just written that needs attention at once: one valid for less
 /// than inspect's default window (30 days), so that machines booting after it lapses fail.
 pub(crate) fn warn_short_lived(ui: &Ui, files: &[Written]) {
-    let now = now().unix_timestamp();
+    let now = ui.now.unix_timestamp();
     for w in files {
         let Some(at) = w.expires_at else { continue };
         let left = at - now;

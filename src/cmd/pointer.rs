@@ -4,7 +4,7 @@ use anyhow::{Result, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::{load_tokens, now};
+use super::load_tokens;
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout, write_atomic};
 use crate::cli::PointerArgs;
 use crate::exit::{self, usage};
@@ -96,11 +96,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     let mut created = None;
     let token = match (transport, &mut store) {
         (Transport::None, _) => None,
-        (_, Some(s)) => match s.current_for(&args.pool, now()) {
+        (_, Some(s)) => match s.current_for(&args.pool, ui.now) {
             Some(t) => Some(t.clone()),
             None => {
                 let (id, _) = s.create(
-                    now(),
+                    ui.now,
                     None,
                     Some(format!("{} pool, created by mcsctl pointer", args.pool)),
                     vec![args.pool.clone()],

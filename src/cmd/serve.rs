@@ -29,9 +29,10 @@ fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
 }
 
 /// Runs `serve`.
-pub fn run(dir: &AssetDir, a: &ServeArgs) -> Result<u8> {
+pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
     let opts = Options {
         dir: dir.clone(),
+        clock: clock.clone(),
         listen: a.listen,
         insecure_listen: a.insecure_listen,
         auth: a.auth,

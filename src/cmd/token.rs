@@ -3,9 +3,7 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{
-    PendingPointer, load_tokens, lock, now, retoken_pointers, save_tokens, write_pointers,
-};
+use super::{PendingPointer, load_tokens, lock, retoken_pointers, save_tokens, write_pointers};
 use crate::assets::{AssetDir, Overwrite, layout};
 use crate::cli::{TokenCommand, TokenCreateArgs};
 use crate::exit;
@@ -93,7 +91,7 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
     let ttl = a.ttl.map(|d| d.to_time());
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
-    let t = now();
+    let t = ui.now;
     let pools = if a.pools.is_empty() {
         match dir.config() {
             Ok(c) if !c.pools.is_empty() => c.pools,
@@ -120,7 +118,7 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
     // The directory's first current token (after `init --no-token`, or every earlier one
     // expired): it goes into the pointer configs, which had none to replace.
     let pointers = if became_current {
-        retoken_pointers(dir, &store, true)?
+        retoken_pointers(dir, &store, true, ui.now)?
     } else {
         Vec::new()
     };
@@ -191,7 +189,7 @@ fn rotate(
 ) -> Result<u8> {
     let lock = lock(ui, dir)?;
     let mut store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
-    let t = now();
+    let t = ui.now;
     let pools = pools_of(dir, &store)?;
     if pools.is_empty() {
         bail!(
@@ -203,7 +201,7 @@ fn rotate(
     // Every pointer config is edited before anything is written: a bad one aborts the
     // rotation. Tokenless ones get a token only when there was no current token to replace.
     let first = rotated.iter().all(|r| r.previous.is_none());
-    let pointers = retoken_pointers(dir, &store, first)?;
+    let pointers = retoken_pointers(dir, &store, first, ui.now)?;
     let mut change = dir.change("token rotate");
     save_tokens(&mut change, &store)?;
     write_pointers(&mut change, &pointers, Overwrite::Allow);
@@ -254,7 +252,7 @@ fn rotate(
 fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
     dir.require()?;
     let store = load_tokens(dir)?.unwrap_or_else(TokenStore::new);
-    let summaries = store.summaries(now());
+    let summaries = store.summaries(ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "tokens": summaries }))?;
     } else if summaries.is_empty() {
@@ -304,7 +302,7 @@ fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
     save_tokens(&mut change, &store)?;
     change.commit(&lock)?;
     let summary = store
-        .summaries(now())
+        .summaries(ui.now)
         .into_iter()
         .find(|s| s.id == id)
         .expect("exists");
@@ -324,7 +322,7 @@ fn prune(ui: &Ui, dir: &AssetDir, dry_run: bool) -> Result<u8> {
             dir.path(layout::TOKENS).display()
         );
     };
-    let t = now();
+    let t = ui.now;
     let summaries = store.summaries(t);
     let removed = store.prune(t);
     if !dry_run && !removed.is_empty() {

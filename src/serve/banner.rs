@@ -1,7 +1,6 @@
 //! The start-up banner on stderr: addresses, fingerprints, pools, the auth mode and where it
 //! came from, limits and warnings; its last line is `ready`.
 
-use time::OffsetDateTime;
 use tokio::net::TcpListener;
 
 use super::Options;
@@ -64,7 +63,7 @@ pub(super) fn banner(
             }
         ));
     }
-    let live = state.tokens.live_at(OffsetDateTime::now_utc());
+    let live = state.tokens.live_at(opts.clock.now());
     b.push_str(&format!(
         "  auth: {} ({live} live token(s)){}\n",
         state.auth.name(),
@@ -101,7 +100,7 @@ pub(super) fn banner(
             state.auth.name()
         ));
     }
-    let left = state.tls.leaf.not_after - OffsetDateTime::now_utc().unix_timestamp();
+    let left = state.tls.leaf.not_after - opts.clock.now().unix_timestamp();
     if left < 30 * 86_400 {
         b.push_str(&format!(
             "WARNING: the serving certificate expires in {} ({}): machines booting after that fail; `mcsctl cert renew` (picked up without a restart).\n",

@@ -54,6 +54,8 @@ use respond::{PANIC_LOG, install_panic_hook, respond};
 pub struct Options {
     /// The asset directory.
     pub dir: AssetDir,
+    /// The wall clock: expiry of tokens and certificates.
+    pub clock: crate::clock::Clock,
     /// HTTPS listen address.
     pub listen: SocketAddr,
     /// Optional plain-HTTP listen address.
@@ -101,6 +103,7 @@ struct Shared {
     limiter: RateLimiter,
     log: Log,
     handshakes: handshakes::Handshakes,
+    clock: crate::clock::Clock,
 }
 
 impl Shared {
@@ -133,7 +136,7 @@ async fn serve(opts: Options) -> Result<u8> {
     let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
     // Taken before the load: a change that lands while loading is seen by the first poll.
     let loaded_from = loader.fingerprint();
-    let (state, outcome) = loader.initial(OffsetDateTime::now_utc())?;
+    let (state, outcome) = loader.initial(opts.clock.now())?;
     let tls_listener = TcpListener::bind(opts.listen)
         .await
         .with_context(|| format!("listening on {}", opts.listen))?;
@@ -157,7 +160,7 @@ async fn serve(opts: Options) -> Result<u8> {
         &tls_listener,
         plain_listener.as_ref(),
     ));
-    if state.auth != AuthMode::None && state.tokens.live_at(OffsetDateTime::now_utc()) == 0 {
+    if state.auth != AuthMode::None && state.tokens.live_at(opts.clock.now()) == 0 {
         log.event(
             "no-live-token",
             "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
@@ -170,6 +173,7 @@ async fn serve(opts: Options) -> Result<u8> {
         limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
         log: log.clone(),
         handshakes: handshakes::Handshakes::default(),
+        clock: opts.clock.clone(),
     });
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with

@@ -76,7 +76,7 @@ pub(super) async fn reload_loop(
     // The last failure message of each part: a part that keeps failing is retried at every
     // poll (a chmod, a Secret swap) but logged once per distinct reason.
     let mut failing: std::collections::HashMap<String, String> = Default::default();
-    let mut live_before = shared.current().tokens.live_at(OffsetDateTime::now_utc());
+    let mut live_before = shared.current().tokens.live_at(shared.clock.now());
     let mut cert_dead_said = false;
     let mut tick = tokio::time::interval(every);
     tick.tick().await;
@@ -86,7 +86,7 @@ pub(super) async fn reload_loop(
             _ = hup.recv() => true,
             _ = stop.changed() => return,
         };
-        let now = OffsetDateTime::now_utc();
+        let now = shared.clock.now();
         // Certificates expire without any file changing: say so when it happens.
         let cert_dead = shared.current().tls.unusable_at(now.unix_timestamp());
         if let Some(why) = &cert_dead

@@ -6,7 +6,6 @@ use std::time::Instant;
 use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
-use time::OffsetDateTime;
 
 use super::handler::{self, Request};
 use super::limit;
@@ -68,15 +67,7 @@ pub(super) fn respond(
     let r = if head_size > shared.max_header_bytes {
         handler::Response::too_large()
     } else {
-        guarded(|| {
-            handler::handle(
-                &state,
-                &shared.limiter,
-                &request,
-                OffsetDateTime::now_utc(),
-                start,
-            )
-        })
+        guarded(|| handler::handle(&state, &shared.limiter, &request, shared.clock.now(), start))
     };
     if let Some(block) = r.blocked_for {
         shared.log.event(

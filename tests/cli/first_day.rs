@@ -4,7 +4,9 @@
 use std::path::Path;
 use std::time::Duration;
 
-use crate::support::{Serve, assert_ignition_valid, demo, golden, mode, ok, run, snapshot};
+use crate::support::{
+    Serve, assert_ignition_valid, demo, golden, mode, ok, run, run_later, snapshot,
+};
 
 /// Runs `args` and expects a usage error (exit 2) whose first line is exactly `line`.
 fn usage_error(cwd: &Path, args: &[&str], line: &str) {
@@ -168,16 +170,17 @@ fn token_create_gives_scripts_the_token_prune_clears_the_dead_and_print_pointer_
     let revoked: serde_json::Value = serde_json::from_str(&revoked_out).unwrap();
     let revoked = revoked["token"]["id"].as_str().unwrap().to_string();
     ok(d.path(), &["token", "revoke", &revoked, "-q"]);
-    std::thread::sleep(Duration::from_millis(2100));
+    // Two seconds later (the commands' clock moved, nothing slept), the first has expired.
     // A dry run names them and changes nothing.
     let before = snapshot(d.path());
-    let out = ok(d.path(), &["token", "prune", "--dry-run"]);
+    let (code, out, err) = run_later(d.path(), 2, &["token", "prune", "--dry-run"]);
+    assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
         format!("would remove {short} (expired)\nwould remove {revoked} (revoked)\n")
     );
     assert_eq!(before, snapshot(d.path()));
-    let (code, out, err) = run(d.path(), &["token", "prune"]);
+    let (code, out, err) = run_later(d.path(), 2, &["token", "prune"]);
     assert_eq!(code, 0);
     assert_eq!(
         out,
@@ -258,7 +261,8 @@ fn short_lived_and_expired_serving_certificates_are_said() {
     // A certificate that is already over is never swapped in for a valid one.
     let valid = std::fs::read(a.join("tls/mcs.crt")).unwrap();
     ok(d.path(), &["cert", "renew", "--validity", "1s", "-q"]);
-    std::thread::sleep(Duration::from_millis(1500));
+    // Serve's clock moves past that second (the 1h certificate stays valid).
+    s.advance(5);
     s.signal("HUP");
     assert!(
         s.wait_stderr("reload-failed", Duration::from_secs(10)),
@@ -281,9 +285,10 @@ fn short_lived_and_expired_serving_certificates_are_said() {
         "serve swapped in the expired certificate"
     );
     drop(s);
-    // And a server does not start on one: every machine would refuse it.
-    let (code, _, err) = run(
+    // And a server does not start on one (seconds later): every machine would refuse it.
+    let (code, _, err) = run_later(
         d.path(),
+        5,
         &[
             "serve",
             "--listen",

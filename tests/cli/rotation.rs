@@ -61,7 +61,13 @@ fn copy_for(d: &Path, s: &Serve, out: &str) {
 /// retries a TLS failure for ever.
 fn boots(pointer: &Path, expect: bool) -> Option<(bool, String)> {
     let limit = Duration::from_secs(if expect { 60 } else { 8 });
-    let (success, fetched, log) = ignition_fetch_within(pointer, limit)?;
+    // A refusal shows at the first attempt: TLS (x509) or the token (401).
+    let until: &[&str] = if expect {
+        &[]
+    } else {
+        &["x509: ", "GET result: Unauthorized"]
+    };
+    let (success, fetched, log) = ignition_fetch_within(pointer, limit, until)?;
     Some((success && fetched.contains("full%20config"), log))
 }
 

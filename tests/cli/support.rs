@@ -16,16 +16,37 @@ use rustls::pki_types::pem::PemObject;
 /// The mcsctl binary with a clean environment (no MCSCTL_DIR, no colour).
 pub fn mcsctl(cwd: &Path) -> assert_cmd::Command {
     let mut c = assert_cmd::Command::cargo_bin("mcsctl").expect("binary");
+    // No command of the suite runs for long; one that would (a serve that should have
+    // refused to start) is killed rather than hang the run.
     c.current_dir(cwd)
         .env_remove("MCSCTL_DIR")
         .env("NO_COLOR", "1")
-        .env("COLUMNS", "100");
+        .env("COLUMNS", "100")
+        .timeout(std::time::Duration::from_secs(120));
     c
 }
 
 /// Runs mcsctl and returns (exit code, stdout, stderr).
 pub fn run(cwd: &Path, args: &[&str]) -> (i32, String, String) {
     let out = mcsctl(cwd).args(args).output().expect("run mcsctl");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Runs mcsctl as if `ahead` seconds had passed (its clock through `MCSCTL_TEST_CLOCK`);
+/// returns (exit code, stdout, stderr).
+pub fn run_later(cwd: &Path, ahead: i64, args: &[&str]) -> (i32, String, String) {
+    let at = (::time::OffsetDateTime::now_utc() + ::time::Duration::seconds(ahead))
+        .format(&::time::format_description::well_known::Rfc3339)
+        .unwrap();
+    let out = mcsctl(cwd)
+        .env("MCSCTL_TEST_CLOCK", at)
+        .args(args)
+        .output()
+        .expect("run mcsctl");
     (
         out.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -323,6 +344,8 @@ pub struct Serve {
     /// The access log pipe, when started with [`Serve::start_with_stdout_pipe`].
     pub stdout: Option<std::process::ChildStdout>,
     stderr: Arc<Mutex<String>>,
+    /// Seconds serve's clock runs ahead of the system's (`MCSCTL_TEST_CLOCK=@file`).
+    shift: PathBuf,
     _logdir: tempfile::TempDir,
 }
 
@@ -337,12 +360,24 @@ impl Serve {
         Serve::spawn(cwd, extra, true)
     }
 
+    /// Like [`Serve::start`], with serve's clock `ahead` seconds past the system's.
+    pub fn start_later(cwd: &Path, ahead: i64, extra: &[&str]) -> Serve {
+        Serve::spawn_at(cwd, extra, false, ahead)
+    }
+
     fn spawn(cwd: &Path, extra: &[&str], pipe_stdout: bool) -> Serve {
+        Serve::spawn_at(cwd, extra, pipe_stdout, 0)
+    }
+
+    fn spawn_at(cwd: &Path, extra: &[&str], pipe_stdout: bool, ahead: i64) -> Serve {
         let logdir = tempfile::tempdir().unwrap();
         let log = logdir.path().join("access.log");
+        let shift = logdir.path().join("clock-shift");
+        std::fs::write(&shift, ahead.to_string()).unwrap();
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
             .current_dir(cwd)
             .env_remove("MCSCTL_DIR")
+            .env("MCSCTL_TEST_CLOCK", format!("@{}", shift.display()))
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(if extra.contains(&"--reload-interval") {
                 &[][..]
@@ -389,6 +424,7 @@ impl Serve {
             log,
             stdout,
             stderr,
+            shift,
             _logdir: logdir,
         };
         // The banner ends with "ready": everything it says is on stderr by then.
@@ -402,6 +438,19 @@ impl Serve {
 
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
+    }
+
+    /// Moves serve's clock `secs` seconds forward (it reads the shift at each use).
+    pub fn advance(&self, secs: i64) {
+        let now: i64 = std::fs::read_to_string(&self.shift)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // Written whole, then renamed: serve never reads half a number.
+        let tmp = self.shift.with_extension("new");
+        std::fs::write(&tmp, (now + secs).to_string()).unwrap();
+        std::fs::rename(&tmp, &self.shift).unwrap();
     }
 
     pub fn access_log(&self) -> String {

@@ -11,7 +11,7 @@ use anyhow::{Result, anyhow, bail};
 
 use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
-use crate::cmd::{edit_pointers, known_cas, load_tokens, lock, now, write_pointers};
+use crate::cmd::{edit_pointers, known_cas, load_tokens, lock, write_pointers};
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::key_matches_spki;
 use crate::pki::rotation::{self, ClusterBundle};
@@ -30,7 +30,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     if let Some(k) = key {
         b.key_pem = Some(crate::assets::read_file(k)?);
     }
-    let t = now().unix_timestamp();
+    let t = ui.now.unix_timestamp();
     if let Some(c) = b.cas.iter().find(|c| !c.is_ca) {
         bail!("{}: {} is not a CA certificate", b.source, c.subject);
     }
@@ -178,7 +178,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     let mut ours = trusted;
     ours.extend(b.cas.iter().map(|c| c.der.clone()));
     let store = load_tokens(dir)?;
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false, ui.now)?;
     write_pointers(&mut change, &pointers, Overwrite::Allow);
     change.commit(&lock)?;
     if !retired.is_empty() {

@@ -12,9 +12,7 @@ use anyhow::{Context, Result, bail};
 
 pub use rotation::{promote, retire, rotate};
 
-use super::{
-    Written, edit_pointers, generate_key, known_cas, load_tokens, lock, now, write_pointers,
-};
+use super::{Written, edit_pointers, generate_key, known_cas, load_tokens, lock, write_pointers};
 use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaCreateArgs, CaImportArgs};
 use crate::exit;
@@ -95,7 +93,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, args: &CaCreateArgs) -> Result<u8> {
             dir.path(layout::CA_CERT).display()
         );
     }
-    let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, now())?;
+    let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, ui.now)?;
     let new = NewCa {
         info: issued.info,
         cert_pem: issued.cert_pem.into_bytes(),
@@ -119,7 +117,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
         ));
     };
     let new = load_new(cert, key)?;
-    let t = now().unix_timestamp();
+    let t = ui.now.unix_timestamp();
     if new.info.not_after <= t {
         bail!(
             "{}: the CA expired on {}; import a valid CA",
@@ -197,12 +195,12 @@ pub(crate) fn adopt(cert: &Path, key: &Path, now: i64) -> Result<(Ca, crate::pki
 /// The first CA of a directory: certificate, key and a bundle of it alone; pointer configs
 /// already there (from another CA) are edited to trust it.
 fn install(ui: &Ui, dir: &AssetDir, lock: &DirLock, command: &str, new: NewCa) -> Result<u8> {
-    let bundle = phases::bundle([&new.info], now().unix_timestamp());
+    let bundle = phases::bundle([&new.info], ui.now.unix_timestamp());
     let pem = phases::pem(&bundle);
     let mut ours = known_cas(dir)?;
     ours.push(new.info.der.clone());
     let store = load_tokens(dir)?;
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false, ui.now)?;
     let mut change = dir.change(command);
     change.write(layout::CA_KEY, &new.key_pem, SECRET_MODE, Overwrite::Allow);
     change.write(

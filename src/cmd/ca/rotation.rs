@@ -8,7 +8,7 @@ use super::{CaFiles, Written, report};
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaPromoteArgs, CaRetireArgs, CaRotateArgs};
 use crate::cmd::{
-    PendingPointer, cluster_ca, edit_pointers, generate_key, known_cas, load_tokens, lock, now,
+    PendingPointer, cluster_ca, edit_pointers, generate_key, known_cas, load_tokens, lock,
     write_pointers,
 };
 use crate::exit;
@@ -57,7 +57,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
                 Some(x) => x,
                 None => crate::cmd::cert::algorithm_of(&active.info.key)?,
             };
-            let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, now())?;
+            let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, ui.now)?;
             NewCa {
                 info: issued.info,
                 cert_pem: issued.cert_pem.into_bytes(),
@@ -69,7 +69,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
         bail!("that CA is already the active one");
     }
     let mut change = dir.change("ca rotate");
-    let bundle = rotation::bundle([&active.info, &new.info], now().unix_timestamp());
+    let bundle = rotation::bundle([&active.info, &new.info], ui.now.unix_timestamp());
     change.write(
         layout::CA_NEXT_CERT,
         &new.cert_pem,
@@ -82,7 +82,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
         SECRET_MODE,
         Overwrite::Allow,
     );
-    let pointers = set_bundle(dir, &mut change, &bundle, &[&new.info])?;
+    let pointers = set_bundle(dir, &mut change, &bundle, &[&new.info], ui.now)?;
     change.commit(&lock)?;
     let mut files = vec![
         Written::cert(
@@ -215,7 +215,7 @@ pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs) -> Result<u8> {
     }
     let cas = CaFiles::read(dir)?;
     let mut change = dir.change("ca retire");
-    let files = retire_into(dir, &mut change, &cas)?;
+    let files = retire_into(dir, &mut change, &cas, ui.now)?;
     let purged = if a.purge { purge(dir, &mut change)? } else { 0 };
     if files.is_empty() && purged == 0 {
         ui.info("no CA to retire: the bundle holds only the active CA");
@@ -235,7 +235,12 @@ pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs) -> Result<u8> {
 /// The retirement's writes: every bundle CA but the active one leaves the bundle and the
 /// pointer configs; the previous CA's certificate and key move under tls/retired/. Nothing
 /// when there is nothing to retire.
-fn retire_into(dir: &AssetDir, change: &mut Change<'_>, cas: &CaFiles) -> Result<Vec<Written>> {
+fn retire_into(
+    dir: &AssetDir,
+    change: &mut Change<'_>,
+    cas: &CaFiles,
+    now: time::OffsetDateTime,
+) -> Result<Vec<Written>> {
     let Some(active) = &cas.active else {
         bail!("{} has no active CA", dir.path(layout::CA_CERT).display());
     };
@@ -262,8 +267,8 @@ fn retire_into(dir: &AssetDir, change: &mut Change<'_>, cas: &CaFiles) -> Result
             c.subject_with_key_id()
         );
     }
-    let bundle = rotation::bundle([&active.info], now().unix_timestamp());
-    let pointers = set_bundle(dir, change, &bundle, &[])?;
+    let bundle = rotation::bundle([&active.info], now.unix_timestamp());
+    let pointers = set_bundle(dir, change, &bundle, &[], now)?;
     let mut files = Vec::new();
     if let Some(p) = &cas.previous {
         let tag = p.info.tag();
@@ -343,14 +348,14 @@ pub(super) fn replace(
             p.info.subject_with_key_id()
         ));
         files.extend(
-            retire_into(dir, &mut change, &cas)?
+            retire_into(dir, &mut change, &cas, ui.now)?
                 .into_iter()
                 .filter(|f| f.kind == "ca-retired"),
         );
         cas.previous = None;
     }
-    let bundle = rotation::bundle([&new.info, &active.info], now().unix_timestamp());
-    let pointers = set_bundle(dir, &mut change, &bundle, &[&new.info])?;
+    let bundle = rotation::bundle([&new.info, &active.info], ui.now.unix_timestamp());
+    let pointers = set_bundle(dir, &mut change, &bundle, &[&new.info], ui.now)?;
     let key_name = format!("{command}: the new CA's key");
     let ca = Ca::load(&new.cert_pem, command, &new.key_pem, &key_name)?;
     let next = super::Loaded {
@@ -387,6 +392,7 @@ fn set_bundle(
     change: &mut Change<'_>,
     bundle: &[CertInfo],
     added: &[&CertInfo],
+    now: time::OffsetDateTime,
 ) -> Result<Vec<PendingPointer>> {
     let pem = rotation::pem(bundle);
     change.write(
@@ -399,7 +405,7 @@ fn set_bundle(
     ours.extend(added.iter().map(|c| c.der.clone()));
     ours.extend(bundle.iter().map(|c| c.der.clone()));
     let store = load_tokens(dir)?;
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false)?;
+    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false, now)?;
     write_pointers(change, &pointers, Overwrite::Allow);
     Ok(pointers)
 }

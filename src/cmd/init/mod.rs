@@ -6,7 +6,7 @@ mod replace;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Written, fresh_pointer, generate_key, now};
+use super::{Written, fresh_pointer, generate_key};
 use crate::assets::{AssetDir, ClusterConfig, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::InitArgs;
 use crate::exit::{self, usage};
@@ -96,7 +96,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         url: url.as_ref().map(|a| a.url.clone()),
         urls: Default::default(),
     };
-    let t = now();
+    let t = ui.now;
     // An adopted CA (openshift-install's) is used as it is: no throwaway CA is ever made.
     let (ca, ca_issued) = match (&args.ca_cert, &args.ca_key) {
         (Some(c), Some(k)) => super::ca::adopt(c, k, t.unix_timestamp())?,

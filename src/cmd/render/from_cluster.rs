@@ -38,7 +38,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
     let objects = read_objects(path)?;
     ui.detail(format!("{shown}: {} objects", objects.len()));
     let served = cluster::serve(&objects, a.pool.as_deref(), &shown)?;
-    let now = super::super::now().unix_timestamp();
+    let now = ui.now.unix_timestamp();
     let info = crate::kubeconfig::check(
         &served.kubeconfig,
         "the bootstrap kubeconfig built from the snapshot",

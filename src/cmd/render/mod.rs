@@ -11,7 +11,6 @@ use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
 
-use super::now;
 use crate::assets::{AssetDir, Change, DirLock, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
@@ -66,7 +65,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     };
     let mcs = read_all(input)?;
     let kubeconfig = match flavour {
-        Flavour::OpenShift => bootstrap_kubeconfig(dir, a)?,
+        Flavour::OpenShift => bootstrap_kubeconfig(dir, a, ui.now)?,
         Flavour::CoreOs => None,
     };
     let cluster = render::Cluster::default();
@@ -284,8 +283,12 @@ struct Kubeconfig {
 
 /// `--bootstrap-kubeconfig`, or the one kept from an earlier render. A different one replaces
 /// the kept one only with --force: it is a credential, and nodes already booted used the old.
-fn bootstrap_kubeconfig(dir: &AssetDir, a: &RenderArgs) -> Result<Option<Kubeconfig>> {
-    let now = now().unix_timestamp();
+fn bootstrap_kubeconfig(
+    dir: &AssetDir,
+    a: &RenderArgs,
+    now: time::OffsetDateTime,
+) -> Result<Option<Kubeconfig>> {
+    let now = now.unix_timestamp();
     let kept_path = dir.path(layout::BOOTSTRAP_KUBECONFIG);
     let kept = if dir.exists(layout::BOOTSTRAP_KUBECONFIG) {
         Some(dir.read(layout::BOOTSTRAP_KUBECONFIG)?)
