@@ -3,13 +3,14 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
+use super::steps::{reissue, stage_serving};
 use super::{Written, generate_key, load_ca, lock, print_written};
-use crate::assets::{AssetDir, Change, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::assets::{AssetDir, DirLock, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::names::San;
 use crate::pki::cert::parse_pem_certs;
-use crate::pki::issue::{Ca, Issued, issue_serving};
+use crate::pki::issue::{Issued, issue_serving};
 use crate::pki::keys::KeyAlgorithm;
 use crate::ui::Ui;
 
@@ -130,73 +131,6 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
         &issued,
         "Renewed the serving certificate:",
     )
-}
-
-/// A new serving certificate from `ca` with the current one's SANs and a new key of the
-/// current key's algorithm (or `alg`). For `cert renew`, and for `ca promote` with the new CA.
-pub(crate) fn reissue(
-    ui: &Ui,
-    dir: &AssetDir,
-    ca: &Ca,
-    validity: time::Duration,
-    alg: Option<KeyAlgorithm>,
-) -> Result<Issued> {
-    if !dir.exists(layout::SERVING_CERT) {
-        bail!(
-            "{} does not exist; run `mcsctl cert issue` first",
-            dir.path(layout::SERVING_CERT).display()
-        );
-    }
-    let name = dir.path(layout::SERVING_CERT).display().to_string();
-    let old = parse_pem_certs(&dir.read(layout::SERVING_CERT)?, &name)?.remove(0);
-    let alg = match alg {
-        Some(a) => a,
-        None => algorithm_of(&old.key)?,
-    };
-    let sans: Vec<San> = old.san_entries.clone();
-    let key = generate_key(ui, alg, "serving")?;
-    issue_serving(ca, &key, &sans, validity, ui.now)
-}
-
-pub(crate) fn algorithm_of(key_desc: &str) -> Result<KeyAlgorithm> {
-    Ok(match key_desc {
-        "ECDSA P-256" => KeyAlgorithm::EcdsaP256,
-        "ECDSA P-384" => KeyAlgorithm::EcdsaP384,
-        "Ed25519" => KeyAlgorithm::Ed25519,
-        "RSA 2048" => KeyAlgorithm::Rsa2048,
-        "RSA 3072" => KeyAlgorithm::Rsa3072,
-        "RSA 4096" => KeyAlgorithm::Rsa4096,
-        other => bail!(
-            "the current serving key is {other}; pass --key-algorithm to choose the new key's"
-        ),
-    })
-}
-
-/// Adds a new serving pair to `change` and returns what it writes. Key and certificate land
-/// together (see assets::change); a serve reload that catches the pair mid-rename sees a
-/// mismatch and keeps its last good certificate until both land.
-pub(crate) fn stage_serving(change: &mut Change<'_>, issued: &Issued) -> Vec<Written> {
-    change.write(
-        layout::SERVING_KEY,
-        issued.key_pem.as_bytes(),
-        SECRET_MODE,
-        Overwrite::Allow,
-    );
-    change.write(
-        layout::SERVING_CERT,
-        issued.cert_pem.as_bytes(),
-        PUBLIC_MODE,
-        Overwrite::Allow,
-    );
-    vec![
-        Written::cert(
-            layout::SERVING_CERT,
-            "serving",
-            &issued.info,
-            format!("{}; {}", issued.info.key, issued.info.sans().join(", ")),
-        ),
-        Written::file(layout::SERVING_KEY, true, "serving-key", None),
-    ]
 }
 
 pub(crate) fn write(

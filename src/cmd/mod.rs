@@ -13,6 +13,7 @@ pub mod manifests;
 pub mod pointer;
 pub mod render;
 pub mod serve;
+mod steps;
 pub mod token;
 
 use std::path::PathBuf;

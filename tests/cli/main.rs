@@ -1,5 +1,6 @@
 //! The one integration test binary of mcsctl.
 
+mod architecture;
 mod bad_input;
 mod bounds;
 mod conformance;

@@ -6,21 +6,19 @@ mod bundle;
 mod report;
 mod rotation;
 
-use std::path::Path;
-
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 pub use rotation::{promote, retire, rotate};
 
 use super::{Written, edit_pointers, generate_key, known_cas, load_tokens, lock, write_pointers};
 use crate::assets::{AssetDir, DirLock, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::{CaCreateArgs, CaImportArgs};
+use crate::cmd::steps::{NewCa, load_new};
 use crate::exit;
 use crate::pki::cert::{CertInfo, parse_pem_certs};
-use crate::pki::issue::{Ca, create_ca};
+use crate::pki::issue::create_ca;
 use crate::pki::rotation::{self as phases, Phase};
 use crate::ui::Ui;
-use rotation::NewCa;
 
 /// A CA of the directory: certificate and (when present) key, as stored.
 #[derive(Debug, Clone)]
@@ -143,53 +141,6 @@ pub fn import(ui: &Ui, dir: &AssetDir, args: &CaImportArgs) -> Result<u8> {
         return rotation::replace(ui, dir, &lock, "ca import --force", new);
     }
     install(ui, dir, &lock, "ca import", new)
-}
-
-/// Reads a CA to import (PEM or DER, any key form), checked: a CA certificate and its key.
-/// A PEM key is kept byte for byte (openshift-install's PKCS#1 stays PKCS#1); a DER one is
-/// stored as PEM (PKCS#8).
-fn load_new(cert: &Path, key: &Path) -> Result<NewCa> {
-    let cert_name = cert.display().to_string();
-    let key_name = key.display().to_string();
-    let cert_bytes = crate::assets::read_file(cert)?;
-    let key_bytes = crate::assets::read_file(key)?;
-    let ca = Ca::load(&cert_bytes, &cert_name, &key_bytes, &key_name)?;
-    let key_pem = if crate::pki::load::is_pem(&key_bytes) {
-        key_bytes
-    } else {
-        crate::pki::keys::private_key_pem(&ca.key).into_bytes()
-    };
-    Ok(NewCa {
-        cert_pem: ca.cert.to_pem().into_bytes(),
-        info: ca.cert,
-        key_pem,
-    })
-}
-
-/// A CA for `init --ca-cert --ca-key`, as `create_ca` returns a new one: checked (a CA, its
-/// key, not expired), the key kept as given when PEM.
-pub(crate) fn adopt(cert: &Path, key: &Path, now: i64) -> Result<(Ca, crate::pki::issue::Issued)> {
-    let new = load_new(cert, key)?;
-    if new.info.not_after <= now {
-        bail!(
-            "{}: the CA expired on {}",
-            cert.display(),
-            crate::pki::cert::rfc3339(new.info.not_after)
-        );
-    }
-    let ca = Ca::load(
-        &new.cert_pem,
-        &cert.display().to_string(),
-        &new.key_pem,
-        &key.display().to_string(),
-    )?;
-    let issued = crate::pki::issue::Issued {
-        cert_pem: String::from_utf8_lossy(&new.cert_pem).into_owned(),
-        key_pem: String::from_utf8(new.key_pem)
-            .with_context(|| format!("{} is not PEM text", key.display()))?,
-        info: new.info,
-    };
-    Ok((ca, issued))
 }
 
 /// The first CA of a directory: certificate, key and a bundle of it alone; pointer configs

@@ -18,12 +18,7 @@ use crate::pki::issue::{Ca, create_ca};
 use crate::pki::rotation::{self, Phase};
 use crate::ui::Ui;
 
-/// A CA about to enter the directory: its certificate and key, PEM.
-pub(super) struct NewCa {
-    pub info: CertInfo,
-    pub cert_pem: Vec<u8>,
-    pub key_pem: Vec<u8>,
-}
+use crate::cmd::steps::NewCa;
 
 /// Runs `ca rotate`.
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
@@ -51,11 +46,11 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
         Phase::Steady => {}
     }
     let new = match (&a.cert, &a.key) {
-        (Some(c), Some(k)) => super::load_new(c, k)?,
+        (Some(c), Some(k)) => crate::cmd::steps::load_new(c, k)?,
         _ => {
             let alg = match a.key_algorithm {
                 Some(x) => x,
-                None => crate::cmd::cert::algorithm_of(&active.info.key)?,
+                None => crate::cmd::steps::algorithm_of(&active.info.key)?,
             };
             let (_, issued) = create_ca(generate_key(ui, alg, "CA")?, validity, ui.now)?;
             NewCa {
@@ -201,8 +196,8 @@ fn promote_into(
         next.info.key.clone(),
     ));
     if dir.exists(layout::SERVING_CERT) {
-        let issued = crate::cmd::cert::reissue(ui, dir, ca, validity, None)?;
-        files.extend(crate::cmd::cert::stage_serving(change, &issued));
+        let issued = crate::cmd::steps::reissue(ui, dir, ca, validity, None)?;
+        files.extend(crate::cmd::steps::stage_serving(change, &issued));
     }
     Ok(files)
 }

@@ -99,7 +99,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     let t = ui.now;
     // An adopted CA (openshift-install's) is used as it is: no throwaway CA is ever made.
     let (ca, ca_issued) = match (&args.ca_cert, &args.ca_key) {
-        (Some(c), Some(k)) => super::ca::adopt(c, k, t.unix_timestamp())?,
+        (Some(c), Some(k)) => super::steps::adopt(c, k, t.unix_timestamp())?,
         _ => create_ca(generate_key(ui, alg, "CA")?, ca_validity, t)?,
     };
     let serving_key = generate_key(ui, alg, "serving")?;
@@ -178,7 +178,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         ow,
     );
     change.write(layout::CA_BUNDLE, bundle, PUBLIC_MODE, ow);
-    let serving_files = super::cert::stage_serving(&mut change, &serving);
+    let serving_files = super::steps::stage_serving(&mut change, &serving);
     files.push(Written::file(
         layout::CONFIG,
         false,
