@@ -664,19 +664,17 @@ fn review_output_escapes_controls_and_bidi_from_csrs() {
         r#"{"apiVersion": "v1", "kind": "List", "items": []}"#,
     )
     .unwrap();
-    let (code, out, err) = run(
-        d.path(),
-        &[
-            "csr",
-            "review",
-            "--csrs",
-            "csrs.json",
-            "--nodes",
-            "nodes.json",
-            "--now",
-            NOW,
-        ],
-    );
+    let review = [
+        "csr",
+        "review",
+        "--csrs",
+        "csrs.json",
+        "--nodes",
+        "nodes.json",
+        "--now",
+        NOW,
+    ];
+    let (code, out, err) = run(d.path(), &review);
     assert!(code == 0 || code == 3, "{out}{err}");
     for bad in ['\u{1b}', '\u{7}', '\u{202e}'] {
         assert!(
@@ -689,21 +687,7 @@ fn review_output_escapes_controls_and_bidi_from_csrs() {
         out.contains("csr-\\u{1b}[2J\\u{1b}]0;owned\\u{7}-\\u{202e}lmth.exe\\nforged line"),
         "{out}"
     );
-    let (_, json_out, _) = run(
-        d.path(),
-        &[
-            "csr",
-            "review",
-            "--csrs",
-            "csrs.json",
-            "--nodes",
-            "nodes.json",
-            "--now",
-            NOW,
-            "--format",
-            "json",
-        ],
-    );
+    let (_, json_out, _) = run(d.path(), &[&review[..], &["--format", "json"]].concat());
     let v: Value = serde_json::from_str(&json_out).unwrap();
     assert_eq!(v["csrs"][0]["name"], name);
     // A file name in an error.
