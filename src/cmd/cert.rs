@@ -5,7 +5,7 @@ use serde::Serialize;
 
 use super::steps::{reissue, stage_serving};
 use super::{Written, generate_key, load_ca, lock, print_written};
-use crate::assets::{AssetDir, DirLock, layout};
+use crate::assets::{AssetDir, ClusterConfig, DirLock, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::names::San;
@@ -49,44 +49,7 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         );
     }
     let ca = load_ca(dir)?;
-    // The names machines reach the server by come first and always: api-int and every URL
-    // recorded for the pointer configs. Then the current certificate's names (a reissue must
-    // not drop what pointers or balancers use) unless --replace-sans, then --san.
-    let mut sans: Vec<San> = cfg.iter().map(|c| San::Dns(c.api_int_host())).collect();
-    if let Some(c) = &cfg {
-        for u in c.url.iter().chain(c.urls.values()) {
-            if let Some(url) = crate::http::HttpUrl::parse(u)
-                && let Ok(san) = San::parse(url.host())
-            {
-                sans.push(san);
-            }
-        }
-    }
-    if !args.replace_sans && dir.exists(layout::SERVING_CERT) {
-        let name = dir.path(layout::SERVING_CERT).display().to_string();
-        let current = dir
-            .read(layout::SERVING_CERT)
-            .and_then(|b| parse_pem_certs(&b, &name))
-            .map_err(|e| {
-                anyhow::anyhow!(
-                    "cannot read the names of the current serving certificate ({e:#}); pass --replace-sans to issue with api-int, the recorded URLs and --san only"
-                )
-            })?;
-        sans.extend(
-            current
-                .into_iter()
-                .next()
-                .map(|c| c.san_entries)
-                .unwrap_or_default(),
-        );
-    }
-    sans.extend(extra);
-    let mut seen = Vec::new();
-    sans.retain(|s| {
-        let new = !seen.contains(s);
-        seen.push(s.clone());
-        new
-    });
+    let sans = must_cover(dir, cfg.as_ref(), args.replace_sans, extra)?;
     ui.detail(format!(
         "names {} (api-int and the URLs from mcsctl.json, {}then --san); key {} ({})",
         sans.iter()
@@ -115,6 +78,55 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         &issued,
         "Issued the serving certificate:",
     )
+}
+
+/// The names a new serving certificate must cover, in order and once each: api-int and the
+/// hosts of every URL recorded for the pointer configs first and always (machines reach the
+/// server by them), then the current certificate's names unless `replace_sans` (a reissue
+/// must not drop what pointers or balancers use), then `extra` (--san).
+fn must_cover(
+    dir: &AssetDir,
+    cfg: Option<&ClusterConfig>,
+    replace_sans: bool,
+    extra: Vec<San>,
+) -> Result<Vec<San>> {
+    let mut wanted: Vec<San> = Vec::new();
+    if let Some(c) = cfg {
+        wanted.push(San::Dns(c.api_int_host()));
+        for u in c.url.iter().chain(c.urls.values()) {
+            if let Some(url) = crate::http::HttpUrl::parse(u)
+                && let Ok(san) = San::parse(url.host())
+            {
+                wanted.push(san);
+            }
+        }
+    }
+    if !replace_sans && dir.exists(layout::SERVING_CERT) {
+        let name = dir.path(layout::SERVING_CERT).display().to_string();
+        let current = dir
+            .read(layout::SERVING_CERT)
+            .and_then(|b| parse_pem_certs(&b, &name))
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "cannot read the names of the current serving certificate ({e:#}); pass --replace-sans to issue with api-int, the recorded URLs and --san only"
+                )
+            })?;
+        wanted.extend(
+            current
+                .into_iter()
+                .next()
+                .map(|c| c.san_entries)
+                .unwrap_or_default(),
+        );
+    }
+    wanted.extend(extra);
+    let mut sans = Vec::with_capacity(wanted.len());
+    for s in wanted {
+        if !sans.contains(&s) {
+            sans.push(s);
+        }
+    }
+    Ok(sans)
 }
 
 /// Runs `cert renew`: same CA, same SANs, new key.

@@ -60,6 +60,19 @@ fn report_exchange<'a>(
     ex: &'a Exchange,
     step: &dyn Fn(&str) -> String,
 ) -> Option<&'a [u8]> {
+    connection_steps(r, opts, f, url, ex, step)?;
+    answer_steps(r, opts, f, url, ex, step)
+}
+
+/// resolve → connect → tls, as far as the connection went.
+fn connection_steps(
+    r: &mut Report,
+    opts: &Options,
+    f: &Fetch,
+    url: &HttpUrl,
+    ex: &Exchange,
+    step: &dyn Fn(&str) -> String,
+) -> Option<()> {
     let failure = ex.failure.as_ref();
     let Some((addrs, overridden)) = &ex.resolved else {
         let why = failure.map_or_else(String::new, Failure::describe);
@@ -129,6 +142,19 @@ fn report_exchange<'a>(
         r.fail(step("tls"), detail, fix);
         return None;
     }
+    Some(())
+}
+
+/// request → status → body, as far as the answer went; the 200 body when all passed.
+fn answer_steps<'a>(
+    r: &mut Report,
+    opts: &Options,
+    f: &Fetch,
+    url: &HttpUrl,
+    ex: &'a Exchange,
+    step: &dyn Fn(&str) -> String,
+) -> Option<&'a [u8]> {
+    let failure = ex.failure.as_ref();
     let names: Vec<&str> = f.headers.iter().map(|(k, _)| k.as_str()).collect();
     let Some((status, headers)) = &ex.head else {
         match failure {
@@ -157,19 +183,7 @@ fn report_exchange<'a>(
     let reason = status.canonical_reason().unwrap_or_default();
     let code = status.as_u16();
     if code != 200 {
-        let first_line = ex
-            .body
-            .as_deref()
-            .map(|b| {
-                String::from_utf8_lossy(b)
-                    .lines()
-                    .next()
-                    .unwrap_or("")
-                    .chars()
-                    .take(200)
-                    .collect::<String>()
-            })
-            .unwrap_or_default();
+        let first_line = ex.body.as_deref().map(http::first_line).unwrap_or_default();
         let (detail, fix) =
             status_failure(code, reason, &first_line, f, opts, header("retry-after"));
         r.fail(step("status"), detail, fix);

@@ -348,6 +348,18 @@ impl Failure {
     }
 }
 
+/// The first line of a response body, for a message about a refusal (at most 200 characters:
+/// a server's reason, never a whole page).
+pub fn first_line(body: &[u8]) -> String {
+    String::from_utf8_lossy(body)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .chars()
+        .take(200)
+        .collect()
+}
+
 /// The words Go's crypto/tls (so a booting machine's Ignition) would log for a refused
 /// certificate.
 pub fn explain_tls(e: &rustls::Error) -> String {

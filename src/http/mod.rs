@@ -6,5 +6,5 @@
 pub mod client;
 pub mod url;
 
-pub use client::{BodyFailure, Exchange, Failure, Request, get};
+pub use client::{BodyFailure, Exchange, Failure, Request, first_line, get};
 pub use url::HttpUrl;

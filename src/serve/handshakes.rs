@@ -100,6 +100,11 @@ fn alert_name(a: AlertDescription) -> String {
     out
 }
 
+/// `10:02:11Z`: the time of day a log line's "since" names.
+pub fn clock_time(t: time::OffsetDateTime) -> String {
+    format!("{:02}:{:02}:{:02}Z", t.hour(), t.minute(), t.second())
+}
+
 struct Entry {
     count: u64,
     since: String,

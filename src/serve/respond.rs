@@ -7,10 +7,11 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 
+use super::Shared;
+use super::accept::Peer;
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, now_rfc3339};
-use super::{Peer, Shared};
 
 /// Where the panic hook reports: serve's event log, once it runs.
 pub(super) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();

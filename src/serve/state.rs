@@ -8,16 +8,14 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Context, Result, anyhow, bail};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
 use super::handler::AuthMode;
+pub use super::tls::Tls;
 use crate::assets::{AssetDir, layout};
 use crate::ignition::translate::Variants;
 use crate::names::is_dns_label;
-use crate::pki::cert::CertInfo;
 use crate::token::{State as TokenState, TokenStore};
 
 /// The rendered configs directory, relative to the asset directory.
@@ -56,33 +54,6 @@ pub struct DeadToken {
     pub digest: [u8; 32],
     /// `expired` or `revoked`.
     pub why: &'static str,
-}
-
-/// The TLS part.
-pub struct Tls {
-    /// Configuration for new connections.
-    pub config: Arc<rustls::ServerConfig>,
-    /// SHA-256 fingerprint of the serving certificate.
-    pub cert_fingerprint: String,
-    /// SHA-256 fingerprint of tls/mcs-ca.crt, when present.
-    pub ca_fingerprint: Option<String>,
-    /// The serving certificate, for its validity.
-    pub leaf: CertInfo,
-    /// Identities of the certificate, key and CA files it was built from: while they stay
-    /// the same, a reload keeps this configuration (and its session tickets) as it is.
-    source: [Option<FileId>; 3],
-}
-
-impl Tls {
-    /// Why every client would refuse this certificate at `now` (expired, not yet valid), as
-    /// inspect says it.
-    pub fn unusable_at(&self, now: i64) -> Option<String> {
-        use crate::pki::cert::Status;
-        if Status::of(&self.leaf, now, 0) != Status::Invalid {
-            return None;
-        }
-        Status::reason(&self.leaf, now, 0).map(|why| format!("{} {why}", layout::SERVING_CERT))
-    }
 }
 
 /// The tokens part.
@@ -163,7 +134,7 @@ pub fn digest(bearer: &str) -> [u8; 32] {
 /// the inode behind every name; a `chmod` changes the ctime.
 pub type FileId = (u64, u64, u64, i64, i64, i64, i64);
 
-fn file_id(p: &Path) -> Option<FileId> {
+pub(super) fn file_id(p: &Path) -> Option<FileId> {
     std::fs::metadata(p).ok().map(|m| {
         (
             m.dev(),
@@ -242,7 +213,7 @@ impl Loader {
     /// and reported; the others are served.
     pub fn initial(&self, now: OffsetDateTime) -> Result<(State, Outcome)> {
         self.dir.require()?;
-        let tls = self.tls()?;
+        let tls = Tls::load(&self.dir, &self.provider)?;
         // Every machine would refuse the handshake: say so now rather than serve nothing.
         if let Some(why) = tls.unusable_at(now.unix_timestamp()) {
             bail!("{why}: every booting machine would refuse it; run `mcsctl cert renew` first");
@@ -271,43 +242,7 @@ impl Loader {
     /// A reload: each part tried on its own; a part that fails keeps `prev`'s.
     pub fn reload(&self, prev: &State, now: OffsetDateTime) -> (State, Outcome) {
         let mut o = Outcome::default();
-        // A token rotation or a render does not touch TLS: the configuration, its session
-        // cache and ticket keys stay, so clients keep resuming.
-        let tls = match (self.tls_source() == prev.tls.source)
-            .then(|| prev.tls.clone())
-            .map_or_else(|| self.tls(), Ok)
-        {
-            Ok(same) if Arc::ptr_eq(&same, &prev.tls) => same,
-            // A new certificate no client would accept does not replace one they still do.
-            Ok(t)
-                if t.cert_fingerprint != prev.tls.cert_fingerprint
-                    && prev.tls.unusable_at(now.unix_timestamp()).is_none()
-                    && t.unusable_at(now.unix_timestamp()).is_some() =>
-            {
-                o.failed.push((
-                    "tls".into(),
-                    format!(
-                        "{} (the one being served is valid until {}); run `mcsctl cert renew`",
-                        t.unusable_at(now.unix_timestamp()).unwrap_or_default(),
-                        crate::pki::cert::rfc3339(prev.tls.leaf.not_after)
-                    ),
-                ));
-                prev.tls.clone()
-            }
-            Ok(t) => {
-                if t.cert_fingerprint != prev.tls.cert_fingerprint
-                    || t.ca_fingerprint != prev.tls.ca_fingerprint
-                {
-                    o.changed
-                        .push(format!("certificate sha256 {}", t.cert_fingerprint));
-                }
-                t
-            }
-            Err(e) => {
-                o.failed.push(("tls".into(), format!("{e:#}")));
-                prev.tls.clone()
-            }
-        };
+        let tls = Tls::reloaded(&self.dir, &self.provider, &prev.tls, now, &mut o);
         let tokens = match self.tokens(now) {
             Ok(t) => {
                 let ids = |t: &Tokens| {
@@ -367,85 +302,6 @@ impl Loader {
             },
             o,
         )
-    }
-
-    /// Identities of the files [`Tls`] is built from.
-    fn tls_source(&self) -> [Option<FileId>; 3] {
-        [layout::SERVING_CERT, layout::SERVING_KEY, layout::CA_CERT]
-            .map(|r| file_id(&self.dir.path(r)))
-    }
-
-    fn tls(&self) -> Result<Arc<Tls>> {
-        // Taken before reading: a file replaced meanwhile differs at the next reload.
-        let source = self.tls_source();
-        let cert_path = self.dir.path(layout::SERVING_CERT);
-        let key_path = self.dir.path(layout::SERVING_KEY);
-        let cert_bytes = crate::assets::read_file(&cert_path)?;
-        let key_bytes = crate::assets::read_file(&key_path)?;
-        // The PEM readers' own messages ("no items found") say nothing of what the file is.
-        let unlike = |path: &std::path::Path, bytes: &[u8], wanted| {
-            let shown = path.display().to_string();
-            match crate::pki::kind::of(bytes) {
-                crate::pki::kind::Kind::DerCertificate | crate::pki::kind::Kind::DerPrivateKey => {
-                    anyhow!("{}", crate::pki::kind::not_pem(&shown, bytes))
-                }
-                _ => anyhow!("{}", crate::pki::kind::mismatch(&shown, bytes, wanted)),
-            }
-        };
-        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_bytes)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| {
-                unlike(
-                    &cert_path,
-                    &cert_bytes,
-                    crate::pki::kind::Wanted::Certificate,
-                )
-            })?;
-        if chain.is_empty() {
-            bail!(
-                "{}",
-                crate::pki::kind::not_pem(&cert_path.display().to_string(), &cert_bytes)
-            );
-        }
-        let key = PrivateKeyDer::from_pem_slice(&key_bytes)
-            .map_err(|_| unlike(&key_path, &key_bytes, crate::pki::kind::Wanted::PrivateKey))?;
-        let leaf = CertInfo::from_der(&chain[0])
-            .with_context(|| format!("reading {}", cert_path.display()))?;
-        let mut tls = rustls::ServerConfig::builder_with_provider(self.provider.clone())
-            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-            .map_err(|e| anyhow!("TLS setup: {e}"))?
-            .with_no_client_auth()
-            .with_single_cert(chain, key)
-            .map_err(|e| {
-                anyhow!(
-                    "{} and {} do not form a usable pair: {e}",
-                    cert_path.display(),
-                    key_path.display()
-                )
-            })?;
-        tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-        // Resumption: a session cache for TLS 1.2 and stateless tickets for both versions.
-        tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
-        tls.ticketer =
-            rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
-        let ca_fingerprint = if self.dir.exists(layout::CA_CERT) {
-            crate::pki::cert::parse_pem_certs(
-                &self.dir.read(layout::CA_CERT)?,
-                &self.dir.path(layout::CA_CERT).display().to_string(),
-            )
-            .ok()
-            .and_then(|v| v.into_iter().next())
-            .map(|c| c.fingerprint)
-        } else {
-            None
-        };
-        Ok(Arc::new(Tls {
-            config: Arc::new(tls),
-            cert_fingerprint: leaf.fingerprint.clone(),
-            ca_fingerprint,
-            leaf,
-            source,
-        }))
     }
 
     fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {

@@ -102,20 +102,17 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
 }
 
 /// Files over 500 lines today, with their size: each may only shrink (and leave the list).
-const OVER_500: [(&str, usize); 9] = [
+const OVER_500: [(&str, usize); 6] = [
     ("csr/mod.rs", 722),
     ("ignition/render/machineconfig.rs", 649),
     ("ignition/render/mod.rs", 597),
-    ("serve/state.rs", 572),
-    ("assets/mod.rs", 554),
     ("token/mod.rs", 552),
-    ("serve/mod.rs", 546),
     ("inspect/dir.rs", 540),
     ("kube/yaml.rs", 507),
 ];
 
 /// Lines of `src/cmd` today; the goal is under 2,500.
-const CMD_LINES: usize = 5_170;
+const CMD_LINES: usize = 5_164;
 
 #[test]
 fn sizes_only_shrink() {

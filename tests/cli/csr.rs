@@ -14,6 +14,17 @@ const BOOT: &str = "system:serviceaccount:openshift-machine-config-operator:node
 
 /// An ECDSA CSR made by openssl; `san` like "DNS:a,IP:1.2.3.4".
 fn openssl_csr(dir: &Path, name: &str, cn: &str, san: Option<&str>) -> Option<String> {
+    openssl_csr_with(dir, name, cn, san, &[])
+}
+
+/// [`openssl_csr`] with more arguments for `openssl req`.
+fn openssl_csr_with(
+    dir: &Path,
+    name: &str,
+    cn: &str,
+    san: Option<&str>,
+    extra: &[&str],
+) -> Option<String> {
     let mut args = vec![
         "req",
         "-new",
@@ -32,6 +43,7 @@ fn openssl_csr(dir: &Path, name: &str, cn: &str, san: Option<&str>) -> Option<St
     if let Some(e) = &ext {
         args.extend(["-addext", e.as_str()]);
     }
+    args.extend_from_slice(extra);
     let (okay, log) = openssl_run(&args, dir)?;
     assert!(okay, "{log}");
     Some(std::fs::read_to_string(dir.join(out)).unwrap())
@@ -704,26 +716,5 @@ fn review_output_escapes_controls_and_bidi_from_csrs() {
 
 /// A CSR whose subject is UTF-8 as given (control and bidi characters included).
 fn openssl_csr_utf8(dir: &Path, name: &str, cn: &str) -> Option<String> {
-    let key = format!("{name}.key");
-    let out = format!("{name}.csr");
-    let subj = format!("/O=system:nodes/CN={cn}");
-    let args = [
-        "req",
-        "-new",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:P-256",
-        "-nodes",
-        "-keyout",
-        &key,
-        "-out",
-        &out,
-        "-utf8",
-        "-subj",
-        &subj,
-    ];
-    let (okay, log) = openssl_run(&args, dir)?;
-    assert!(okay, "{log}");
-    Some(std::fs::read_to_string(dir.join(out)).unwrap())
+    openssl_csr_with(dir, name, cn, None, &["-utf8"])
 }

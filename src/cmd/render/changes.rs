@@ -3,10 +3,10 @@
 
 use anyhow::{Result, bail};
 
-use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE};
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE};
 use crate::cli::RenderArgs;
 use crate::ignition::render::diff::PoolDiff;
-use crate::serve::state::RENDERED;
+use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::ui::Ui;
 
 /// Where render records the MachineConfigs merged into a pool's config (serve reads only
@@ -87,6 +87,28 @@ pub fn check(ui: &Ui, dir: &AssetDir, a: &RenderArgs, new: &[New<'_>]) -> Result
         "render would take away what the pool serves now: {}. Serve hot-reloads, so every machine booting next would miss them. Check that the input holds every MachineConfig of the pool; `--dry-run` shows the whole difference, `--replace` renders anyway",
         losses.join(" | ")
     )
+}
+
+/// Stages a pool's config taken whole from a server or a cluster: the bytes as served (serve
+/// takes them apart again for each client version), no record of MachineConfigs, and no
+/// pre-approval subset (such a config cannot be split; an earlier subset would no longer
+/// describe the pool). Returns (the config's path, the paths removed).
+pub fn stage_whole(
+    change: &mut Change<'_>,
+    dir: &AssetDir,
+    pool: &str,
+    body: &[u8],
+) -> (String, Vec<String>) {
+    let full_rel = format!("{RENDERED}/{pool}.ign");
+    change.write(&full_rel, &super::line(body), SECRET_MODE, Overwrite::Allow);
+    record(change, dir, pool, None);
+    let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
+    let mut removed = Vec::new();
+    if dir.exists(&pre_rel) {
+        change.remove(&pre_rel);
+        removed.push(pre_rel);
+    }
+    (full_rel, removed)
 }
 
 /// Records the MachineConfigs of `pool`'s config, or removes an earlier record when the config

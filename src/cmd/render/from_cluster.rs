@@ -10,13 +10,12 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{changes, commit_recording_flavour, line};
+use super::{changes, commit_recording_flavour};
 use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::render::{Flavour, cluster, payload};
 use crate::ignition::spec::Spec;
-use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::ui::Ui;
 
 /// Runs `render --from-cluster`.
@@ -103,17 +102,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, flavour: Flavour) -> Result<
     }
     let mut reports = Vec::new();
     for (p, body) in served.pools.iter().zip(&bodies) {
-        let full_rel = format!("{RENDERED}/{}.ign", p.pool);
-        let pre_rel = format!("{PRE_APPROVAL}/{}.ign", p.pool);
-        change.write(&full_rel, &line(body), SECRET_MODE, Overwrite::Allow);
-        changes::record(&mut change, dir, &p.pool, None);
-        // A cluster's rendered config cannot be split; an earlier subset would be stale.
-        let removed = if dir.exists(&pre_rel) {
-            change.remove(&pre_rel);
-            vec![pre_rel]
-        } else {
-            Vec::new()
-        };
+        let (full_rel, removed) = changes::stage_whole(&mut change, dir, &p.pool, body);
         let mc = &p.source.mc.spec;
         reports.push(PoolReport {
             pool: p.pool.clone(),

@@ -11,14 +11,13 @@ use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
 use super::report::{PoolReport, text};
-use super::{changes, commit_recording_flavour, line};
-use crate::assets::{AssetDir, Overwrite, SECRET_MODE, layout};
+use super::{changes, commit_recording_flavour};
+use crate::assets::{AssetDir, layout};
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::http::{self, HttpUrl};
 use crate::ignition::render::{Flavour, payload};
 use crate::ignition::{SpecVersion, pointer};
-use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::ui::Ui;
 
 /// How long a fetch may take in all.
@@ -76,11 +75,14 @@ pub fn run(
         401 => bail!(
             "{shown} answered 401 Unauthorized: it wants a provisioning token (--token or MCSCTL_FROM_MCS_TOKEN)"
         ),
-        403 => bail!("{shown} answered 403 Forbidden: {}", first_line(&resp.body)),
+        403 => bail!(
+            "{shown} answered 403 Forbidden: {}",
+            http::first_line(&resp.body)
+        ),
         404 => bail!("{shown} answered 404: the server has no config for pool {pool}"),
         406 => bail!(
             "{shown} answered 406: it cannot serve Ignition {asked}: {}",
-            first_line(&resp.body)
+            http::first_line(&resp.body)
         ),
         s => bail!("{shown} answered HTTP {s}"),
     }
@@ -95,19 +97,8 @@ pub fn run(
     if let changes::Verdict::DryRun = changes::check(ui, dir, a, &new)? {
         return Ok(exit::OK);
     }
-    let full_rel = format!("{RENDERED}/{pool}.ign");
-    let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
     let mut change = dir.change("render --from-mcs");
-    // The bytes as served: serve takes them apart again for each client version.
-    change.write(&full_rel, &line(&resp.body), SECRET_MODE, Overwrite::Allow);
-    changes::record(&mut change, dir, pool, None);
-    // A stale pre-approval config from an earlier render would no longer describe the pool.
-    let removed = if dir.exists(&pre_rel) {
-        change.remove(&pre_rel);
-        vec![pre_rel]
-    } else {
-        Vec::new()
-    };
+    let (full_rel, removed) = changes::stage_whole(&mut change, dir, pool, &resp.body);
     commit_recording_flavour(ui, dir, change, &lock, flavour)?;
     let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
     let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
@@ -244,15 +235,4 @@ fn check(body: &[u8], shown: &str, flavour: Flavour) -> Result<Value> {
         );
     }
     Ok(serde_json::from_slice(body)?)
-}
-
-/// The first line of a response body, for an error message (at most 200 characters).
-fn first_line(body: &[u8]) -> String {
-    String::from_utf8_lossy(body)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .chars()
-        .take(200)
-        .collect()
 }

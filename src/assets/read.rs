@@ -1,0 +1,85 @@
+//! Every input mcsctl reads (a file, a directory of files, stdin, an HTTP body through
+//! [`max_input`]) is bounded by `--max-input-size`, and a larger one is refused naming it.
+
+use std::fs;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, anyhow};
+
+/// The most bytes mcsctl reads from one input unless `--max-input-size` says otherwise: far
+/// above any real object (the API server stores objects of at most 1.5 MiB), far below what
+/// would exhaust a workstation once rendered.
+pub const DEFAULT_MAX_INPUT: u64 = 32 << 20;
+
+static MAX_INPUT: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_MAX_INPUT);
+
+/// Sets the most bytes one input may hold (`--max-input-size`).
+pub fn set_max_input(bytes: u64) {
+    MAX_INPUT.store(bytes, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// The most bytes one input may hold.
+pub fn max_input() -> u64 {
+    MAX_INPUT.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+/// Reads at most [`max_input`] bytes from `r`; more is an error naming `what`.
+pub fn read_bounded(mut r: impl std::io::Read, what: &str) -> Result<Vec<u8>> {
+    let limit = max_input();
+    let mut bytes = Vec::new();
+    (&mut r)
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("reading {what}"))?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big(what, ""));
+    }
+    Ok(bytes)
+}
+
+/// Reads a file the user named (or one of the asset directory), at most [`max_input`] bytes,
+/// with the file named in the error; `-v` lists each one.
+pub fn read_file(path: &Path) -> Result<Vec<u8>> {
+    let f = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = read_bounded(f, &path.display().to_string())?;
+    log::info!("read {} ({} bytes)", path.display(), bytes.len());
+    Ok(bytes)
+}
+
+/// Standard input, at most [`max_input`] bytes.
+pub fn read_stdin() -> Result<Vec<u8>> {
+    read_bounded(std::io::stdin().lock(), "stdin")
+}
+
+/// The UTF-8 files of a directory input (`what` names it), at most [`max_input`] bytes in all:
+/// a directory is one input.
+pub fn read_texts(files: &[PathBuf], what: &str) -> Result<Vec<(PathBuf, String)>> {
+    let limit = max_input();
+    let mut total = 0u64;
+    let mut out = Vec::with_capacity(files.len());
+    for f in files {
+        let t = read_text(f)?;
+        total += t.len() as u64;
+        if total > limit {
+            return Err(too_big(what, " in its files"));
+        }
+        out.push((f.clone(), t));
+    }
+    Ok(out)
+}
+
+/// [`read_file`] of UTF-8 text.
+pub fn read_text(path: &Path) -> Result<String> {
+    String::from_utf8(read_file(path)?)
+        .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))
+}
+
+/// The error for an input over the limit.
+fn too_big(what: &str, part: &str) -> anyhow::Error {
+    anyhow!(
+        "{what} holds more than {}{part}, the most mcsctl reads from one input; raise it with --max-input-size (or MCSCTL_MAX_INPUT_SIZE) if the input is what you meant",
+        crate::size::human(max_input())
+    )
+}

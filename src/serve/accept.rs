@@ -1,0 +1,294 @@
+//! Connections: the accept loop (fairness caps, eviction), then per connection the PROXY
+//! header from a listed balancer, the TLS handshake (failures counted per client and reason),
+//! and HTTP/1.1 with guarded writes and a bounded life.
+
+use std::collections::HashMap;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hyper::service::service_fn;
+use hyper_util::rt::TokioIo;
+use time::OffsetDateTime;
+use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::{Semaphore, watch};
+
+use super::proxy::{self, Cidr};
+use super::respond::respond;
+use super::{Shared, conns, handshakes, io, limit};
+
+/// What every connection is served with.
+pub(super) struct ConnOpts {
+    pub http: hyper::server::conn::http1::Builder,
+    pub handshake_timeout: Duration,
+    pub write_timeout: Duration,
+    pub min_send_rate: u64,
+    pub connection_deadline: Duration,
+    pub proxy_from: Vec<Cidr>,
+    pub max_connections: usize,
+    pub max_per_client: usize,
+}
+
+pub(super) async fn accept_loop(
+    listener: TcpListener,
+    tls: bool,
+    shared: Arc<Shared>,
+    conn: Arc<ConnOpts>,
+    (permits, conns): (Arc<Semaphore>, Arc<conns::Conns>),
+    mut stop: watch::Receiver<bool>,
+) {
+    // Each kind of refusal is logged at most every 10 s, with the latest example.
+    let mut said: HashMap<&'static str, Instant> = HashMap::new();
+    let mut say = |kind: &'static str, msg: String| {
+        if said
+            .get(kind)
+            .is_none_or(|t| t.elapsed() > Duration::from_secs(10))
+        {
+            shared.log.event(kind, &msg);
+            said.insert(kind, Instant::now());
+        }
+    };
+    loop {
+        let accepted = tokio::select! {
+            r = listener.accept() => r,
+            _ = stop.changed() => return,
+        };
+        let (tcp, peer) = match accepted {
+            Ok(x) => x,
+            Err(e) => {
+                // EMFILE and friends: back off briefly rather than spin.
+                shared.log.event("accept-error", &e.to_string());
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let balancer = conn.proxy_from.iter().any(|c| c.contains(peer.ip()));
+        let slot = match conns.admit(peer.ip(), balancer) {
+            Ok((slot, evicted)) => {
+                if let Some(from) = evicted {
+                    say(
+                        "connection-evicted",
+                        format!(
+                            "all {} connections taken: closed an idle one of {from}, the client holding the most, to let {peer} in",
+                            conn.max_connections
+                        ),
+                    );
+                }
+                slot
+            }
+            Err(conns::Refused::Client) => {
+                say(
+                    "connection-limit-client",
+                    format!(
+                        "{} already holds {} connections (--max-connections-per-client); closing its new ones",
+                        limit::client_key(peer.ip()),
+                        conn.max_per_client
+                    ),
+                );
+                continue;
+            }
+            Err(conns::Refused::Full) => {
+                say(
+                    "connection-limit",
+                    format!(
+                        "all {} connections taken and none idle; closing new connections (e.g. from {peer})",
+                        conn.max_connections
+                    ),
+                );
+                continue;
+            }
+        };
+        let Ok(permit) = permits.clone().try_acquire_owned() else {
+            say(
+                "connection-limit",
+                format!("too many connections closing; closing new connections (e.g. from {peer})"),
+            );
+            continue;
+        };
+        let _ = tcp.set_nodelay(true);
+        let _ = socket2::SockRef::from(&tcp).set_send_buffer_size(io::SEND_BUFFER);
+        let shared = shared.clone();
+        let conn = conn.clone();
+        let w = stop.clone();
+        tokio::spawn(async move {
+            let _permit = permit;
+            let slot = Arc::new(slot);
+            let evict = slot.evict.clone();
+            // Closed to make room (before or during the handshake: an idle connection).
+            tokio::select! {
+                _ = handle_conn(tcp, peer, tls, shared, conn, w, slot) => {}
+                _ = evict.notified() => {}
+            }
+        });
+    }
+}
+
+/// One connection: the PROXY header from a listed balancer, the TLS handshake, then HTTP/1.1
+/// with writes guarded and the connection's life bounded.
+async fn handle_conn(
+    mut tcp: TcpStream,
+    peer: SocketAddr,
+    tls: bool,
+    shared: Arc<Shared>,
+    conn: Arc<ConnOpts>,
+    stop: watch::Receiver<bool>,
+    slot: Arc<conns::Slot>,
+) {
+    let mut client = peer;
+    let mut via = None;
+    if conn.proxy_from.iter().any(|c| c.contains(peer.ip())) {
+        match proxy::read_header(&mut tcp, conn.handshake_timeout).await {
+            Ok(Some(real)) => {
+                client = real;
+                via = Some(peer);
+                if slot.rekey(real.ip()).is_err() {
+                    shared.log.event(
+                        "connection-limit-client",
+                        &format!(
+                            "{} (via {peer}) already holds {} connections (--max-connections-per-client); closing this one",
+                            limit::client_key(real.ip()),
+                            conn.max_per_client
+                        ),
+                    );
+                    return;
+                }
+            }
+            Ok(None) => via = Some(peer),
+            Err(e) => {
+                shared.log.event(
+                    "proxy-refused",
+                    &format!("closing a connection from balancer {peer}: {e}"),
+                );
+                return;
+            }
+        }
+    }
+    let guarded = io::WriteGuard::new(tcp, conn.write_timeout, conn.min_send_rate);
+    let abort = guarded.abort_flag();
+    let peer = Peer { client, via };
+    if tls {
+        let cfg = shared.current().tls.config.clone();
+        let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
+        let stream =
+            match tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await {
+                Ok(Ok(stream)) => stream,
+                failed => {
+                    let reason = match failed {
+                        Ok(Err(e)) => handshakes::Reason::of(&e),
+                        _ => Some(handshakes::Reason::Timeout),
+                    };
+                    if let Some(r) = reason
+                        && let Some(line) = shared.handshakes.record(
+                            client.ip(),
+                            r,
+                            Instant::now(),
+                            &handshakes::clock_time(OffsetDateTime::now_utc()),
+                        )
+                    {
+                        shared.log.event("handshake-failed", &line);
+                    }
+                    return;
+                }
+            };
+        serve_conn(TokioIo::new(stream), peer, shared, conn, stop, abort, slot).await;
+    } else {
+        serve_conn(TokioIo::new(guarded), peer, shared, conn, stop, abort, slot).await;
+    }
+}
+
+/// Who is on the other end.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Peer {
+    /// The client (behind a balancer: the address its PROXY header gave).
+    pub client: SocketAddr,
+    /// The balancer, when the connection came through one.
+    pub via: Option<SocketAddr>,
+}
+
+async fn serve_conn<I>(
+    io: I,
+    peer: Peer,
+    shared: Arc<Shared>,
+    conn: Arc<ConnOpts>,
+    mut stop: watch::Receiver<bool>,
+    abort: io::AbortFlag,
+    slot: Arc<conns::Slot>,
+) where
+    I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
+{
+    let svc_shared = shared.clone();
+    let svc_slot = slot.clone();
+    let svc = service_fn(move |req| {
+        let shared = svc_shared.clone();
+        let slot = svc_slot.clone();
+        async move {
+            slot.busy(true);
+            let r = respond(&shared, peer, req);
+            slot.busy(false);
+            Ok::<_, Infallible>(r)
+        }
+    });
+    let evict = slot.evict.clone();
+    let c = conn.http.serve_connection(io, svc);
+    tokio::pin!(c);
+    let deadline = tokio::time::sleep(conn.connection_deadline);
+    tokio::pin!(deadline);
+    let result = tokio::select! {
+        r = c.as_mut() => r,
+        _ = stop.changed() => {
+            // Finish the request in flight (if any), then close.
+            c.as_mut().graceful_shutdown();
+            c.await
+        }
+        _ = evict.notified() => {
+            // Idle: closes at once (a response still being written gets the write timeout).
+            c.as_mut().graceful_shutdown();
+            match tokio::time::timeout(conn.write_timeout, c).await {
+                Ok(r) => r,
+                Err(_) => return,
+            }
+        }
+        _ = &mut deadline => {
+            // The response in flight gets the write timeout to finish, not longer: a slow
+            // reader does not outlive the deadline.
+            c.as_mut().graceful_shutdown();
+            match tokio::time::timeout(conn.write_timeout, c).await {
+                Ok(r) => r,
+                Err(_) => {
+                    abort.store(true, std::sync::atomic::Ordering::Relaxed);
+                    shared.log.event(
+                        "connection-deadline",
+                        &format!(
+                            "closed the connection from {}: open longer than --connection-deadline ({}s) and still sending",
+                            peer.client,
+                            conn.connection_deadline.as_secs()
+                        ),
+                    );
+                    return;
+                }
+            }
+        }
+    };
+    if let Err(e) = result {
+        let io = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>());
+        match io.map(|e| e.to_string()) {
+            Some(m) if m == io::STALLED => shared.log.event(
+                "write-timeout",
+                &format!(
+                    "closed the connection from {}: it stopped reading",
+                    peer.client
+                ),
+            ),
+            Some(m) if m == io::TOO_SLOW => shared.log.event(
+                "slow-client",
+                &format!(
+                    "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
+                    peer.client,
+                    crate::size::human(conn.min_send_rate)
+                ),
+            ),
+            _ => {}
+        }
+    }
+}
