@@ -4,6 +4,7 @@
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod cidr;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
@@ -23,5 +24,6 @@ pub mod names;
 pub mod pki;
 pub mod serve;
 pub mod size;
+pub mod state;
 pub mod token;
 pub mod ui;

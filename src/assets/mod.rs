@@ -1,5 +1,5 @@
 //! The asset directory: its layout, changes that land whole ([`change`]), the state-changing
-//! lock, directories with exact modes, and `mcsctl.json`.
+//! lock, directories with exact modes. What the files mean is `crate::state`'s business.
 
 pub mod change;
 mod read;
@@ -10,15 +10,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use serde::{Deserialize, Serialize};
 
 pub use change::{Change, Recovered};
 pub use read::{
     DEFAULT_MAX_INPUT, max_input, read_bounded, read_file, read_stdin, read_text, read_texts,
     set_max_input,
 };
-
-use crate::ignition::render::Flavour;
 
 /// Relative paths inside the asset directory.
 pub mod layout {
@@ -228,42 +225,6 @@ impl AssetDir {
     pub fn change(&self, command: &str) -> Change<'_> {
         Change::new(self, command)
     }
-
-    /// Loads `mcsctl.json`.
-    pub fn config(&self) -> Result<ClusterConfig> {
-        self.require()?;
-        if !self.exists(layout::CONFIG) {
-            bail!(
-                "{} has no {}; run `mcsctl init` to create an asset directory",
-                self.root.display(),
-                layout::CONFIG
-            );
-        }
-        let text = self.read(layout::CONFIG)?;
-        let cfg: ClusterConfig = serde_json::from_slice(&text).with_context(|| {
-            format!(
-                "{} is not a valid mcsctl.json",
-                self.path(layout::CONFIG).display()
-            )
-        })?;
-        if cfg.format_version != ClusterConfig::FORMAT_VERSION {
-            bail!(
-                "{} has format version {}, this mcsctl reads version {}",
-                self.path(layout::CONFIG).display(),
-                cfg.format_version,
-                ClusterConfig::FORMAT_VERSION
-            );
-        }
-        Ok(cfg)
-    }
-
-    /// Adds `mcsctl.json` to a change.
-    pub fn save_config(&self, change: &mut Change<'_>, cfg: &ClusterConfig) -> Result<()> {
-        let mut text = serde_json::to_vec_pretty(cfg).context("encoding mcsctl.json")?;
-        text.push(b'\n');
-        change.write(layout::CONFIG, &text, PUBLIC_MODE, Overwrite::Allow);
-        Ok(())
-    }
 }
 
 /// A command holds the directory lock.
@@ -395,65 +356,6 @@ pub(crate) fn write_atomic_quietly(
         }
     }
     sync_dir(&parent)
-}
-
-/// `mcsctl.json`: what the later commands need to know about the cluster.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ClusterConfig {
-    /// Version of this file's layout.
-    pub format_version: u32,
-    /// Cluster name.
-    pub cluster_name: String,
-    /// Base domain.
-    pub base_domain: String,
-    /// Pools with a pointer config.
-    pub pools: Vec<String>,
-    /// Ignition spec version of the pointer configs.
-    pub spec_version: String,
-    /// `header`, `query` or `none`.
-    pub token_transport: String,
-    /// Key algorithm of generated keys.
-    pub key_algorithm: String,
-    /// What `render` renders for (absent in files written before flavours: openshift).
-    #[serde(default)]
-    pub flavour: Flavour,
-    /// `serve`'s auth mode when `--auth` is not given: token (the default), split or none.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub serve_auth: Option<String>,
-    /// Load balancers (addresses or CIDR blocks) whose connections to `serve` start with a
-    /// PROXY protocol header.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub proxy_protocol_from: Vec<String>,
-    /// Where machines reach the MCS when not at api-int (`init --url`), e.g. a load balancer:
-    /// `https://HOST:PORT`; each pool's config is at `<url>/config/<pool>`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub url: Option<String>,
-    /// A pool's own merge URL (`pointer --url`), kept by every rewrite.
-    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub urls: std::collections::BTreeMap<String, String>,
-}
-
-impl ClusterConfig {
-    /// The current format version.
-    pub const FORMAT_VERSION: u32 = 1;
-
-    /// `api-int.<cluster>.<base-domain>`, where machines reach the MCS.
-    pub fn api_int_host(&self) -> String {
-        format!("api-int.{}.{}", self.cluster_name, self.base_domain)
-    }
-
-    /// The merge source of a pool: its own URL (`pointer --url`), else `<url>/config/<pool>`
-    /// (`init --url`), else api-int on port 22623.
-    pub fn default_url(&self, pool: &str) -> String {
-        if let Some(u) = self.urls.get(pool) {
-            return u.clone();
-        }
-        match &self.url {
-            Some(base) => format!("{}/config/{pool}", base.trim_end_matches('/')),
-            None => format!("https://{}:22623/config/{pool}", self.api_int_host()),
-        }
-    }
 }
 
 #[cfg(test)]

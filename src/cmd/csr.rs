@@ -443,7 +443,7 @@ fn protected(ui: &Ui, dir: &AssetDir) -> Result<csr::sign::Protected> {
             p.names.extend(c.ip_addresses.iter().map(|i| San::Ip(*i)));
         }
     }
-    if let Ok(cfg) = dir.config() {
+    if let Some(cfg) = crate::state::config::load(dir)? {
         p.names.push(San::Dns(cfg.api_int_host()));
     }
     Ok(p)

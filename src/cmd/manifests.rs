@@ -3,7 +3,6 @@
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::load_tokens;
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::ManifestsArgs;
 use crate::exit;
@@ -24,8 +23,8 @@ struct Written {
 pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     // Held while reading, so the objects describe one state of the directory, and while
     // writing, so the files land together.
-    let lock = super::lock(ui, dir)?;
-    let cfg = dir.config()?;
+    let (lock, snap) = super::load(ui, dir)?;
+    let cfg = snap.config()?;
     let mut i = Inputs {
         ca_cert: dir.read(layout::CA_CERT)?,
         ca_bundle: dir.read(layout::CA_BUNDLE)?,
@@ -44,7 +43,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
         serving_key: dir.read(layout::SERVING_KEY)?,
         ..Inputs::default()
     };
-    if let Some(mut store) = load_tokens(dir)? {
+    if let Some(mut store) = snap.tokens.clone() {
         // Revoked and expired tokens never leave the asset directory: a cluster's copy holds
         // only what may still fetch.
         let dropped = store.prune(ui.now);

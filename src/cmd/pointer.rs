@@ -4,7 +4,6 @@ use anyhow::{Result, bail};
 use base64::Engine;
 use serde::Serialize;
 
-use super::load_tokens;
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout, write_atomic};
 use crate::cli::PointerArgs;
 use crate::exit::{self, usage};
@@ -32,27 +31,23 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     let lock = super::lock(ui, dir)?;
     // Without mcsctl.json (a directory made with `ca import` and `cert issue`), --url says
     // where the MCS is.
-    let mut cfg = if dir.exists(layout::CONFIG) {
-        Some(dir.config()?)
-    } else if args.url.is_some() {
-        dir.require()?;
-        None
-    } else {
-        dir.require()?;
+    dir.require()?;
+    let mut cfg = crate::state::config::load(dir)?;
+    if cfg.is_none() && args.url.is_none() {
         return Err(usage(format!(
             "{} has no mcsctl.json to take the MCS address from; pass --url https://HOST:22623/config/{} (or run `mcsctl init`)",
             dir.root().display(),
             args.pool
         )));
-    };
+    }
     let version = match (&args.spec_version, &cfg) {
         (Some(v), _) => *v,
-        (None, Some(c)) => crate::ignition::SpecVersion::parse(&c.spec_version)?,
+        (None, Some(c)) => c.spec_version,
         (None, None) => crate::ignition::SpecVersion::DEFAULT,
     };
     let transport = match (args.token_transport, &cfg) {
         (Some(t), _) => t,
-        (None, Some(c)) => Transport::parse(&c.token_transport)?,
+        (None, Some(c)) => c.token_transport,
         (None, None) if dir.exists(layout::TOKENS) => Transport::Header,
         (None, None) => Transport::None,
     };
@@ -90,7 +85,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     let mut store = if transport == Transport::None {
         None
     } else {
-        load_tokens(dir)?
+        crate::state::read_tokens(dir)?
     };
     // The pool's current token; a pool without one gets its own, scoped to it alone.
     let mut created = None;
@@ -140,7 +135,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     let save_created = |lock: &crate::assets::DirLock| -> Result<()> {
         if let (Some(_), Some(s)) = (&created, &store) {
             let mut change = dir.change("pointer");
-            super::save_tokens(&mut change, s)?;
+            crate::state::tokens::stage(&mut change, s)?;
             change.commit(lock)?;
         }
         Ok(())
@@ -163,7 +158,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
             let rel = layout::pointer(&args.pool);
             let mut change = dir.change("pointer");
             if let (Some(_), Some(s)) = (&created, &store) {
-                super::save_tokens(&mut change, s)?;
+                crate::state::tokens::stage(&mut change, s)?;
             }
             change.write(&rel, &bytes, mode, overwrite);
             if let Some(cfg) = &mut cfg {
@@ -179,7 +174,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
                     changed = true;
                 }
                 if changed {
-                    dir.save_config(&mut change, cfg)?;
+                    cfg.stage(&mut change)?;
                 }
             }
             change.commit(&lock)?;

@@ -12,20 +12,9 @@ fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
     if !flags.is_empty() {
         return Ok(flags.to_vec());
     }
-    let Ok(cfg) = dir.config() else {
-        return Ok(Vec::new());
-    };
-    cfg.proxy_protocol_from
-        .iter()
-        .map(|c| {
-            Cidr::parse(c).map_err(|e| {
-                anyhow::anyhow!(
-                    "{}: proxyProtocolFrom: {e}",
-                    dir.path(crate::assets::layout::CONFIG).display()
-                )
-            })
-        })
-        .collect()
+    Ok(crate::state::config::load(dir)?
+        .map(|c| c.proxy_protocol_from)
+        .unwrap_or_default())
 }
 
 /// Runs `serve`.

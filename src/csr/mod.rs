@@ -651,32 +651,10 @@ fn egress(node: &str, req: &CsrInfo, cert: &CertInfo, ctx: &Context) -> Result<(
     Ok(())
 }
 
+/// Whether `ip` is in `cidr`, read as Go's `net.ParseCIDR` reads it (a malformed one holds
+/// nothing).
 fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
-    let Some((net, bits)) = cidr.split_once('/') else {
-        return false;
-    };
-    let (Ok(net), Ok(bits)) = (net.parse::<IpAddr>(), bits.parse::<u32>()) else {
-        return false;
-    };
-    match (net, ip) {
-        (IpAddr::V4(n), IpAddr::V4(i)) if bits <= 32 => {
-            let mask = if bits == 0 {
-                0
-            } else {
-                u32::MAX << (32 - bits)
-            };
-            u32::from(n) & mask == u32::from(i) & mask
-        }
-        (IpAddr::V6(n), IpAddr::V6(i)) if bits <= 128 => {
-            let mask = if bits == 0 {
-                0
-            } else {
-                u128::MAX << (128 - bits)
-            };
-            u128::from(n) & mask == u128::from(i) & mask
-        }
-        _ => false,
-    }
+    crate::cidr::Cidr::parse_block(cidr).is_ok_and(|c| c.contains(ip))
 }
 
 /// x509 path validation of `leaf` to one of `roots` at `now`, for serverAuth, as Go's

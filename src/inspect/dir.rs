@@ -1,20 +1,15 @@
 //! Inspecting an asset directory: its certificates, keys, the chain, where a CA rotation
 //! stands, the pointer configs against the serving certificate and the tokens, the bootstrap
-//! kubeconfig, and the modes of secrets and directories.
-
-use std::os::unix::fs::PermissionsExt;
+//! kubeconfig (with [`super::hygiene`]: keys, modes).
 
 use anyhow::Result;
-use serde_json::Value;
 
+use super::hygiene::{bootstrap, check_mode, dir_modes, keys};
 use super::{Level, Report, Role, pointer};
 use crate::assets::{AssetDir, layout};
-use crate::ignition::render::{Flavour, payload};
-use crate::kubeconfig;
+use crate::ignition::render::Flavour;
 use crate::pki::cert::{CertInfo, parse_pem_certs};
-use crate::pki::keys::{key_matches_spki, load_key_pem};
 use crate::pki::rotation::{ClusterBundle, Phase};
-use crate::serve::state::{PRE_APPROVAL, RENDERED};
 use crate::token::TokenStore;
 
 /// Inspects `dir`.
@@ -38,7 +33,22 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             ),
         ),
     }
-    let cfg = dir.config().ok();
+    // A broken mcsctl.json is reported, and the rest is inspected without it.
+    let cfg = match crate::state::config::load(dir) {
+        Ok(c) => c,
+        Err(e) => {
+            r.check(
+                Level::Fail,
+                "config",
+                format!("{e:#}"),
+                Some(format!(
+                    "fix {} by hand, or recreate it with `mcsctl init --force`",
+                    layout::CONFIG
+                )),
+            );
+            None
+        }
+    };
     dir_modes(r, dir);
     let certs = |rel: &str| -> Result<Option<Vec<CertInfo>>> {
         if !dir.exists(rel) {
@@ -383,158 +393,4 @@ fn chain(r: &mut Report, leaf: &CertInfo, ca: &CertInfo, bundle: &[CertInfo]) {
             Some("issue it again: `mcsctl cert issue --force`".to_string()),
         );
     }
-}
-
-/// Keys belong to their certificates; a CA key kept offline is fine.
-fn keys<const N: usize>(
-    r: &mut Report,
-    dir: &AssetDir,
-    pairs: [(&str, Option<&CertInfo>); N],
-) -> Result<()> {
-    for (key_rel, cert) in pairs {
-        let Some(cert) = cert else { continue };
-        if !dir.exists(key_rel) {
-            if key_rel == layout::SERVING_KEY {
-                r.check(
-                    Level::Fail,
-                    "key-match",
-                    format!("{key_rel} is missing"),
-                    Some("`mcsctl cert issue --force`".to_string()),
-                );
-            } else {
-                r.ok("key-match", format!("{key_rel} is not here (kept offline, or the cluster signs): fine until something must be signed"));
-            }
-            continue;
-        }
-        check_mode(r, dir, key_rel);
-        match load_key_pem(&dir.read(key_rel)?, &dir.path(key_rel).display().to_string()) {
-            Ok(k) if key_matches_spki(&k, &cert.spki) => r.ok("key-match", format!("{key_rel} matches its certificate")),
-            Ok(_) => r.check(
-                Level::Fail,
-                "key-match",
-                format!("{key_rel} does not match its certificate (the public keys differ)"),
-                Some("restore the pair from a backup, or issue a new one (`mcsctl cert issue --force` for the serving certificate)".to_string()),
-            ),
-            Err(e) => r.check(Level::Fail, "key-match", format!("{e:#}"), Some("restore the key from a backup".to_string())),
-        }
-    }
-    Ok(())
-}
-
-/// Directories others can write to let another local user swap a key or a token store.
-fn dir_modes(r: &mut Report, dir: &AssetDir) {
-    for rel in ["", "tls", "auth", RENDERED, PRE_APPROVAL] {
-        let p = dir.path(rel);
-        let Ok(m) = std::fs::metadata(&p) else {
-            continue;
-        };
-        let mode = m.permissions().mode() & 0o7777;
-        if m.is_dir() && mode & 0o022 != 0 && mode & 0o1000 == 0 {
-            let name = if rel.is_empty() {
-                dir.root().display().to_string()
-            } else {
-                rel.to_string()
-            };
-            r.check(
-                Level::Fail,
-                "mode",
-                format!(
-                    "{name} is mode {mode:04o}: another local user can replace the files in it"
-                ),
-                Some(format!("chmod go-w {}", p.display())),
-            );
-        }
-    }
-}
-
-fn check_mode(r: &mut Report, dir: &AssetDir, rel: &str) {
-    if let Ok(m) = std::fs::metadata(dir.path(rel)) {
-        let mode = m.permissions().mode() & 0o777;
-        if mode & 0o077 != 0 {
-            r.check(
-                Level::Warn,
-                "mode",
-                format!("{rel} is mode {mode:04o}: a secret should be 0600"),
-                Some(format!("chmod 600 {}", dir.path(rel).display())),
-            );
-        }
-    }
-}
-
-/// The bootstrap kubeconfig, when kept, is checked and its certificates listed; for the
-/// openshift flavour every rendered config must carry it, or nodes never join.
-fn bootstrap(r: &mut Report, dir: &AssetDir, flavour: Flavour) -> Result<()> {
-    let kept = dir.exists(layout::BOOTSTRAP_KUBECONFIG);
-    if kept {
-        check_mode(r, dir, layout::BOOTSTRAP_KUBECONFIG);
-        let what = dir.path(layout::BOOTSTRAP_KUBECONFIG).display().to_string();
-        match kubeconfig::check(&dir.read(layout::BOOTSTRAP_KUBECONFIG)?, &what, r.now) {
-            Ok(k) => {
-                for (i, ca) in k.cas.iter().enumerate() {
-                    r.cert(format!("{} CA[{}]", layout::BOOTSTRAP_KUBECONFIG, i + 1), ca, Role::Kubeconfig);
-                }
-                if let Some(c) = &k.client_cert {
-                    r.cert(format!("{} client", layout::BOOTSTRAP_KUBECONFIG), c, Role::Kubeconfig);
-                }
-            }
-            Err(e) => r.check(
-                Level::Fail,
-                "bootstrap-kubeconfig",
-                format!("{e:#}"),
-                Some("get a new bootstrap kubeconfig and run `mcsctl render --bootstrap-kubeconfig FILE --force`".to_string()),
-            ),
-        }
-    }
-    if flavour != Flavour::OpenShift {
-        return Ok(());
-    }
-    let rendered = dir.path(RENDERED);
-    let mut names: Vec<String> = match std::fs::read_dir(&rendered) {
-        Ok(rd) => rd
-            .filter_map(|e| e.ok()?.file_name().into_string().ok())
-            .filter(|n| n.ends_with(".ign"))
-            .collect(),
-        Err(_) => return Ok(()),
-    };
-    names.sort();
-    for n in names {
-        let rel = format!("{RENDERED}/{n}");
-        let Ok(v) = serde_json::from_slice::<Value>(&dir.read(&rel)?) else {
-            r.check(
-                Level::Fail,
-                "rendered",
-                format!("{rel} is not JSON"),
-                Some("`mcsctl render` again".to_string()),
-            );
-            continue;
-        };
-        if payload::writes(&v, payload::KUBECONFIG) {
-            r.ok(
-                "bootstrap-kubeconfig",
-                format!("{rel} carries {}", payload::KUBECONFIG),
-            );
-        } else {
-            let fix = if kept {
-                format!(
-                    "run `mcsctl render` again ({} is there; this render predates it)",
-                    layout::BOOTSTRAP_KUBECONFIG
-                )
-            } else {
-                format!(
-                    "run `mcsctl render --bootstrap-kubeconfig FILE` ({})",
-                    kubeconfig::HOW_TO_GET
-                )
-            };
-            r.check(
-                Level::Warn,
-                "bootstrap-kubeconfig",
-                format!(
-                    "{rel} has no {}: nodes booted from it cannot send their CSR and never join",
-                    payload::KUBECONFIG
-                ),
-                Some(fix),
-            );
-        }
-    }
-    Ok(())
 }

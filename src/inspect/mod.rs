@@ -7,6 +7,7 @@
 
 mod dir;
 mod files;
+mod hygiene;
 mod pointer;
 mod remote;
 mod report;

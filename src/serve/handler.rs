@@ -17,37 +17,7 @@ use super::state::{State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
 use crate::names::is_dns_label;
 
-/// Who may fetch what.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AuthMode {
-    /// A valid token is required.
-    Token,
-    /// Without a valid token the pre-approval config is served; with one, the full config.
-    Split,
-    /// Full configs to anyone.
-    None,
-}
-
-impl AuthMode {
-    /// The name used on the command line, in `mcsctl.json` and in logs.
-    pub fn name(self) -> &'static str {
-        match self {
-            AuthMode::Token => "token",
-            AuthMode::Split => "split",
-            AuthMode::None => "none",
-        }
-    }
-
-    /// Parses the name.
-    pub fn parse(s: &str) -> Option<AuthMode> {
-        match s {
-            "token" => Some(AuthMode::Token),
-            "split" => Some(AuthMode::Split),
-            "none" => Some(AuthMode::None),
-            _ => None,
-        }
-    }
-}
+pub use crate::state::config::AuthMode;
 
 /// The request facts the handler needs.
 #[derive(Debug)]

@@ -8,7 +8,7 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
 use super::handler::AuthMode;
@@ -352,16 +352,8 @@ impl Loader {
         if !self.dir.exists(layout::CONFIG) {
             return Ok(prev.unwrap_or(AuthMode::Token));
         }
-        let cfg = self.dir.config()?;
-        match cfg.serve_auth.as_deref() {
-            None => Ok(AuthMode::Token),
-            Some(s) => AuthMode::parse(s).ok_or_else(|| {
-                anyhow!(
-                    "{}: serveAuth {s:?} is not token, split or none",
-                    self.dir.path(layout::CONFIG).display()
-                )
-            }),
-        }
+        let cfg = crate::state::config::require(&self.dir)?;
+        Ok(cfg.serve_auth.unwrap_or(AuthMode::Token))
     }
 
     /// The `<pool>.ign` files of `sub`: unchanged files keep their loaded config, changed ones

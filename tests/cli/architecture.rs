@@ -1,6 +1,6 @@
 //! The layering the README's architecture section describes, checked on the source: no command
-//! module reaches into another (shared steps live in `cmd/mod.rs` and `cmd/steps.rs`), and no
-//! domain module reaches into `cmd`. Plus a ratchet on size: files over 500 lines and the size
+//! module reaches into another (what they share lives in `cmd/mod.rs`), no domain module
+//! reaches into `cmd`, and the workflows of `state` neither print nor read the command line. Plus a ratchet on size: files over 500 lines and the size
 //! of `src/cmd` may shrink, never grow, until issue 15's limits hold.
 
 use std::path::{Path, PathBuf};
@@ -58,7 +58,7 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
             .to_string_lossy()
             .trim_end_matches(".rs")
             .to_string();
-        if own == "mod" || own == "steps" {
+        if own == "mod" {
             continue;
         }
         let nested = rel.components().count() > 1;
@@ -102,17 +102,44 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
 }
 
 /// Files over 500 lines today, with their size: each may only shrink (and leave the list).
-const OVER_500: [(&str, usize); 6] = [
+const OVER_500: [(&str, usize); 4] = [
     ("csr/mod.rs", 722),
     ("ignition/render/machineconfig.rs", 649),
     ("ignition/render/mod.rs", 597),
-    ("token/mod.rs", 552),
-    ("inspect/dir.rs", 540),
     ("kube/yaml.rs", 507),
 ];
 
 /// Lines of `src/cmd` today; the goal is under 2,500.
-const CMD_LINES: usize = 5_164;
+const CMD_LINES: usize = 3_632;
+
+#[test]
+fn workflows_neither_print_nor_read_the_command_line() {
+    let mut bad = Vec::new();
+    for f in rust_files(&src().join("state")) {
+        for (n, line) in code(&f) {
+            for word in [
+                "crate::ui",
+                "crate::cli",
+                "println!",
+                "eprintln!",
+                "std::io::stdout",
+            ] {
+                if line.contains(word) {
+                    bad.push(format!(
+                        "{}:{n}: {word}: {}",
+                        f.strip_prefix(src()).unwrap().display(),
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "a workflow does I/O of cmd's:\n{}",
+        bad.join("\n")
+    );
+}
 
 #[test]
 fn sizes_only_shrink() {

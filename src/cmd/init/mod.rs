@@ -6,13 +6,16 @@ mod replace;
 use anyhow::{Result, bail};
 use serde::Serialize;
 
-use super::{Written, fresh_pointer, generate_key};
-use crate::assets::{AssetDir, ClusterConfig, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use super::{Written, generate_key};
+use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::cli::InitArgs;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::Transport;
 use crate::names::San;
 use crate::pki::issue::{create_ca, issue_serving};
+use crate::state::ClusterConfig;
+use crate::state::pointers;
+use crate::state::serving::NewCa;
 use crate::token::TokenStore;
 use crate::ui::Ui;
 
@@ -87,9 +90,9 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         cluster_name: cluster_name.clone(),
         base_domain: base_domain.clone(),
         pools: pools.clone(),
-        spec_version: version.to_string(),
-        token_transport: transport.name().to_string(),
-        key_algorithm: alg.name().to_string(),
+        spec_version: version,
+        token_transport: transport,
+        key_algorithm: alg,
         flavour: args.flavour,
         serve_auth: None,
         proxy_protocol_from: Vec::new(),
@@ -99,7 +102,16 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     let t = ui.now;
     // An adopted CA (openshift-install's) is used as it is: no throwaway CA is ever made.
     let (ca, ca_issued) = match (&args.ca_cert, &args.ca_key) {
-        (Some(c), Some(k)) => super::steps::adopt(c, k, t.unix_timestamp())?,
+        (Some(c), Some(k)) => {
+            let (cn, kn) = (c.display().to_string(), k.display().to_string());
+            let new = NewCa::from_files(
+                &crate::assets::read_file(c)?,
+                &cn,
+                &crate::assets::read_file(k)?,
+                &kn,
+            )?;
+            new.adopt(&cn, &kn, t.unix_timestamp())?
+        }
         _ => create_ca(generate_key(ui, alg, "CA")?, ca_validity, t)?,
     };
     let serving_key = generate_key(ui, alg, "serving")?;
@@ -135,7 +147,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         .iter()
         .map(|p| {
             let token = store.as_ref().and_then(|s| s.current_for(p, t));
-            fresh_pointer(dir, &cfg, p, bundle, token, transport)
+            pointers::fresh(dir, &cfg, p, bundle, token, transport)
         })
         .collect::<Result<Vec<_>>>()?;
 
@@ -178,7 +190,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         ow,
     );
     change.write(layout::CA_BUNDLE, bundle, PUBLIC_MODE, ow);
-    let serving_files = super::steps::stage_serving(&mut change, &serving);
+    let serving_files = crate::state::serving::stage(&mut change, &serving);
     files.push(Written::file(
         layout::CONFIG,
         false,
@@ -219,7 +231,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             ),
         ));
     }
-    super::write_pointers(&mut change, &pointers, ow);
+    pointers::stage(&mut change, &pointers, ow);
     for p in &pointers {
         files.push(Written::file(
             &p.rel,
@@ -228,7 +240,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
             Some(format!("{} {}", version, p.url)),
         ));
     }
-    dir.save_config(&mut change, &cfg)?;
+    cfg.stage(&mut change)?;
     change.commit(&lock)?;
     files.extend(replaced);
 
@@ -242,7 +254,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
                 .map(|k| (p.clone(), k.id.clone()))
         })
         .collect();
-    super::warn_short_lived(ui, &files);
+    super::print_notes(
+        ui,
+        &crate::state::report::short_lived(&files, t.unix_timestamp()),
+    );
     if ui.json() {
         ui.out_json(&InitReport {
             dir: dir.root().display().to_string(),

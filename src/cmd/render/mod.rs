@@ -26,7 +26,11 @@ use report::{Credential, MachineReport, PoolReport};
 pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     let version = a.spec_version;
     dir.require()?;
-    let recorded = dir.config().ok().map(|c| c.flavour);
+    // Inputs before state: with --for, mcsctl.json is read only to record the flavour.
+    let recorded = match a.flavour {
+        Some(_) => None,
+        None => crate::state::config::load(dir)?.map(|c| c.flavour),
+    };
     let flavour = a.flavour.or(recorded).unwrap_or_default();
     ui.detail(format!(
         "flavour {} ({})",
@@ -232,7 +236,7 @@ fn pools(mcs: &[MachineConfig], dir: &AssetDir) -> Result<Vec<String>> {
         .iter()
         .filter_map(|m| m.rendered_pool.clone().or_else(|| m.role.clone()))
         .collect();
-    if let Ok(cfg) = dir.config() {
+    if let Some(cfg) = crate::state::config::load(dir)? {
         pools.extend(cfg.pools);
     }
     pools.sort();
@@ -255,11 +259,11 @@ fn commit_recording_flavour(
     flavour: Flavour,
 ) -> Result<()> {
     let mut recorded = false;
-    if let Ok(mut cfg) = dir.config()
+    if let Some(mut cfg) = crate::state::config::load(dir)?
         && cfg.flavour != flavour
     {
         cfg.flavour = flavour;
-        dir.save_config(&mut change, &cfg)?;
+        cfg.stage(&mut change)?;
         recorded = true;
     }
     change.commit(lock)?;

@@ -5,32 +5,39 @@
 //! ConfigMap `kube-system/root-ca` (`ca.crt`). The MCO rewrites the Machine API's user-data
 //! Secrets; nobody rewrites a UPI admin's pointer configs: this does.
 
-use std::path::Path;
-
 use anyhow::{Result, anyhow, bail};
+use time::OffsetDateTime;
 
-use super::{CaFiles, Written, report};
-use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
-use crate::cmd::{edit_pointers, known_cas, load_tokens, lock, write_pointers};
+use super::ca::{CaReport, bundle_and_pointers};
+use super::pointers::{self, Target};
+use super::{Note, Outcome, Snapshot, Written, report};
+use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::key_matches_spki;
-use crate::pki::rotation::{self, ClusterBundle};
-use crate::ui::Ui;
+use crate::pki::rotation::{self, ClusterBundle, Phase};
 
 /// What a bundle file gave: the CAs, and a signing key when the file had one.
-struct Bundle {
-    cas: Vec<CertInfo>,
-    key_pem: Option<Vec<u8>>,
-    source: String,
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    /// The CAs, in the file's order, once each.
+    pub cas: Vec<CertInfo>,
+    /// The signing key (the Secret's tls.key, or --key), PEM or DER as given.
+    pub key_pem: Option<Vec<u8>>,
+    /// The objects (or file) it came from.
+    pub source: String,
 }
 
-/// Runs `ca import --bundle FILE [--key FILE]`.
-pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: bool) -> Result<u8> {
-    let mut b = read(file)?;
-    if let Some(k) = key {
-        b.key_pem = Some(crate::assets::read_file(k)?);
-    }
-    let t = ui.now.unix_timestamp();
+/// `ca import --bundle`: trust the cluster's bundle `b`; its signing key, if any, says which
+/// CA is active (else the newest is). Refused when it shares no CA with what the pointer
+/// configs here trust, unless `force`.
+pub fn import(
+    snap: &Snapshot,
+    mut b: Bundle,
+    force: bool,
+    now: OffsetDateTime,
+) -> Result<Outcome<'_, CaReport>> {
+    let t = now.unix_timestamp();
+    let mut notes = Vec::new();
     if let Some(c) = b.cas.iter().find(|c| !c.is_ca) {
         bail!("{}: {} is not a CA certificate", b.source, c.subject);
     }
@@ -38,12 +45,12 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     let (live, expired): (Vec<CertInfo>, Vec<CertInfo>) =
         b.cas.into_iter().partition(|c| c.not_after > t);
     for c in &expired {
-        ui.warn(format!(
+        notes.push(Note::Warn(format!(
             "{}: leaving out {}, which expired on {}",
             b.source,
             c.subject_with_key_id(),
             crate::pki::cert::rfc3339(c.not_after)
-        ));
+        )));
     }
     if live.is_empty() {
         bail!("{}: every CA in it has expired", b.source);
@@ -76,10 +83,9 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
             None,
         ),
     };
-    dir.create()?;
-    let lock = lock(ui, dir)?;
-    let cas = CaFiles::read(dir)?;
-    let trusted = known_cas(dir)?;
+    let dir = &snap.dir;
+    let cas = &snap.cas;
+    let trusted = cas.known();
     if !trusted.is_empty() && !b.cas.iter().any(|c| trusted.contains(&c.der)) && !force {
         bail!(
             "{} shares no CA with what the pointer configs here trust: is it another cluster's? Use --force to trust it instead",
@@ -153,22 +159,21 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     // A serving pair signed by none of these CAs would be refused by every pointer config:
     // it moves under retired/ (kept, not deleted), and the cluster's MCS serves instead.
     let stale_serving = cas
-        .serving
-        .as_ref()
-        .filter(|s| !b.cas.iter().any(|c| s.is_issued_by(c)));
+        .serving()?
+        .filter(|s| !b.cas.iter().any(|c| s.info.is_issued_by(c)));
     if let Some(s) = stale_serving {
-        let tag = s.tag();
+        let tag = s.info.tag();
         change.write(
             &format!("{}/mcs-{tag}.crt", layout::RETIRED),
-            &dir.read(layout::SERVING_CERT)?,
+            &s.cert_pem,
             PUBLIC_MODE,
             Overwrite::Allow,
         );
         change.remove(layout::SERVING_CERT);
-        if dir.exists(layout::SERVING_KEY) {
+        if let Some(k) = &s.key_pem {
             change.write(
                 &format!("{}/mcs-{tag}.key", layout::RETIRED),
-                &dir.read(layout::SERVING_KEY)?,
+                k,
                 SECRET_MODE,
                 Overwrite::Allow,
             );
@@ -177,33 +182,37 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     }
     let mut ours = trusted;
     ours.extend(b.cas.iter().map(|c| c.der.clone()));
-    let store = load_tokens(dir)?;
-    let pointers = edit_pointers(dir, pem.as_bytes(), &ours, store.as_ref(), false, ui.now)?;
-    write_pointers(&mut change, &pointers, Overwrite::Allow);
-    change.commit(&lock)?;
+    let target = Target {
+        bundle: pem.as_bytes(),
+        ours: &ours,
+        tokens: snap.tokens.as_ref(),
+        add_token: false,
+    };
+    let ptrs = pointers::edit_all(&snap.pointers, snap.config.as_ref(), &target, dir, now)?;
+    pointers::stage(&mut change, &ptrs, Overwrite::Allow);
     if !retired.is_empty() {
-        ui.info(format!(
+        notes.push(Note::Info(format!(
             "moved the key(s) of {} under {} (no longer trusted)",
             retired.join(", "),
             layout::RETIRED
-        ));
+        )));
     }
     if stale_serving.is_some() {
-        ui.info(format!(
+        notes.push(Note::Info(format!(
             "moved {} and its key under {}: it is signed by none of these CAs, so machines trusting them would refuse it; the cluster's MCS serves with its own (Secret {}/machine-config-server-tls)",
             layout::SERVING_CERT,
             layout::RETIRED,
             crate::manifests::MCO_NAMESPACE
-        ));
+        )));
     }
     if key_pem.is_none() {
-        ui.info(
-            "no signing key: the cluster signs the MCS's serving certificate; `cert issue` and `cert renew` need the key (the machine-config-server-ca Secret, or --key)",
-        );
-        ui.info(format!(
+        notes.push(Note::Info(
+            "no signing key: the cluster signs the MCS's serving certificate; `cert issue` and `cert renew` need the key (the machine-config-server-ca Secret, or --key)".into(),
+        ));
+        notes.push(Note::Info(format!(
             "check a pointer config against what the cluster's MCS presents: `mcsctl inspect --remote api-int.<cluster>.<domain>:22623 {}`",
             layout::pointer("worker")
-        ));
+        )));
     }
     let mut files = vec![Written::cert(
         layout::CA_CERT,
@@ -214,13 +223,19 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
     if key_pem.is_some() {
         files.push(Written::file(layout::CA_KEY, true, "ca-key", None));
     }
-    files.extend(report::bundle_and_pointers(&b.cas, &pointers));
-    report::done(
-        ui,
-        dir,
-        &format!("Trusting the CA bundle of {}:", b.source),
-        &files,
-    )
+    files.extend(bundle_and_pointers(&b.cas, &ptrs));
+    notes.extend(report::short_lived(&files, t));
+    let (phase, next) = Phase::Steady.describe();
+    Ok(Outcome {
+        change: Some(change),
+        report: CaReport {
+            files,
+            phase,
+            next,
+            heading: format!("Trusting the CA bundle of {}:", b.source),
+        },
+        notes,
+    })
 }
 
 /// Reads the bundle: PEM or DER certificates, or Kubernetes objects (one, several, or a
@@ -228,9 +243,8 @@ pub fn import(ui: &Ui, dir: &AssetDir, file: &Path, key: Option<&Path>, force: b
 /// ConfigMap (`ca.crt`), and the signing Secret (`tls.crt`, `tls.key`), which adds its
 /// certificate and gives the key. `oc get configmap/machine-config-server-ca
 /// secret/machine-config-server-ca -o yaml` writes both at once.
-fn read(file: &Path) -> Result<Bundle> {
-    let name = file.display().to_string();
-    let bytes = crate::assets::read_file(file)?;
+pub fn parse(bytes: &[u8], name: &str) -> Result<Bundle> {
+    let name = name.to_string();
     let pem = |bytes: &[u8]| -> Result<Bundle> {
         Ok(Bundle {
             cas: crate::pki::load::certs(bytes, &name)?,
@@ -240,16 +254,16 @@ fn read(file: &Path) -> Result<Bundle> {
     };
     // PEM (or DER) first when it looks like it; a Kubernetes object quotes PEM inside, so
     // "contains BEGIN" alone says nothing.
-    let Ok(text) = std::str::from_utf8(&bytes) else {
-        return pem(&bytes);
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return pem(bytes);
     };
     if text.trim_start().starts_with("-----BEGIN ") {
-        return pem(&bytes);
+        return pem(bytes);
     }
     let objects = match crate::kube::objects(text, &name) {
         Ok(o) => o,
         // PEM after explanatory text, as `openssl x509 -text` writes it.
-        Err(_) if text.contains("-----BEGIN CERTIFICATE-----") => return pem(&bytes),
+        Err(_) if text.contains("-----BEGIN CERTIFICATE-----") => return pem(bytes),
         Err(e) => return Err(e),
     };
     let mut cas: Vec<CertInfo> = Vec::new();

@@ -1,0 +1,118 @@
+//! `mcsctl ca`: load the directory, call the workflow of `state::ca` (or `state::bundle`),
+//! commit, print the files and where a rotation stands.
+
+use anyhow::Result;
+
+use super::{commit, keygen, print_written};
+use crate::assets::AssetDir;
+use crate::cli::{CaCreateArgs, CaImportArgs, CaPromoteArgs, CaRetireArgs, CaRotateArgs};
+use crate::exit;
+use crate::state::ca::{self, CaReport};
+use crate::state::serving::NewCa;
+use crate::state::{Outcome, bundle, rotation};
+use crate::ui::Ui;
+
+/// Runs `ca create`.
+pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs) -> Result<u8> {
+    super::creating(dir, || {
+        let (lock, snap) = super::load(ui, dir)?;
+        let keys = keygen(ui);
+        let validity = a.validity.to_time();
+        let out = ca::create(&snap, a.force, a.key_algorithm, validity, &keys, ui.now)?;
+        finish(ui, commit(&lock, out)?)
+    })
+}
+
+/// Runs `ca import`.
+pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
+    if let Some(file) = &a.bundle {
+        let name = file.display().to_string();
+        let mut b = bundle::parse(&crate::assets::read_file(file)?, &name)?;
+        if let Some(k) = &a.key {
+            b.key_pem = Some(crate::assets::read_file(k)?);
+        }
+        return super::creating(dir, || {
+            let (lock, snap) = super::load(ui, dir)?;
+            let out = bundle::import(&snap, b, a.force, ui.now)?;
+            finish(ui, commit(&lock, out)?)
+        });
+    }
+    let (Some(cert), Some(key)) = (&a.cert, &a.key) else {
+        return Err(crate::exit::usage(
+            "ca import needs --cert and --key, or --bundle",
+        ));
+    };
+    let new = read_ca(cert, key)?;
+    super::creating(dir, || {
+        let (lock, snap) = super::load(ui, dir)?;
+        let keys = keygen(ui);
+        let name = cert.display().to_string();
+        let out = ca::import(&snap, new, &name, a.force, &keys, ui.now)?;
+        finish(ui, commit(&lock, out)?)
+    })
+}
+
+/// Runs `ca rotate`.
+pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
+    let given = match (&a.cert, &a.key) {
+        (Some(c), Some(k)) => Some(read_ca(c, k)?),
+        _ => None,
+    };
+    let (lock, snap) = super::load(ui, dir)?;
+    let keys = keygen(ui);
+    let out = rotation::rotate(
+        &snap,
+        given,
+        a.key_algorithm,
+        a.validity.to_time(),
+        &keys,
+        ui.now,
+    )?;
+    finish(ui, commit(&lock, out)?)
+}
+
+/// Runs `ca promote`.
+pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs) -> Result<u8> {
+    let (lock, snap) = super::load(ui, dir)?;
+    let keys = keygen(ui);
+    let out = rotation::promote(&snap, a.force, a.validity.to_time(), &keys, ui.now)?;
+    finish(ui, commit(&lock, out)?)
+}
+
+/// Runs `ca retire`.
+pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs) -> Result<u8> {
+    let (lock, snap) = super::load(ui, dir)?;
+    let out = rotation::retire(&snap, a.purge, ui.now)?;
+    finish(ui, commit(&lock, out)?)
+}
+
+/// A CA given as files (`--cert`, `--key`), checked.
+fn read_ca(cert: &std::path::Path, key: &std::path::Path) -> Result<NewCa> {
+    NewCa::from_files(
+        &crate::assets::read_file(cert)?,
+        &cert.display().to_string(),
+        &crate::assets::read_file(key)?,
+        &key.display().to_string(),
+    )
+}
+
+/// Prints the notes, then the files and the phase (or, when nothing changed, the phase).
+fn finish(ui: &Ui, (changed, out): (bool, Outcome<'_, CaReport>)) -> Result<u8> {
+    super::print_notes(ui, &out.notes);
+    let r = &out.report;
+    if ui.json() {
+        ui.out_json(r)?;
+    } else if changed {
+        print_written(ui, &r.heading, &r.files)?;
+        // Only a rotation in progress is news.
+        if let Some(n) = r.next {
+            ui.info(format!("\n{}.\nNext: {n}.", r.phase));
+        }
+    } else {
+        ui.info(format!("{}.", r.phase));
+        if let Some(n) = r.next {
+            ui.info(format!("Next: {n}."));
+        }
+    }
+    Ok(exit::OK)
+}

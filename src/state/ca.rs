@@ -1,0 +1,317 @@
+//! The MCS CA put in place: the first CA (`ca create`, `ca import`) and the one-step
+//! replacement of `ca create --force` and `ca import --force`; the three-step rotation is in
+//! [`super::rotation`]. Each is one change to the asset directory, so a kill leaves the state
+//! before or the state after, and each is safe to rerun.
+
+use anyhow::{Result, bail};
+use serde::Serialize;
+use time::OffsetDateTime;
+
+use super::cas::{CaSet, Loaded};
+use super::pointers::{self, PendingPointer, Target};
+use super::rotation::{promote_into, retire_into};
+use super::serving::NewCa;
+use super::{KeyGen, Note, Outcome, Snapshot, Written, report};
+use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::pki::cert::CertInfo;
+use crate::pki::issue::create_ca;
+use crate::pki::keys::KeyAlgorithm;
+use crate::pki::rotation::{self, Phase};
+
+/// What a `ca` step reports: the files written and where the rotation stands after it.
+#[derive(Debug, Serialize)]
+pub struct CaReport {
+    /// The files written (none when there was nothing to do).
+    pub files: Vec<Written>,
+    /// Where the rotation stands.
+    pub phase: &'static str,
+    /// The next command, while a rotation is in progress.
+    pub next: Option<&'static str>,
+    /// The heading of the files' table.
+    #[serde(skip)]
+    pub heading: String,
+}
+
+type CaOutcome<'s> = Outcome<'s, CaReport>;
+
+pub(super) fn done<'s>(
+    change: Change<'s>,
+    heading: &str,
+    files: Vec<Written>,
+    phase: Phase,
+    mut notes: Vec<Note>,
+    now: OffsetDateTime,
+) -> CaOutcome<'s> {
+    notes.extend(report::short_lived(&files, now.unix_timestamp()));
+    let (p, next) = phase.describe();
+    Outcome {
+        change: Some(change),
+        report: CaReport {
+            files,
+            phase: p,
+            next,
+            heading: heading.into(),
+        },
+        notes,
+    }
+}
+
+/// Nothing to do: says so and where the rotation stands.
+pub(super) fn nothing<'s>(cas: &CaSet, why: &str) -> CaOutcome<'s> {
+    let (phase, next) = cas.phase().describe();
+    Outcome {
+        change: None,
+        report: CaReport {
+            files: Vec::new(),
+            phase,
+            next,
+            heading: String::new(),
+        },
+        notes: vec![Note::Info(why.into())],
+    }
+}
+
+/// `ca create`: a new CA, first or (with `force`) replacing the active one in one step.
+pub fn create<'s>(
+    snap: &'s Snapshot,
+    force: bool,
+    alg: KeyAlgorithm,
+    validity: time::Duration,
+    keys: KeyGen<'_>,
+    now: OffsetDateTime,
+) -> Result<CaOutcome<'s>> {
+    let exists = snap.cas.active.is_some() || snap.dir.exists(layout::CA_CERT);
+    if exists && !force {
+        bail!(
+            "{} exists; `mcsctl ca rotate` replaces it in three safe steps, or use --force to rotate and promote at once",
+            snap.dir.path(layout::CA_CERT).display()
+        );
+    }
+    let (_, issued) = create_ca(keys(alg, "CA")?, validity, now)?;
+    let new = NewCa::created(issued);
+    if exists {
+        replace(snap, "ca create --force", new, keys, now)
+    } else {
+        Ok(install(snap, "ca create", new, now)?)
+    }
+}
+
+/// `ca import --cert --key`: a given CA, first or (with `force`) replacing the active one.
+pub fn import<'s>(
+    snap: &'s Snapshot,
+    new: NewCa,
+    cert_name: &str,
+    force: bool,
+    keys: KeyGen<'_>,
+    now: OffsetDateTime,
+) -> Result<CaOutcome<'s>> {
+    if new.info.not_after <= now.unix_timestamp() {
+        bail!(
+            "{cert_name}: the CA expired on {}; import a valid CA",
+            crate::pki::cert::rfc3339(new.info.not_after)
+        );
+    }
+    let mut notes = Vec::new();
+    if !new.info.can_sign_certs {
+        notes.push(Note::Warn(format!(
+            "{cert_name}: the CA's keyUsage lacks keyCertSign; TLS clients may reject what it signs"
+        )));
+    }
+    let mut out = if snap.dir.exists(layout::CA_CERT) {
+        if !force {
+            bail!(
+                "{} exists; `mcsctl ca rotate --cert --key` moves to this CA in three safe steps, or use --force to rotate and promote at once",
+                snap.dir.path(layout::CA_CERT).display()
+            );
+        }
+        replace(snap, "ca import --force", new, keys, now)?
+    } else {
+        install(snap, "ca import", new, now)?
+    };
+    notes.append(&mut out.notes);
+    out.notes = notes;
+    Ok(out)
+}
+
+/// The first CA of a directory: certificate, key and a bundle of it alone; pointer configs
+/// already there (from another CA) are edited to trust it.
+fn install<'s>(
+    snap: &'s Snapshot,
+    command: &str,
+    new: NewCa,
+    now: OffsetDateTime,
+) -> Result<CaOutcome<'s>> {
+    let bundle = rotation::bundle([&new.info], now.unix_timestamp());
+    let mut change = snap.change(command);
+    change.write(layout::CA_KEY, &new.key_pem, SECRET_MODE, Overwrite::Allow);
+    change.write(
+        layout::CA_CERT,
+        &new.cert_pem,
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    let ptrs = set_bundle(snap, &mut change, &bundle, &[&new.info], now)?;
+    let mut files = vec![
+        Written::cert(layout::CA_CERT, "ca", &new.info, new.info.key.clone()),
+        Written::file(layout::CA_KEY, true, "ca-key", None),
+    ];
+    files.extend(bundle_and_pointers(&bundle, &ptrs));
+    let mut notes = Vec::new();
+    if snap.cas.serving.is_none() {
+        let (san, url) = if snap.config.is_some() {
+            ("", "")
+        } else {
+            (
+                " --san <host of the merge URL>",
+                " --url https://<host>:22623/config/worker",
+            )
+        };
+        notes.push(Note::Info(format!(
+            "\nNext: `mcsctl cert issue --dir {}{san}`, then `mcsctl pointer --pool worker{url}`.",
+            snap.dir.root().display()
+        )));
+    }
+    let mut out = done(
+        change,
+        "Wrote the MCS CA:",
+        files,
+        Phase::Steady,
+        Vec::new(),
+        now,
+    );
+    out.notes.extend(notes);
+    Ok(out)
+}
+
+/// `ca create --force` and `ca import --force`: retire a previous CA still in the bundle,
+/// introduce `new` and promote it, in one change.
+fn replace<'s>(
+    snap: &'s Snapshot,
+    command: &str,
+    new: NewCa,
+    keys: KeyGen<'_>,
+    now: OffsetDateTime,
+) -> Result<CaOutcome<'s>> {
+    let cas = &snap.cas;
+    if cas.next.is_some() {
+        bail!(
+            "a rotation is in phase 1 (a new CA is introduced): finish it with `mcsctl ca promote` and `mcsctl ca retire`, or promote this one with `mcsctl ca rotate --cert --key`"
+        );
+    }
+    let Some(active) = &cas.active else {
+        bail!("no CA to replace");
+    };
+    if new.info.der == active.info.der {
+        // A rerun (or the same CA twice): nothing to change.
+        return Ok(nothing(
+            cas,
+            "that CA is already the active one; nothing to do",
+        ));
+    }
+    let mut change = snap.change(command);
+    // The CA is ours from now on, whatever the cluster's bundle was.
+    change.remove(layout::CLUSTER_CA);
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    if let Some(p) = &cas.previous {
+        notes.push(Note::Warn(format!(
+            "retiring the previous CA {} first: pointer configs that trust only it stop working",
+            p.info.subject_with_key_id()
+        )));
+        files.extend(
+            retire_into(snap, &mut change, now)?
+                .into_iter()
+                .filter(|f| f.kind == "ca-retired"),
+        );
+    }
+    let bundle = rotation::bundle([&new.info, &active.info], now.unix_timestamp());
+    let ptrs = set_bundle(snap, &mut change, &bundle, &[&new.info], now)?;
+    let ca = new.signer(command)?;
+    let next = Loaded {
+        info: new.info.clone(),
+        cert_pem: new.cert_pem.clone(),
+        key_pem: Some(new.key_pem.clone()),
+    };
+    files.extend(promote_into(
+        snap,
+        &mut change,
+        Some(active),
+        &ca,
+        &next,
+        time::Duration::days(3650),
+        keys,
+        now,
+    )?);
+    files.extend(bundle_and_pointers(&bundle, &ptrs));
+    notes.push(Note::Warn(
+        "the new CA signs the serving certificate now: copies of pointer configs made before this command trust only the old CA and fail; the ones here were rewritten to trust both until `mcsctl ca retire` (the three-step `ca rotate`, `ca promote`, `ca retire` avoids this)".into(),
+    ));
+    Ok(done(
+        change,
+        "Replaced the CA (rotated and promoted in one step):",
+        files,
+        Phase::Promoted,
+        notes,
+        now,
+    ))
+}
+
+/// Writes `bundle` and edits every pointer config to trust exactly it. `added`: CAs entering
+/// the bundle now (they count as mcsctl's when finding its entry in a pointer config).
+pub(super) fn set_bundle(
+    snap: &Snapshot,
+    change: &mut Change<'_>,
+    bundle: &[CertInfo],
+    added: &[&CertInfo],
+    now: OffsetDateTime,
+) -> Result<Vec<PendingPointer>> {
+    let pem = rotation::pem(bundle);
+    change.write(
+        layout::CA_BUNDLE,
+        pem.as_bytes(),
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    let mut ours = snap.cas.known();
+    ours.extend(added.iter().map(|c| c.der.clone()));
+    ours.extend(bundle.iter().map(|c| c.der.clone()));
+    let target = Target {
+        bundle: pem.as_bytes(),
+        ours: &ours,
+        tokens: snap.tokens.as_ref(),
+        add_token: false,
+    };
+    let ptrs = pointers::edit_all(
+        &snap.pointers,
+        snap.config.as_ref(),
+        &target,
+        &snap.dir,
+        now,
+    )?;
+    pointers::stage(change, &ptrs, Overwrite::Allow);
+    Ok(ptrs)
+}
+
+/// The bundle's row and one row per rewritten pointer config.
+pub(super) fn bundle_and_pointers(bundle: &[CertInfo], ptrs: &[PendingPointer]) -> Vec<Written> {
+    let n = if bundle.len() == 1 {
+        "1 CA".to_string()
+    } else {
+        format!("{} CAs", bundle.len())
+    };
+    let mut files = vec![Written::file(
+        layout::CA_BUNDLE,
+        false,
+        "ca-bundle",
+        Some(n.clone()),
+    )];
+    for p in ptrs {
+        files.push(Written::file(
+            &p.rel,
+            p.has_token,
+            "pointer",
+            Some(format!("now trusts {n}")),
+        ));
+    }
+    files
+}

@@ -1,0 +1,193 @@
+//! The CAs of an asset directory (active, next, previous, the bundle, the cluster's record)
+//! and the serving certificate they are judged by, read once.
+
+use anyhow::{Result, bail};
+
+use crate::assets::{AssetDir, layout};
+use crate::pki::cert::{CertInfo, parse_pem_certs};
+use crate::pki::issue::Ca;
+use crate::pki::rotation::{ClusterBundle, Phase};
+
+/// A CA of the directory: certificate and (when present) key, as stored.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    /// What the certificate says.
+    pub info: CertInfo,
+    /// The certificate file, byte for byte.
+    pub cert_pem: Vec<u8>,
+    /// The key file, byte for byte, when there is one.
+    pub key_pem: Option<Vec<u8>>,
+}
+
+/// The serving pair as stored.
+#[derive(Debug, Clone)]
+pub struct Serving {
+    /// The certificate (the first of tls/mcs.crt).
+    pub info: CertInfo,
+    /// tls/mcs.crt, byte for byte.
+    pub cert_pem: Vec<u8>,
+    /// tls/mcs.key, byte for byte, when there is one.
+    pub key_pem: Option<Vec<u8>>,
+}
+
+/// Every CA file of the directory, and the serving certificate.
+#[derive(Debug, Default)]
+pub struct CaSet {
+    /// tls/mcs-ca.crt and .key.
+    pub active: Option<Loaded>,
+    /// tls/mcs-ca-next.crt and .key (phase 1 of a rotation).
+    pub next: Option<Loaded>,
+    /// tls/mcs-ca-previous.crt and .key (phase 2).
+    pub previous: Option<Loaded>,
+    /// tls/mcs-ca-bundle.crt: what pointer configs trust.
+    pub bundle: Vec<CertInfo>,
+    /// tls/mcs-ca-bundle.crt, byte for byte.
+    pub bundle_pem: Option<Vec<u8>>,
+    /// tls/cluster-ca.json: the bundle is the cluster's own.
+    pub cluster: Option<ClusterBundle>,
+    /// tls/mcs.crt and .key; `Err` when the certificate cannot be read, kept apart so that
+    /// `cert issue --force --replace-sans` can still replace it.
+    pub serving: Option<std::result::Result<Serving, String>>,
+    /// The files under tls/retired/ (relative paths).
+    pub retired: Vec<String>,
+}
+
+impl CaSet {
+    /// Reads every CA file of `dir`.
+    pub fn read(dir: &AssetDir) -> Result<CaSet> {
+        let opt = |rel: &str| -> Result<Option<Vec<u8>>> {
+            if dir.exists(rel) {
+                dir.read(rel).map(Some)
+            } else {
+                Ok(None)
+            }
+        };
+        let one = |cert: &str, key: &str| -> Result<Option<Loaded>> {
+            let Some(cert_pem) = opt(cert)? else {
+                return Ok(None);
+            };
+            let info = parse_pem_certs(&cert_pem, &dir.path(cert).display().to_string())?.remove(0);
+            Ok(Some(Loaded {
+                info,
+                cert_pem,
+                key_pem: opt(key)?,
+            }))
+        };
+        let bundle_pem = opt(layout::CA_BUNDLE)?;
+        let bundle = match &bundle_pem {
+            Some(b) => parse_pem_certs(b, &dir.path(layout::CA_BUNDLE).display().to_string())?,
+            None => Vec::new(),
+        };
+        let cluster = match opt(layout::CLUSTER_CA)? {
+            Some(b) => Some(ClusterBundle::parse(
+                &b,
+                &dir.path(layout::CLUSTER_CA).display().to_string(),
+            )?),
+            None => None,
+        };
+        let serving = match opt(layout::SERVING_CERT) {
+            Ok(None) => None,
+            Ok(Some(cert_pem)) => Some(
+                parse_pem_certs(
+                    &cert_pem,
+                    &dir.path(layout::SERVING_CERT).display().to_string(),
+                )
+                .map_err(|e| format!("{e:#}"))
+                .and_then(|mut certs| {
+                    Ok(Serving {
+                        info: certs.remove(0),
+                        cert_pem,
+                        key_pem: opt(layout::SERVING_KEY).map_err(|e| format!("{e:#}"))?,
+                    })
+                }),
+            ),
+            Err(e) => Some(Err(format!("{e:#}"))),
+        };
+        Ok(CaSet {
+            active: one(layout::CA_CERT, layout::CA_KEY)?,
+            next: one(layout::CA_NEXT_CERT, layout::CA_NEXT_KEY)?,
+            previous: one(layout::CA_PREVIOUS_CERT, layout::CA_PREVIOUS_KEY)?,
+            bundle,
+            bundle_pem,
+            cluster,
+            serving,
+            retired: retired_files(dir),
+        })
+    }
+
+    /// The serving pair, or the error reading it.
+    pub fn serving(&self) -> Result<Option<&Serving>> {
+        match &self.serving {
+            None => Ok(None),
+            Some(Ok(s)) => Ok(Some(s)),
+            Some(Err(e)) => Err(anyhow::anyhow!("{e}")),
+        }
+    }
+
+    /// Where a rotation stands.
+    pub fn phase(&self) -> Phase {
+        Phase::of(self.next.is_some(), self.previous.is_some())
+    }
+
+    /// DER of every CA the directory has put into pointer configs: the active CA and the
+    /// bundle.
+    pub fn known(&self) -> Vec<Vec<u8>> {
+        let mut out: Vec<Vec<u8>> = Vec::new();
+        for c in self.active.iter().map(|a| &a.info).chain(&self.bundle) {
+            if !out.contains(&c.der) {
+                out.push(c.der.clone());
+            }
+        }
+        out
+    }
+
+    /// The active CA with its key, to sign the serving certificate; refuses, saying what to
+    /// do, when the CA is the cluster's and its key was not imported, or a file is missing.
+    pub fn signing(&self, dir: &AssetDir) -> Result<Ca> {
+        if let Some(c) = &self.cluster
+            && self.active.as_ref().is_none_or(|a| a.key_pem.is_none())
+        {
+            bail!(
+                "{} is not here: the CA is the cluster's (from {}) and the cluster signs the MCS's serving certificate (Secret {}/machine-config-server-tls); to sign here, import the signing Secret: `oc -n {} get secret machine-config-server-ca -o yaml > ca.yaml` and `mcsctl ca import --bundle ca.yaml`",
+                dir.path(layout::CA_KEY).display(),
+                c.source,
+                crate::manifests::MCO_NAMESPACE,
+                crate::manifests::MCO_NAMESPACE,
+            );
+        }
+        let missing = |f: &str| {
+            anyhow::anyhow!(
+                "{} is missing; run `mcsctl ca create` or `mcsctl ca import` first",
+                dir.path(f).display()
+            )
+        };
+        let active = self
+            .active
+            .as_ref()
+            .ok_or_else(|| missing(layout::CA_CERT))?;
+        let key = active
+            .key_pem
+            .as_ref()
+            .ok_or_else(|| missing(layout::CA_KEY))?;
+        Ca::load(
+            &active.cert_pem,
+            &dir.path(layout::CA_CERT).display().to_string(),
+            key,
+            &dir.path(layout::CA_KEY).display().to_string(),
+        )
+    }
+}
+
+/// The files directly under tls/retired/, sorted.
+fn retired_files(dir: &AssetDir) -> Vec<String> {
+    let Ok(rd) = std::fs::read_dir(dir.path(layout::RETIRED)) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = rd
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| format!("{}/{}", layout::RETIRED, e.file_name().to_string_lossy()))
+        .collect();
+    out.sort();
+    out
+}

@@ -1,0 +1,114 @@
+//! The asset directory as typed state, and the workflows that change it.
+//!
+//! A state-changing command flows through here in four steps:
+//!
+//! 1. `cmd` takes the directory lock and calls [`Snapshot::load`]: `mcsctl.json` (typed,
+//!    [`config`]), every CA file ([`cas::CaSet`]), the token store and the pointer configs are
+//!    read once, each with one error policy (absent is `None`, present but unreadable is an
+//!    error naming the file).
+//! 2. `cmd` calls a workflow ([`ca`], [`bundle`], [`serving`], [`tokens`], [`pointers`]): a
+//!    function of the snapshot, the command's inputs and the time, which decides everything
+//!    and returns an [`Outcome`]: the [`Change`] to commit (nothing written yet) and a typed
+//!    report, with the warnings to show.
+//! 3. `cmd` commits the change (all files land together, or none: `assets::change`).
+//! 4. `cmd` prints the report, as text or JSON.
+//!
+//! Readers (`inspect`, `doctor`, `serve`) read the same parts through the same readers, after
+//! completing any change a killed command left committed.
+
+pub mod bundle;
+pub mod ca;
+pub mod cas;
+pub mod config;
+pub mod pointers;
+pub mod report;
+pub mod rotation;
+pub mod serving;
+pub mod tokens;
+
+use anyhow::Result;
+use rcgen::KeyPair;
+
+use crate::assets::{AssetDir, Change, DirLock, layout};
+use crate::pki::keys::KeyAlgorithm;
+use crate::token::TokenStore;
+
+pub use cas::CaSet;
+pub use config::ClusterConfig;
+pub use pointers::PointerFile;
+pub use report::{Note, Written};
+
+/// Everything a workflow decides from, read once under the directory lock.
+#[derive(Debug)]
+pub struct Snapshot {
+    /// The directory (for paths in messages and for the change).
+    pub dir: AssetDir,
+    /// `mcsctl.json`, when the directory has one.
+    pub config: Option<ClusterConfig>,
+    /// The CAs and the serving pair.
+    pub cas: CaSet,
+    /// `auth/tokens.json`, when the directory has one.
+    pub tokens: Option<TokenStore>,
+    /// The pointer configs at the top of the directory (`*.ign`), in name order.
+    pub pointers: Vec<PointerFile>,
+}
+
+impl Snapshot {
+    /// Reads the directory. The lock is proof that no command changes it meanwhile.
+    pub fn load(dir: &AssetDir, _lock: &DirLock) -> Result<Snapshot> {
+        Snapshot::read(dir)
+    }
+
+    /// Reads the directory without the lock: for readers, after `AssetDir::settle`.
+    pub fn read(dir: &AssetDir) -> Result<Snapshot> {
+        dir.require()?;
+        Ok(Snapshot {
+            dir: dir.clone(),
+            config: config::load(dir)?,
+            cas: CaSet::read(dir)?,
+            tokens: read_tokens(dir)?,
+            pointers: pointers::read_all(dir)?,
+        })
+    }
+
+    /// The directory's `mcsctl.json`, or an error saying to run `init`.
+    pub fn config(&self) -> Result<&ClusterConfig> {
+        match &self.config {
+            Some(c) => Ok(c),
+            None => anyhow::bail!(
+                "{} has no {}; run `mcsctl init` to create an asset directory",
+                self.dir.root().display(),
+                layout::CONFIG
+            ),
+        }
+    }
+
+    /// A change to this directory, named after the command making it.
+    pub fn change(&self, command: &str) -> Change<'_> {
+        self.dir.change(command)
+    }
+}
+
+/// `auth/tokens.json`, or `None` when the directory has no token store.
+pub fn read_tokens(dir: &AssetDir) -> Result<Option<TokenStore>> {
+    if !dir.exists(layout::TOKENS) {
+        return Ok(None);
+    }
+    let bytes = dir.read(layout::TOKENS)?;
+    TokenStore::parse(&bytes, &dir.path(layout::TOKENS).display().to_string()).map(Some)
+}
+
+/// Makes keys for a workflow: `cmd` passes one that shows a spinner for the slow algorithms.
+pub type KeyGen<'k> = &'k dyn Fn(KeyAlgorithm, &str) -> Result<KeyPair>;
+
+/// What a workflow decided: the change to commit (`None`: nothing to do), what to report,
+/// and what to tell the user once it is committed.
+#[must_use = "a workflow's change is only made when it is committed"]
+pub struct Outcome<'a, R> {
+    /// The files to write and remove, together.
+    pub change: Option<Change<'a>>,
+    /// The typed report.
+    pub report: R,
+    /// Warnings and remarks, in order.
+    pub notes: Vec<Note>,
+}

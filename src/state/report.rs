@@ -1,0 +1,97 @@
+//! What workflows report: the files a change writes, and remarks for the user.
+
+use serde::Serialize;
+
+use crate::pki::cert::CertInfo;
+
+/// A remark a workflow makes, printed to stderr by `cmd` once the change is committed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// Something the user should act on or know before relying on the result.
+    Warn(String),
+    /// What happened besides the files written, or what to do next.
+    Info(String),
+}
+
+/// A file a command wrote, as printed in its summary.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Written {
+    /// Path relative to the asset directory.
+    pub path: String,
+    /// Octal mode.
+    pub mode: String,
+    /// What it is.
+    pub kind: String,
+    /// Certificate subject, for certificates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject: Option<String>,
+    /// SHA-256 fingerprint, for certificates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fingerprint_sha256: Option<String>,
+    /// notAfter (RFC 3339), for certificates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_after: Option<String>,
+    /// Extra fact: key type, SANs, URL, token id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    /// notAfter as Unix seconds, for the short-life warning.
+    #[serde(skip)]
+    pub expires_at: Option<i64>,
+}
+
+impl Written {
+    /// A file that is not a certificate.
+    pub fn file(path: &str, secret: bool, kind: &str, detail: Option<String>) -> Written {
+        Written {
+            path: path.to_string(),
+            mode: if secret { "0600" } else { "0644" }.into(),
+            kind: kind.into(),
+            subject: None,
+            fingerprint_sha256: None,
+            not_after: None,
+            detail,
+            expires_at: None,
+        }
+    }
+
+    /// A certificate.
+    pub fn cert(path: &str, kind: &str, info: &CertInfo, detail: String) -> Written {
+        Written {
+            subject: Some(info.subject.clone()),
+            fingerprint_sha256: Some(info.fingerprint.clone()),
+            not_after: Some(crate::pki::cert::rfc3339(info.not_after)),
+            expires_at: Some(info.not_after),
+            ..Written::file(path, false, kind, Some(detail))
+        }
+    }
+}
+
+/// A warning for each certificate just written that is valid for less than inspect's default
+/// window (30 days): machines booting after it lapses fail.
+pub fn short_lived(files: &[Written], now: i64) -> Vec<Note> {
+    let mut out = Vec::new();
+    for w in files {
+        let Some(at) = w.expires_at else { continue };
+        let left = at - now;
+        if left >= 30 * 86_400 {
+            continue;
+        }
+        let fix = match w.kind.as_str() {
+            "serving" => {
+                "`mcsctl cert renew --validity 1y` before then (a running serve picks it up)"
+            }
+            "ca" | "ca-next" => {
+                "rotate to a longer-lived CA before then: `mcsctl ca rotate --validity 10y`, `ca promote`, `ca retire`"
+            }
+            _ => "replace it before then",
+        };
+        out.push(Note::Warn(format!(
+            "{} is valid for only {} (until {}): inspect reports it at once, and machines booting after that fail with \"x509: certificate has expired\"; {fix}",
+            w.path,
+            crate::duration::residual(left),
+            crate::pki::cert::rfc3339(at)
+        )));
+    }
+    out
+}
