@@ -120,7 +120,7 @@ pub fn merge_url(s: &str) -> Result<UrlArg, String> {
         .or_else(|| s.strip_prefix("http://"));
     match rest {
         Some(r) if r.trim_end_matches('/').contains('/') => {
-            if crate::ignition::pointer::url_host(s).is_none() {
+            if crate::http::HttpUrl::parse(s).is_none() {
                 return Err(
                     "expected https://HOST[:PORT]/PATH, or the MCS address HOST[:PORT]".to_string(),
                 );

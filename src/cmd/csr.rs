@@ -425,8 +425,8 @@ fn protected(ui: &Ui, dir: &AssetDir) -> Result<csr::sign::Protected> {
             }
         }
         for src in &info.sources {
-            if let Some(h) = crate::ignition::pointer::url_host(src)
-                && let Ok(san) = San::parse(&h)
+            if let Some(u) = crate::http::HttpUrl::parse(src)
+                && let Ok(san) = San::parse(u.host())
             {
                 p.names.push(san);
             }

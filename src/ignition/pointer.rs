@@ -329,19 +329,6 @@ fn split_query_token(url: &str) -> (String, Option<String>) {
     (clean, token)
 }
 
-/// The host of an `https://host:port/path` URL (brackets of IPv6 literals removed).
-pub fn url_host(url: &str) -> Option<String> {
-    let rest = url.split_once("://")?.1;
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let host = if let Some(v6) = authority.strip_prefix('[') {
-        v6.split_once(']')?.0
-    } else {
-        authority.split(':').next()?
-    };
-    (!host.is_empty()).then(|| host.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,19 +393,6 @@ mod tests {
         assert!(
             e.contains("worker.ign is not JSON") && !e.contains("secret"),
             "{e}"
-        );
-    }
-
-    #[test]
-    fn hosts() {
-        assert_eq!(
-            url_host("https://a.b:22623/config/w").as_deref(),
-            Some("a.b")
-        );
-        assert_eq!(url_host("https://[::1]:22623/x").as_deref(), Some("::1"));
-        assert_eq!(
-            url_host("https://10.0.0.1/x?token=y").as_deref(),
-            Some("10.0.0.1")
         );
     }
 }

@@ -3,7 +3,7 @@
 //! and its token must be live.
 
 use super::{Context, Level, PointerRow, Report, Role, TokenRef};
-use crate::ignition::pointer::{PointerInfo, url_host};
+use crate::ignition::pointer::PointerInfo;
 use crate::pki::cert::{CertInfo, parse_pem_certs, rfc3339};
 use crate::token::TokenStore;
 
@@ -121,7 +121,7 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
     if let Some(leaf) = leaf {
         trust(r, name, pool, &cas, leaf);
         for src in &info.sources {
-            match url_host(src) {
+            match crate::http::HttpUrl::parse(src).map(|u| u.host().to_string()) {
                 Some(host) if leaf.covers_host(&host) => {
                     r.ok("san", format!("tls/mcs.crt covers {host} ({name})"))
                 }

@@ -34,6 +34,35 @@ pub fn pem_blocks(text: &[u8], what: &str) -> Result<Vec<pem::Pem>> {
     Ok(blocks)
 }
 
+/// The DER certificates of a PEM file, in order (blocks of other labels skipped).
+pub fn cert_ders(text: &[u8], what: &str) -> Result<Vec<Vec<u8>>> {
+    Ok(pem_blocks(text, what)?
+        .into_iter()
+        .filter(|b| b.tag() == "CERTIFICATE")
+        .map(|b| b.into_contents())
+        .collect())
+}
+
+/// The first private key of a PEM file, as rustls takes it: PKCS#8, PKCS#1 or SEC1 by the
+/// block's label.
+pub fn private_key_der(
+    text: &[u8],
+    what: &str,
+) -> Result<rustls_pki_types::PrivateKeyDer<'static>> {
+    use rustls_pki_types::{PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, PrivateSec1KeyDer};
+    for b in pem_blocks(text, what)? {
+        let tag = b.tag().to_string();
+        let der = b.into_contents();
+        match tag.as_str() {
+            "PRIVATE KEY" => return Ok(PrivatePkcs8KeyDer::from(der).into()),
+            "RSA PRIVATE KEY" => return Ok(PrivatePkcs1KeyDer::from(der).into()),
+            "EC PRIVATE KEY" => return Ok(PrivateSec1KeyDer::from(der).into()),
+            _ => {}
+        }
+    }
+    bail!("{what} holds no private key")
+}
+
 fn count(hay: &[u8], needle: &[u8]) -> usize {
     hay.windows(needle.len()).filter(|w| *w == needle).count()
 }

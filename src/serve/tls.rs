@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::pki_types::CertificateDer;
 use time::OffsetDateTime;
 
 use super::state::{FileId, Outcome, file_id};
@@ -99,22 +98,26 @@ impl Tls {
                 _ => anyhow!("{}", crate::pki::kind::mismatch(&shown, bytes, wanted)),
             }
         };
-        let chain: Vec<CertificateDer<'static>> = CertificateDer::pem_slice_iter(&cert_bytes)
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(|_| {
-                unlike(
-                    &cert_path,
-                    &cert_bytes,
-                    crate::pki::kind::Wanted::Certificate,
-                )
-            })?;
+        // One PEM codec (pki's), the same that reads these files everywhere else.
+        let chain: Vec<CertificateDer<'static>> =
+            crate::pki::cert_ders(&cert_bytes, &cert_path.display().to_string())
+                .map_err(|_| {
+                    unlike(
+                        &cert_path,
+                        &cert_bytes,
+                        crate::pki::kind::Wanted::Certificate,
+                    )
+                })?
+                .into_iter()
+                .map(CertificateDer::from)
+                .collect();
         if chain.is_empty() {
             bail!(
                 "{}",
                 crate::pki::kind::not_pem(&cert_path.display().to_string(), &cert_bytes)
             );
         }
-        let key = PrivateKeyDer::from_pem_slice(&key_bytes)
+        let key = crate::pki::private_key_der(&key_bytes, &key_path.display().to_string())
             .map_err(|_| unlike(&key_path, &key_bytes, crate::pki::kind::Wanted::PrivateKey))?;
         let leaf = CertInfo::from_der(&chain[0])
             .with_context(|| format!("reading {}", cert_path.display()))?;
