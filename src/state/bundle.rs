@@ -9,9 +9,10 @@ use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
 use super::ca::{CaReport, bundle_and_pointers};
+use super::cas::CaSet;
 use super::pointers::{self, Target};
 use super::{Note, Outcome, Snapshot, Written, report};
-use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::key_matches_spki;
 use crate::pki::rotation::{self, ClusterBundle, Phase};
@@ -37,13 +38,98 @@ pub fn import(
     now: OffsetDateTime,
 ) -> Result<Outcome<'_, CaReport>> {
     let t = now.unix_timestamp();
+    let mut notes = keep_live(&mut b, t)?;
+    let (active, key_pem) = active_of(&b)?;
+    let dir = &snap.dir;
+    let cas = &snap.cas;
+    let trusted = cas.known();
+    if !trusted.is_empty() && !b.cas.iter().any(|c| trusted.contains(&c.der)) && !force {
+        bail!(
+            "{} shares no CA with what the pointer configs here trust: is it another cluster's? Use --force to trust it instead",
+            b.source
+        );
+    }
+    let mut change = dir.change("ca import --bundle");
+    let pem = rotation::pem(&b.cas);
+    change.write(
+        layout::CA_BUNDLE,
+        pem.as_bytes(),
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    change.write(
+        layout::CA_CERT,
+        active.to_pem().as_bytes(),
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    let retired = retire_other_keys(&mut change, cas, &active);
+    change.remove(layout::CA_NEXT_CERT);
+    change.remove(layout::CA_PREVIOUS_CERT);
+    match &key_pem {
+        Some(k) => change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow),
+        None => change.remove(layout::CA_KEY),
+    }
+    let record = ClusterBundle {
+        format_version: ClusterBundle::FORMAT_VERSION,
+        source: b.source.clone(),
+        imported_at: crate::pki::cert::rfc3339(t),
+        signing_key: key_pem.is_some(),
+    };
+    let mut record_json = serde_json::to_vec_pretty(&record)?;
+    record_json.push(b'\n');
+    change.write(
+        layout::CLUSTER_CA,
+        &record_json,
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    let stale_serving = retire_stale_serving(&mut change, cas, &b.cas)?;
+    let mut ours = trusted;
+    ours.extend(b.cas.iter().map(|c| c.der.clone()));
+    let target = Target {
+        bundle: pem.as_bytes(),
+        ours: &ours,
+        tokens: snap.tokens.as_ref(),
+        add_token: false,
+    };
+    let ptrs = pointers::edit_all(&snap.pointers, snap.config.as_ref(), &target, dir, now)?;
+    pointers::stage(&mut change, &ptrs, Overwrite::Allow);
+    notes.extend(remarks(&retired, stale_serving, key_pem.is_some()));
+    let mut files = vec![Written::cert(
+        layout::CA_CERT,
+        "ca",
+        &active,
+        active.key.clone(),
+    )];
+    if key_pem.is_some() {
+        files.push(Written::file(layout::CA_KEY, true, "ca-key", None));
+    }
+    files.extend(bundle_and_pointers(&b.cas, &ptrs));
+    notes.extend(report::short_lived(&files, t));
+    let (phase, next) = Phase::Steady.describe();
+    Ok(Outcome {
+        change: Some(change),
+        report: CaReport {
+            files,
+            phase,
+            next,
+            heading: format!("Trusting the CA bundle of {}:", b.source),
+        },
+        notes,
+    })
+}
+
+/// Leaves the expired CAs out of `b` (an expired CA validates nothing: the MCO drops it too),
+/// with a warning each; refuses a certificate that is no CA, or a bundle with none live.
+fn keep_live(b: &mut Bundle, t: i64) -> Result<Vec<Note>> {
     let mut notes = Vec::new();
     if let Some(c) = b.cas.iter().find(|c| !c.is_ca) {
         bail!("{}: {} is not a CA certificate", b.source, c.subject);
     }
-    // An expired CA validates nothing: it never enters the bundle (the MCO drops it too).
-    let (live, expired): (Vec<CertInfo>, Vec<CertInfo>) =
-        b.cas.into_iter().partition(|c| c.not_after > t);
+    let (live, expired): (Vec<CertInfo>, Vec<CertInfo>) = std::mem::take(&mut b.cas)
+        .into_iter()
+        .partition(|c| c.not_after > t);
     for c in &expired {
         notes.push(Note::Warn(format!(
             "{}: leaving out {}, which expired on {}",
@@ -56,8 +142,13 @@ pub fn import(
         bail!("{}: every CA in it has expired", b.source);
     }
     b.cas = live;
-    // The signing key, if any, says which CA is active; else the newest one is.
-    let (active, key_pem) = match &b.key_pem {
+    Ok(notes)
+}
+
+/// The active CA: the one the signing key belongs to, else the newest; and the key as stored
+/// (PEM as given, DER as PKCS#8 PEM).
+fn active_of(b: &Bundle) -> Result<(CertInfo, Option<Vec<u8>>)> {
+    Ok(match &b.key_pem {
         Some(k) => {
             let key = crate::pki::load::key(k, "the signing key")?;
             let ca = b
@@ -82,31 +173,12 @@ pub fn import(
                 .ok_or_else(|| anyhow!("{}: no CA", b.source))?,
             None,
         ),
-    };
-    let dir = &snap.dir;
-    let cas = &snap.cas;
-    let trusted = cas.known();
-    if !trusted.is_empty() && !b.cas.iter().any(|c| trusted.contains(&c.der)) && !force {
-        bail!(
-            "{} shares no CA with what the pointer configs here trust: is it another cluster's? Use --force to trust it instead",
-            b.source
-        );
-    }
-    let mut change = dir.change("ca import --bundle");
-    let pem = rotation::pem(&b.cas);
-    change.write(
-        layout::CA_BUNDLE,
-        pem.as_bytes(),
-        PUBLIC_MODE,
-        Overwrite::Allow,
-    );
-    change.write(
-        layout::CA_CERT,
-        active.to_pem().as_bytes(),
-        PUBLIC_MODE,
-        Overwrite::Allow,
-    );
-    // A key here that is not the active CA's would be a mismatch: it moves under retired/.
+    })
+}
+
+/// A key here that is not the active CA's would be a mismatch: it moves (with its
+/// certificate) under retired/. Returns whose keys moved.
+fn retire_other_keys(change: &mut Change<'_>, cas: &CaSet, active: &CertInfo) -> Vec<String> {
     let mut retired = Vec::new();
     for (cert, key_rel) in [
         (cas.active.as_ref(), layout::CA_KEY),
@@ -136,31 +208,15 @@ pub fn import(
             change.remove(key_rel);
         }
     }
-    change.remove(layout::CA_NEXT_CERT);
-    change.remove(layout::CA_PREVIOUS_CERT);
-    match &key_pem {
-        Some(k) => change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow),
-        None => change.remove(layout::CA_KEY),
-    }
-    let record = ClusterBundle {
-        format_version: ClusterBundle::FORMAT_VERSION,
-        source: b.source.clone(),
-        imported_at: crate::pki::cert::rfc3339(t),
-        signing_key: key_pem.is_some(),
-    };
-    let mut record_json = serde_json::to_vec_pretty(&record)?;
-    record_json.push(b'\n');
-    change.write(
-        layout::CLUSTER_CA,
-        &record_json,
-        PUBLIC_MODE,
-        Overwrite::Allow,
-    );
-    // A serving pair signed by none of these CAs would be refused by every pointer config:
-    // it moves under retired/ (kept, not deleted), and the cluster's MCS serves instead.
+    retired
+}
+
+/// A serving pair signed by none of `cas` would be refused by every pointer config: it moves
+/// under retired/ (kept, not deleted), and the cluster's MCS serves instead. Whether it did.
+fn retire_stale_serving(change: &mut Change<'_>, cas: &CaSet, bundle: &[CertInfo]) -> Result<bool> {
     let stale_serving = cas
         .serving()?
-        .filter(|s| !b.cas.iter().any(|c| s.info.is_issued_by(c)));
+        .filter(|s| !bundle.iter().any(|c| s.info.is_issued_by(c)));
     if let Some(s) = stale_serving {
         let tag = s.info.tag();
         change.write(
@@ -180,16 +236,12 @@ pub fn import(
             change.remove(layout::SERVING_KEY);
         }
     }
-    let mut ours = trusted;
-    ours.extend(b.cas.iter().map(|c| c.der.clone()));
-    let target = Target {
-        bundle: pem.as_bytes(),
-        ours: &ours,
-        tokens: snap.tokens.as_ref(),
-        add_token: false,
-    };
-    let ptrs = pointers::edit_all(&snap.pointers, snap.config.as_ref(), &target, dir, now)?;
-    pointers::stage(&mut change, &ptrs, Overwrite::Allow);
+    Ok(stale_serving.is_some())
+}
+
+/// What to tell the user besides the files.
+fn remarks(retired: &[String], stale_serving: bool, signing_key: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
     if !retired.is_empty() {
         notes.push(Note::Info(format!(
             "moved the key(s) of {} under {} (no longer trusted)",
@@ -197,7 +249,7 @@ pub fn import(
             layout::RETIRED
         )));
     }
-    if stale_serving.is_some() {
+    if stale_serving {
         notes.push(Note::Info(format!(
             "moved {} and its key under {}: it is signed by none of these CAs, so machines trusting them would refuse it; the cluster's MCS serves with its own (Secret {}/machine-config-server-tls)",
             layout::SERVING_CERT,
@@ -205,7 +257,7 @@ pub fn import(
             crate::manifests::MCO_NAMESPACE
         )));
     }
-    if key_pem.is_none() {
+    if !signing_key {
         notes.push(Note::Info(
             "no signing key: the cluster signs the MCS's serving certificate; `cert issue` and `cert renew` need the key (the machine-config-server-ca Secret, or --key)".into(),
         ));
@@ -214,28 +266,7 @@ pub fn import(
             layout::pointer("worker")
         )));
     }
-    let mut files = vec![Written::cert(
-        layout::CA_CERT,
-        "ca",
-        &active,
-        active.key.clone(),
-    )];
-    if key_pem.is_some() {
-        files.push(Written::file(layout::CA_KEY, true, "ca-key", None));
-    }
-    files.extend(bundle_and_pointers(&b.cas, &ptrs));
-    notes.extend(report::short_lived(&files, t));
-    let (phase, next) = Phase::Steady.describe();
-    Ok(Outcome {
-        change: Some(change),
-        report: CaReport {
-            files,
-            phase,
-            next,
-            heading: format!("Trusting the CA bundle of {}:", b.source),
-        },
-        notes,
-    })
+    notes
 }
 
 /// Reads the bundle: PEM or DER certificates, or Kubernetes objects (one, several, or a
