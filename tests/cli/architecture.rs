@@ -102,8 +102,7 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
 }
 
 /// Files over 500 lines today, with their size: each may only shrink (and leave the list).
-const OVER_500: [(&str, usize); 4] = [
-    ("csr/mod.rs", 722),
+const OVER_500: [(&str, usize); 3] = [
     ("ignition/render/machineconfig.rs", 649),
     ("ignition/render/mod.rs", 597),
     ("kube/yaml.rs", 507),
