@@ -80,7 +80,7 @@ pub fn create<'s>(
     keys: KeyGen<'_>,
     now: OffsetDateTime,
 ) -> Result<CaOutcome<'s>> {
-    let exists = snap.cas.active.is_some() || snap.dir.exists(layout::CA_CERT);
+    let exists = snap.cas.active.is_some();
     if exists && !force {
         bail!(
             "{} exists; `mcsctl ca rotate` replaces it in three safe steps, or use --force to rotate and promote at once",
@@ -117,7 +117,7 @@ pub fn import<'s>(
             "{cert_name}: the CA's keyUsage lacks keyCertSign; TLS clients may reject what it signs"
         )));
     }
-    let mut out = if snap.dir.exists(layout::CA_CERT) {
+    let mut out = if snap.cas.active.is_some() {
         if !force {
             bail!(
                 "{} exists; `mcsctl ca rotate --cert --key` moves to this CA in three safe steps, or use --force to rotate and promote at once",
