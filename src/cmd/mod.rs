@@ -169,7 +169,7 @@ pub(crate) fn keygen(ui: &Ui) -> impl Fn(KeyAlgorithm, &str) -> Result<KeyPair> 
 /// Runs `f` for a command that may be the first in its directory, creating the directory;
 /// when `f` fails, a directory this created is removed again (it holds only the lock file),
 /// so a refused command leaves nothing behind.
-pub(crate) fn creating(dir: &AssetDir, f: impl FnOnce() -> Result<u8>) -> Result<u8> {
+pub(crate) fn creating<T>(dir: &AssetDir, f: impl FnOnce() -> Result<T>) -> Result<T> {
     let created = std::fs::symlink_metadata(dir.root()).is_err();
     dir.create()?;
     let r = f();

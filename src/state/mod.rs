@@ -16,10 +16,12 @@
 //! Readers (`inspect`, `doctor`, `serve`) read the same parts through the same readers, after
 //! completing any change a killed command left committed.
 
+pub mod backup;
 pub mod bundle;
 pub mod ca;
 pub mod cas;
 pub mod config;
+pub mod init;
 pub mod pointers;
 pub mod report;
 pub mod rotation;

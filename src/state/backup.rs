@@ -1,0 +1,138 @@
+//! What `init --force` does to an existing asset directory: what it replaces is kept under
+//! `backup/<time>/` (keys, tokens, the cluster record, every pointer config, and the manifests
+//! written for the old CA, which move there), and what it makes obsolete is removed (pointer
+//! configs of pools no longer listed, a CA rotation in progress, a cluster's bundle record).
+//! All of it lands in the same change as the new assets: a kill leaves the old directory or
+//! the new one.
+
+use anyhow::Result;
+
+use super::Written;
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+
+/// Files replaced by `init`, kept in the backup when they exist: (path, secret).
+const KEPT: [(&str, bool); 11] = [
+    (layout::CONFIG, false),
+    (layout::CA_CERT, false),
+    (layout::CA_KEY, true),
+    (layout::CA_BUNDLE, false),
+    (layout::CA_NEXT_CERT, false),
+    (layout::CA_NEXT_KEY, true),
+    (layout::CA_PREVIOUS_CERT, false),
+    (layout::CA_PREVIOUS_KEY, true),
+    (layout::SERVING_CERT, false),
+    (layout::SERVING_KEY, true),
+    (layout::TOKENS, true),
+];
+
+/// Files that describe the old CA's life and mean nothing for the new one.
+const OBSOLETE: [&str; 5] = [
+    layout::CA_NEXT_CERT,
+    layout::CA_NEXT_KEY,
+    layout::CA_PREVIOUS_CERT,
+    layout::CA_PREVIOUS_KEY,
+    layout::CLUSTER_CA,
+];
+
+/// Adds the backup and the removals to `change`; returns the rows to report. `stamp` names the
+/// backup (UTC, `20261121T192755Z`); `pools` are the pools the new directory has.
+pub fn stage(
+    dir: &AssetDir,
+    change: &mut Change<'_>,
+    stamp: &str,
+    pools: &[String],
+) -> Result<Vec<Written>> {
+    let mut rows = Vec::new();
+    // Two runs in one second (a script, a rerun after a kill) each keep their own backup.
+    let mut backup = format!("backup/{stamp}");
+    let mut n = 1;
+    while dir.exists(&backup) {
+        backup = format!("backup/{stamp}-{n}");
+        n += 1;
+    }
+    for (rel, secret) in KEPT {
+        if !dir.exists(rel) {
+            continue;
+        }
+        let to = format!("{backup}/{rel}");
+        let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
+        change.write(&to, &dir.read(rel)?, mode, Overwrite::Never);
+        rows.push(Written::file(
+            &to,
+            secret,
+            "backup",
+            Some(format!("the replaced {rel}")),
+        ));
+    }
+    // Pointer configs carry the old CA and token and may hold an admin's edits (extra
+    // headers, a proxy): every one is kept, whether init rewrites or removes it.
+    for name in dir.pointer_files()? {
+        let to = format!("{backup}/{name}");
+        change.write(&to, &dir.read(&name)?, SECRET_MODE, Overwrite::Never);
+        rows.push(Written::file(
+            &to,
+            true,
+            "backup",
+            Some(format!("the replaced {name}")),
+        ));
+    }
+    // Manifests written for the old CA and tokens would break the cluster if applied now:
+    // they move to the backup, and `mcsctl manifests` writes them afresh.
+    for name in manifest_files(dir)? {
+        let rel = format!("{MANIFESTS}/{name}");
+        let to = format!("{backup}/{rel}");
+        change.write(&to, &dir.read(&rel)?, SECRET_MODE, Overwrite::Never);
+        change.remove(&rel);
+        rows.push(Written::file(
+            &to,
+            true,
+            "backup",
+            Some(format!(
+                "{rel}, written for the replaced CA (run `mcsctl manifests` again)"
+            )),
+        ));
+    }
+    for rel in OBSOLETE {
+        if dir.exists(rel) {
+            change.remove(rel);
+            rows.push(removed(rel, "belonged to the replaced CA"));
+        }
+    }
+    for name in dir.pointer_files()? {
+        let pool = name.trim_end_matches(".ign");
+        if !pools.iter().any(|p| p == pool) {
+            change.remove(&name);
+            rows.push(removed(
+                &name,
+                &format!("pool {pool} is no longer listed (it carried the old CA and token)"),
+            ));
+        }
+    }
+    Ok(rows)
+}
+
+/// Where `mcsctl manifests` writes by default.
+const MANIFESTS: &str = "manifests";
+
+/// The files of `<dir>/manifests`, sorted.
+fn manifest_files(dir: &AssetDir) -> Result<Vec<String>> {
+    let Ok(rd) = std::fs::read_dir(dir.path(MANIFESTS)) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for e in rd {
+        let e = e?;
+        if e.file_type()?.is_file() {
+            out.push(e.file_name().to_string_lossy().into_owned());
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+fn removed(rel: &str, why: &str) -> Written {
+    Written {
+        mode: "-".into(),
+        ..Written::file(rel, false, "removed", Some(why.to_string()))
+    }
+}
