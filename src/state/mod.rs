@@ -22,6 +22,7 @@ pub mod ca;
 pub mod cas;
 pub mod config;
 pub mod init;
+pub mod pointer;
 pub mod pointers;
 pub mod report;
 pub mod rotation;
@@ -81,6 +82,17 @@ impl Snapshot {
                 "{} has no {}; run `mcsctl init` to create an asset directory",
                 self.dir.root().display(),
                 layout::CONFIG
+            ),
+        }
+    }
+
+    /// tls/mcs-ca-bundle.crt, byte for byte, or an error saying how to make one.
+    pub fn bundle(&self) -> Result<&[u8]> {
+        match &self.cas.bundle_pem {
+            Some(b) => Ok(b),
+            None => anyhow::bail!(
+                "{} does not exist; run `mcsctl ca create` or `mcsctl ca import` first",
+                self.dir.path(layout::CA_BUNDLE).display()
             ),
         }
     }

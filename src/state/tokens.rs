@@ -32,13 +32,10 @@ pub fn retoken(
     if snap.pointers.is_empty() {
         return Ok(Vec::new());
     }
-    let bundle = match &snap.cas.bundle_pem {
-        Some(b) => b.clone(),
-        None => snap.dir.read(layout::CA_BUNDLE)?,
-    };
+    let bundle = snap.bundle()?;
     let ours = snap.cas.known();
     let target = Target {
-        bundle: &bundle,
+        bundle,
         ours: &ours,
         tokens: Some(store),
         add_token,
@@ -180,11 +177,8 @@ fn pointer_for(snap: &Snapshot, pool: &str, token: &Token) -> Result<Vec<u8>> {
         Transport::None => Transport::Query,
         t => t,
     };
-    let bundle = match &snap.cas.bundle_pem {
-        Some(b) => b.clone(),
-        None => snap.dir.read(layout::CA_BUNDLE)?,
-    };
-    Ok(pointers::fresh(&snap.dir, cfg, pool, &bundle, Some(token), transport)?.bytes)
+    let bundle = snap.bundle()?;
+    Ok(pointers::fresh(&snap.dir, cfg, pool, bundle, Some(token), transport)?.bytes)
 }
 
 /// One pool's rotation.

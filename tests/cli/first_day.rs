@@ -130,15 +130,23 @@ fn verbose_names_each_file_read_and_written_and_each_decision() {
         .lines()
         .filter(|l| l.starts_with("- "))
         .map(|l| bytes.replace(l, "(N bytes)").into_owned())
+        .map(|l| l.replace(&format!("{}/", d.path().display()), ""))
         .collect();
+    // The snapshot is read whole, once, under the lock; then the decisions; then the change.
     assert_eq!(
         lines,
         [
             "- asset directory mcs-assets",
             "- read mcs-assets/mcsctl.json (N bytes)",
-            "- spec 3.2.0 (from mcsctl.json); token header (from mcsctl.json); merge URL https://api-int.demo.example.com:22623/config/infra (api-int of the cluster)",
             "- read mcs-assets/tls/mcs-ca-bundle.crt (N bytes)",
+            "- read mcs-assets/tls/mcs.crt (N bytes)",
+            "- read mcs-assets/tls/mcs.key (N bytes)",
+            "- read mcs-assets/tls/mcs-ca.crt (N bytes)",
+            "- read mcs-assets/tls/mcs-ca.key (N bytes)",
             "- read mcs-assets/auth/tokens.json (N bytes)",
+            "- read mcs-assets/master.ign (N bytes)",
+            "- read mcs-assets/worker.ign (N bytes)",
+            "- spec 3.2.0 (from mcsctl.json); token header (from mcsctl.json); merge URL https://api-int.demo.example.com:22623/config/infra (api-int of the cluster)",
             "- wrote mcs-assets/auth/tokens.json (mode 0600)",
             "- wrote mcs-assets/infra.ign (mode 0600)",
             "- wrote mcs-assets/mcsctl.json (mode 0644)",
