@@ -49,6 +49,10 @@ pub mod layout {
     pub const BOOTSTRAP_KUBECONFIG: &str = "auth/bootstrap-kubeconfig";
     /// Lock file that serialises state changes.
     pub const LOCK: &str = ".mcsctl.lock";
+    /// The rendered configs, one per pool (`<pool>.ign`).
+    pub const RENDERED: &str = "rendered";
+    /// The pre-approval subset of each pool.
+    pub const PRE_APPROVAL: &str = "rendered/pre-approval";
     /// Where a pool's pointer config lives.
     pub fn pointer(pool: &str) -> String {
         format!("{pool}.ign")

@@ -7,12 +7,12 @@ use anyhow::Result;
 use serde_json::Value;
 
 use super::{Level, Report, Role};
+use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::{Flavour, payload};
 use crate::kubeconfig;
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::{key_matches_spki, load_key_pem};
-use crate::serve::state::{PRE_APPROVAL, RENDERED};
 
 /// Keys belong to their certificates; a CA key kept offline is fine.
 pub(super) fn keys<const N: usize>(

@@ -5,6 +5,7 @@ use anyhow::{Result, anyhow};
 use serde_json::Value;
 use time::OffsetDateTime;
 
+pub mod files;
 pub mod yaml;
 
 /// The entries of a Secret (`data` base64-decoded, `stringData`) or a ConfigMap (`data`),

@@ -18,10 +18,7 @@ use crate::ignition::translate::Variants;
 use crate::names::is_dns_label;
 use crate::token::{State as TokenState, TokenStore};
 
-/// The rendered configs directory, relative to the asset directory.
-pub const RENDERED: &str = "rendered";
-/// The pre-approval subset, relative to the asset directory.
-pub const PRE_APPROVAL: &str = "rendered/pre-approval";
+use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 
 /// A token the server accepts: the id (public) and a SHA-256 digest of `<id>.<secret>`.
 #[derive(Debug, Clone, PartialEq, Eq)]

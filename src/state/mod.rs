@@ -24,6 +24,7 @@ pub mod config;
 pub mod init;
 pub mod pointer;
 pub mod pointers;
+pub mod render;
 pub mod report;
 pub mod rotation;
 pub mod serving;

@@ -101,15 +101,11 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
     assert!(bad.is_empty(), "layering broken:\n{}", bad.join("\n"));
 }
 
-/// Files over 500 lines today, with their size: each may only shrink (and leave the list).
-const OVER_500: [(&str, usize); 3] = [
-    ("ignition/render/machineconfig.rs", 649),
-    ("ignition/render/mod.rs", 597),
-    ("kube/yaml.rs", 507),
-];
+/// The most lines a file of `src/` may have: one you can read in one sitting.
+const FILE_LINES: usize = 500;
 
-/// Lines of `src/cmd` today; the goal is under 2,500.
-const CMD_LINES: usize = 3_632;
+/// The most lines `src/cmd` may have in all: it resolves, loads, calls, commits and prints.
+const CMD_LINES: usize = 2_500;
 
 #[test]
 fn workflows_neither_print_nor_read_the_command_line() {
@@ -141,7 +137,7 @@ fn workflows_neither_print_nor_read_the_command_line() {
 }
 
 #[test]
-fn sizes_only_shrink() {
+fn files_stay_readable_and_cmd_stays_thin() {
     let mut grew = Vec::new();
     let mut cmd_lines = 0;
     for f in rust_files(&src()) {
@@ -154,12 +150,8 @@ fn sizes_only_shrink() {
         if rel.starts_with("cmd/") {
             cmd_lines += lines;
         }
-        let cap = OVER_500
-            .iter()
-            .find(|(p, _)| *p == rel)
-            .map_or(500, |(_, n)| *n);
-        if lines > cap {
-            grew.push(format!("src/{rel}: {lines} lines (at most {cap})"));
+        if lines > FILE_LINES {
+            grew.push(format!("src/{rel}: {lines} lines (at most {FILE_LINES})"));
         }
     }
     if cmd_lines > CMD_LINES {

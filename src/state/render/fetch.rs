@@ -1,4 +1,4 @@
-//! `render --from-mcs URL --pool POOL`: store what a live config server serves for a pool, so
+//! `render --from-mcs URL --pool POOL`: what a live config server serves for a pool, so
 //! `mcsctl serve` can put token auth in front of the in-cluster MCS, or a disconnected site can
 //! mirror it. The answer is checked as a booting machine would need it (valid Ignition, and for
 //! the openshift flavour the bootstrap kubeconfig) before anything is written.
@@ -10,51 +10,63 @@ use anyhow::{Result, bail};
 use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
-use super::report::{PoolReport, text};
-use super::{changes, commit_recording_flavour};
 use crate::assets::{AssetDir, layout};
-use crate::cli::RenderArgs;
-use crate::exit::{self, usage};
+use crate::exit::usage;
 use crate::http::{self, HttpUrl};
 use crate::ignition::render::{Flavour, payload};
 use crate::ignition::{SpecVersion, pointer};
-use crate::ui::Ui;
 
 /// How long a fetch may take in all.
 const TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Runs `render --from-mcs`.
-pub fn run(
-    ui: &Ui,
-    dir: &AssetDir,
-    a: &RenderArgs,
-    flavour: Flavour,
-    version: Option<SpecVersion>,
-) -> Result<u8> {
-    let (Some(raw_url), Some(pool)) = (&a.from_mcs, &a.pool) else {
-        return Err(usage("--from-mcs needs --pool"));
-    };
+/// What to fetch.
+pub struct Fetch<'a> {
+    /// `--from-mcs`, as given.
+    pub url: &'a str,
+    /// The pool.
+    pub pool: &'a str,
+    /// `--token`.
+    pub token: Option<&'a str>,
+    /// `--ca`.
+    pub ca: Option<&'a Path>,
+    /// The spec version to ask for (the newest when `None`).
+    pub version: Option<SpecVersion>,
+}
+
+/// A fetched config: the URL shown in messages, the body, and the body as JSON.
+pub struct Fetched {
+    /// The URL, as shown.
+    pub shown: String,
+    /// The config as served.
+    pub body: Vec<u8>,
+    /// The config, parsed.
+    pub config: Value,
+}
+
+/// Fetches the pool's config, trusting `--ca` or the asset directory's CA, and checks it.
+pub fn fetch(dir: &AssetDir, f: &Fetch<'_>, flavour: Flavour) -> Result<Fetched> {
+    let pool = f.pool;
     if !crate::names::is_dns_label(pool) {
         return Err(usage(format!(
             "--pool {pool:?}: a pool name is a DNS label"
         )));
     }
-    let url = config_url(raw_url, pool)?;
-    if !url.is_https() && a.token.is_some() {
+    let url = config_url(f.url, pool)?;
+    if !url.is_https() && f.token.is_some() {
         return Err(usage(
             "refusing to send the token over plain http; use https",
         ));
     }
     let roots = if url.is_https() {
-        roots(dir, a.ca.as_deref())?
+        roots(dir, f.ca)?
     } else {
         Vec::new()
     };
-    let asked = version.unwrap_or(SpecVersion {
+    let asked = f.version.unwrap_or(SpecVersion {
         minor: SpecVersion::MAX_MINOR,
     });
     let shown = url.to_string();
-    let headers: Vec<(String, String)> = a
+    let headers: Vec<(String, String)> = f
         .token
         .iter()
         .map(|t| ("Authorization".to_string(), format!("Bearer {t}")))
@@ -87,53 +99,11 @@ pub fn run(
         s => bail!("{shown} answered HTTP {s}"),
     }
     let config = check(&resp.body, &shown, flavour)?;
-
-    let lock = crate::cmd::lock(ui, dir)?;
-    let new = [changes::New {
-        pool,
-        bytes: &resp.body,
-        sources: None,
-    }];
-    if let changes::Verdict::DryRun = changes::check(ui, dir, a, &new)? {
-        return Ok(exit::OK);
-    }
-    let mut change = dir.change("render --from-mcs");
-    let (full_rel, removed) = changes::stage_whole(&mut change, dir, pool, &resp.body);
-    commit_recording_flavour(ui, dir, change, &lock, flavour)?;
-    let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
-    let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
-    ui.info(format!(
-        "fetched {} bytes from {shown}: {files} file(s), {units} unit(s)",
-        resp.body.len()
-    ));
-    let report = PoolReport {
-        pool: pool.clone(),
-        flavour: flavour.name(),
-        rendered_name: payload::served_name(&config),
-        spec_version: config["ignition"]["version"]
-            .as_str()
-            .unwrap_or_default()
-            .to_string(),
-        source: shown,
-        merge_order: Vec::new(),
-        machine: None,
-        appended: payload::APPENDED
-            .into_iter()
-            .filter(|p| payload::writes(&config, p))
-            .collect(),
-        pre_approval: Vec::new(),
-        pre_approval_name: None,
-        pre_approval_credentials: Vec::new(),
-        files: vec![full_rel],
-        removed,
-        warnings: Vec::new(),
-    };
-    if ui.json() {
-        ui.out_json(&serde_json::json!({ "pools": [report] }))?;
-    } else {
-        ui.out(text(std::slice::from_ref(&report), ui.verbose))?;
-    }
-    Ok(exit::OK)
+    Ok(Fetched {
+        shown,
+        body: resp.body,
+        config,
+    })
 }
 
 /// The URL to fetch: as given when it has a path, else with `/config/<pool>`.

@@ -1,13 +1,13 @@
 //! Before render replaces what a pool serves: the difference with the current config, refused
-//! when something would disappear unless `--replace`, and only printed with `--dry-run`.
+//! when something would disappear unless `--replace` (`--dry-run` only reports it); and the
+//! staging of the pools' files.
 
 use anyhow::{Result, bail};
 
-use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE};
-use crate::cli::RenderArgs;
+use super::super::Note;
+use crate::assets::layout::RENDERED;
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE};
 use crate::ignition::render::diff::PoolDiff;
-use crate::serve::state::{PRE_APPROVAL, RENDERED};
-use crate::ui::Ui;
 
 /// Where render records the MachineConfigs merged into a pool's config (serve reads only
 /// `rendered/*.ign`).
@@ -34,8 +34,8 @@ pub enum Verdict {
     DryRun,
 }
 
-/// Compares each pool with what it serves now (read under the caller's lock).
-pub fn check(ui: &Ui, dir: &AssetDir, a: &RenderArgs, new: &[New<'_>]) -> Result<Verdict> {
+/// Each pool's difference with what it serves now (read under the caller's lock).
+pub fn diffs(dir: &AssetDir, new: &[New<'_>]) -> Result<Vec<PoolDiff>> {
     let mut diffs = Vec::new();
     for n in new {
         let rel = format!("{RENDERED}/{}.ign", n.pool);
@@ -60,55 +60,27 @@ pub fn check(ui: &Ui, dir: &AssetDir, a: &RenderArgs, new: &[New<'_>]) -> Result
             n.sources.unwrap_or_default(),
         ));
     }
-    if a.dry_run {
-        if ui.json() {
-            ui.out_json(&serde_json::json!({ "dryRun": true, "pools": diffs }))?;
-        } else {
-            let text: String = diffs.iter().map(PoolDiff::text).collect();
-            ui.out(format!("{text}dry run: nothing written\n"))?;
-        }
-        return Ok(Verdict::DryRun);
-    }
+    Ok(diffs)
+}
+
+/// Refuses a render that takes away what a pool serves now, unless `replace`; then each loss
+/// is a warning.
+pub fn losses(diffs: &[PoolDiff], replace: bool) -> Result<Vec<Note>> {
     let losses: Vec<String> = diffs
         .iter()
         .filter(|d| !d.losses().is_empty())
         .map(|d| format!("pool {}: {}", d.pool, d.losses().join("; ")))
         .collect();
-    if losses.is_empty() {
-        return Ok(Verdict::Proceed);
-    }
-    if a.replace {
-        for l in &losses {
-            ui.warn(format!("--replace: no longer served: {l}"));
-        }
-        return Ok(Verdict::Proceed);
+    if losses.is_empty() || replace {
+        return Ok(losses
+            .into_iter()
+            .map(|l| Note::Warn(format!("--replace: no longer served: {l}")))
+            .collect());
     }
     bail!(
         "render would take away what the pool serves now: {}. Serve hot-reloads, so every machine booting next would miss them. Check that the input holds every MachineConfig of the pool; `--dry-run` shows the whole difference, `--replace` renders anyway",
         losses.join(" | ")
     )
-}
-
-/// Stages a pool's config taken whole from a server or a cluster: the bytes as served (serve
-/// takes them apart again for each client version), no record of MachineConfigs, and no
-/// pre-approval subset (such a config cannot be split; an earlier subset would no longer
-/// describe the pool). Returns (the config's path, the paths removed).
-pub fn stage_whole(
-    change: &mut Change<'_>,
-    dir: &AssetDir,
-    pool: &str,
-    body: &[u8],
-) -> (String, Vec<String>) {
-    let full_rel = format!("{RENDERED}/{pool}.ign");
-    change.write(&full_rel, &super::line(body), SECRET_MODE, Overwrite::Allow);
-    record(change, dir, pool, None);
-    let pre_rel = format!("{PRE_APPROVAL}/{pool}.ign");
-    let mut removed = Vec::new();
-    if dir.exists(&pre_rel) {
-        change.remove(&pre_rel);
-        removed.push(pre_rel);
-    }
-    (full_rel, removed)
 }
 
 /// Records the MachineConfigs of `pool`'s config, or removes an earlier record when the config

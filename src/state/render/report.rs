@@ -42,11 +42,25 @@ pub struct PoolReport {
     pub warnings: Vec<String>,
 }
 
-/// Prints each pool's Ignition warnings on stderr.
-pub fn warn(ui: &crate::ui::Ui, reports: &[PoolReport]) {
-    for r in reports {
-        for w in &r.warnings {
-            ui.warn(format!("pool {}: {w}", r.pool));
+impl PoolReport {
+    /// The report of a pool taken whole from a server or a cluster, before its source's
+    /// details: nothing merged, no pre-approval subset.
+    pub fn whole(pool: &str, flavour: crate::ignition::render::Flavour) -> PoolReport {
+        PoolReport {
+            pool: pool.to_string(),
+            flavour: flavour.name(),
+            rendered_name: None,
+            spec_version: String::new(),
+            source: String::new(),
+            merge_order: Vec::new(),
+            machine: None,
+            appended: Vec::new(),
+            pre_approval: Vec::new(),
+            pre_approval_name: None,
+            pre_approval_credentials: Vec::new(),
+            files: Vec::new(),
+            removed: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }

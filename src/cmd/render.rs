@@ -1,0 +1,148 @@
+//! `mcsctl render`: MachineConfigs (or, with --from-mcs, what a live config server serves; with
+//! --from-cluster, what the in-cluster MCS would serve) to `rendered/<pool>.ign` and
+//! `rendered/pre-approval/<pool>.ign`. The workflows are `state::render`'s.
+
+use anyhow::Result;
+
+use crate::assets::AssetDir;
+use crate::cli::RenderArgs;
+use crate::exit::{self, usage};
+use crate::ignition::SpecVersion;
+use crate::ignition::render::{Flavour, cluster, input};
+use crate::state::render::{self, RenderInputs, fetch, report};
+use crate::ui::Ui;
+
+/// Runs `render`.
+pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
+    dir.require()?;
+    check_flags(a)?;
+    // Inputs are read and checked before the lock; the flavour recorded in mcsctl.json is only
+    // needed without --for.
+    let recorded = match a.flavour {
+        Some(_) => None,
+        None => crate::state::config::load(dir)?.map(|c| c.flavour),
+    };
+    let flavour = a.flavour.or(recorded).unwrap_or_default();
+    ui.detail(format!(
+        "flavour {} ({})",
+        flavour.name(),
+        match (a.flavour, recorded) {
+            (Some(_), _) => "from --for",
+            (None, Some(_)) => "from mcsctl.json",
+            (None, None) => "default",
+        }
+    ));
+    check_flavour(a, flavour)?;
+    let inputs = RenderInputs {
+        flavour,
+        version: a.spec_version,
+        bootstrap_kubeconfig: match &a.bootstrap_kubeconfig {
+            Some(p) => Some((crate::assets::read_file(p)?, p.display().to_string())),
+            None => None,
+        },
+        allow_sensitive: &a.allow_sensitive,
+        force: a.force,
+        dry_run: a.dry_run,
+        replace: a.replace,
+    };
+    let now = ui.now.unix_timestamp();
+    let (lock, snap, out);
+    if let (Some(url), Some(pool)) = (&a.from_mcs, &a.pool) {
+        let f = fetch::Fetch {
+            url,
+            pool,
+            token: a.token.as_deref(),
+            ca: a.ca.as_deref(),
+            version: a.spec_version,
+        };
+        let fetched = fetch::fetch(dir, &f, flavour)?;
+        (lock, snap) = super::load(ui, dir)?;
+        out = render::mcs(&snap, pool, fetched, inputs)?;
+    } else if let Some(path) = &a.from_cluster {
+        let shown = path.display().to_string();
+        let objects = crate::kube::files::read_objects(path)?;
+        ui.detail(format!("{shown}: {} objects", objects.len()));
+        let served = cluster::serve(&objects, a.pool.as_deref(), &shown)?;
+        for p in &served.pools {
+            ui.detail(format!(
+                "pool {}: {} (its {}, {} node(s) updated){}",
+                p.pool,
+                p.source.name(),
+                p.chosen_by,
+                p.updated,
+                p.image
+                    .as_deref()
+                    .map(|i| format!("; layered image {i}"))
+                    .unwrap_or_default()
+            ));
+        }
+        (lock, snap) = super::load(ui, dir)?;
+        out = render::cluster(&snap, served, &shown, inputs, now)?;
+    } else {
+        let Some(p) = &a.machine_configs else {
+            // clap requires --machine-configs unless --from-mcs or --from-cluster is given.
+            return Err(usage("--machine-configs is required"));
+        };
+        let mcs = input::read_all(p)?;
+        (lock, snap) = super::load(ui, dir)?;
+        out = render::machine_configs(&snap, &mcs, inputs, now)?;
+    }
+    let (_, out) = super::commit(&lock, out)?;
+    if let Some(diffs) = &out.report.dry_run {
+        if ui.json() {
+            ui.out_json(&serde_json::json!({ "dryRun": true, "pools": diffs }))?;
+        } else {
+            let text: String = diffs.iter().map(|d| d.text()).collect();
+            ui.out(format!("{text}dry run: nothing written\n"))?;
+        }
+        return Ok(exit::OK);
+    }
+    super::print_notes(ui, &out.notes);
+    if ui.json() {
+        ui.out_json(&out.report)?;
+    } else {
+        ui.out(report::text(&out.report.pools, ui.verbose))?;
+    }
+    Ok(exit::OK)
+}
+
+/// Refuses flag combinations that do not go together.
+fn check_flags(a: &RenderArgs) -> Result<()> {
+    if a.pool.is_some() && a.from_mcs.is_none() && a.from_cluster.is_none() {
+        return Err(usage("--pool goes with --from-mcs or --from-cluster"));
+    }
+    if a.from_mcs.is_some() && a.pool.is_none() {
+        return Err(usage("--from-mcs needs --pool"));
+    }
+    Ok(())
+}
+
+/// Refuses flags the flavour has no use for.
+fn check_flavour(a: &RenderArgs, flavour: Flavour) -> Result<()> {
+    if flavour == Flavour::CoreOs && a.bootstrap_kubeconfig.is_some() {
+        return Err(usage(
+            "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",
+        ));
+    }
+    if flavour == Flavour::OpenShift
+        && let Some(v) = a.spec_version
+        && v.minor != SpecVersion::MAX_MINOR
+    {
+        return Err(usage(format!(
+            "--spec-version {v}: the openshift flavour keeps the MCO's internal spec 3.5.0, and serve answers each client at its own spec as the MCS does; --spec-version chooses the spec of --for coreos"
+        )));
+    }
+    if a.from_cluster.is_some() {
+        if flavour == Flavour::CoreOs {
+            return Err(usage(
+                "--from-cluster serves what the in-cluster MCS serves, which is --for openshift",
+            ));
+        }
+        if a.bootstrap_kubeconfig.is_some() {
+            return Err(usage(
+                "--from-cluster builds the bootstrap kubeconfig from the snapshot's node-bootstrapper token, as the MCS does; leave out --bootstrap-kubeconfig",
+            ));
+        }
+    }
+    Ok(())
+}

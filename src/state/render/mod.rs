@@ -1,0 +1,456 @@
+//! `render`: each pool's config (`rendered/<pool>.ign`) and its pre-approval subset
+//! (`rendered/pre-approval/<pool>.ign`), from MachineConfigs ([`machine_configs`]), a
+//! cluster snapshot ([`cluster`]) or what a live config server serves ([`mcs`], fetched by
+//! [`fetch`]). Everything is rendered and checked in memory; the change replaces what the
+//! pools serve only when nothing would disappear (or `--replace`), and records the flavour in
+//! mcsctl.json.
+
+pub mod compare;
+pub mod fetch;
+pub mod kubeconfig;
+pub mod report;
+
+use anyhow::{Context as _, Result, anyhow, bail};
+use serde::Serialize;
+
+use super::{Note, Outcome, Snapshot};
+use crate::assets::layout::{self, PRE_APPROVAL, RENDERED};
+use crate::assets::{Change, Overwrite, SECRET_MODE};
+use crate::ignition::SpecVersion;
+use crate::ignition::render::cluster::Served;
+use crate::ignition::render::diff::PoolDiff;
+use crate::ignition::render::secrets::{self, Finding};
+use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
+use crate::ignition::spec::Spec;
+use kubeconfig::KubeconfigReport;
+use report::{Credential, MachineReport, PoolReport};
+
+/// What `render` was asked for, besides its source.
+pub struct RenderInputs<'a> {
+    /// `--for`, else mcsctl.json's, else the default.
+    pub flavour: Flavour,
+    /// `--spec-version` (the coreos flavour's output spec).
+    pub version: Option<SpecVersion>,
+    /// `--bootstrap-kubeconfig`, read: its bytes and its name.
+    pub bootstrap_kubeconfig: Option<(Vec<u8>, String)>,
+    /// `--allow-sensitive`: paths the pre-approval set may carry.
+    pub allow_sensitive: &'a [String],
+    /// Replace a different kept bootstrap kubeconfig.
+    pub force: bool,
+    /// Only report the difference.
+    pub dry_run: bool,
+    /// Render even when something the pools serve would disappear.
+    pub replace: bool,
+}
+
+/// What `render` did (or, with `--dry-run`, would do).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderReport {
+    /// Each pool rendered.
+    pub pools: Vec<PoolReport>,
+    /// The bootstrap kubeconfig appended (`null`: none); absent for `--from-mcs`, whose
+    /// configs carry the server's own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bootstrap_kubeconfig: Option<Option<KubeconfigReport>>,
+    /// With `--dry-run`: each pool's difference with what it serves now; nothing written.
+    #[serde(skip)]
+    pub dry_run: Option<Vec<PoolDiff>>,
+}
+
+/// One pool's new files.
+struct NewPool {
+    report: PoolReport,
+    /// The config as served.
+    full: Vec<u8>,
+    /// The pre-approval subset; `None` removes an earlier one (a whole config cannot be split).
+    pre: Option<Vec<u8>>,
+    /// The MachineConfigs merged (`None`: the source is a server or a cluster).
+    sources: Option<Vec<String>>,
+}
+
+/// Renders the pools of `mcs`: every role and rendered pool found, and the directory's pools.
+pub fn machine_configs<'s>(
+    snap: &'s Snapshot,
+    mcs: &[MachineConfig],
+    inputs: RenderInputs<'_>,
+    now: i64,
+) -> Result<Outcome<'s, RenderReport>> {
+    let flavour = inputs.flavour;
+    let kubeconfig = match flavour {
+        Flavour::OpenShift => {
+            kubeconfig::choose(snap, inputs.bootstrap_kubeconfig.clone(), inputs.force, now)?
+        }
+        Flavour::CoreOs => None,
+    };
+    let cluster = render::Cluster::default();
+    let opts = Options {
+        flavour,
+        version: inputs.version,
+        kubeconfig: kubeconfig.as_ref().map(|k| k.bytes.as_slice()),
+        cluster: &cluster,
+    };
+    let mut new = Vec::new();
+    let mut refused: Vec<Finding> = Vec::new();
+    let mut notes = Vec::new();
+    for p in pools(mcs, snap)? {
+        let order = render::pool_order(mcs, &p)?;
+        if order.is_empty() {
+            notes.push(Note::Info(format!(
+                "pool {p} (from {}): no MachineConfig applies; not rendered",
+                layout::CONFIG
+            )));
+            continue;
+        }
+        let r = render::render(mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
+        let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
+        let creds = credentials(&r, &pre, inputs.allow_sensitive, &mut refused);
+        new.push(split_pool(r, creds, flavour));
+    }
+    if new.is_empty() {
+        bail!(
+            "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config",
+            render::ROLE_LABEL
+        );
+    }
+    if !refused.is_empty() {
+        let list: Vec<String> = refused.iter().map(|f| f.to_string()).collect();
+        bail!(
+            "the pre-approval set, served without a token, would leak secrets: {}; move them out of neededBeforeNodeApproved configs, or pass --allow-sensitive PATH",
+            list.join("; ")
+        );
+    }
+    if flavour == Flavour::OpenShift && kubeconfig.is_none() {
+        notes.push(Note::Warn(format!(
+            "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster. Pass --bootstrap-kubeconfig FILE ({})",
+            crate::kubeconfig::HOW_TO_GET
+        )));
+    }
+    let kube_report = kubeconfig.as_ref().map(|k| KubeconfigReport {
+        path: layout::BOOTSTRAP_KUBECONFIG,
+        server: k.info.server.clone(),
+        credential: Some(k.info.credential),
+        ca_from: None,
+    });
+    let store = kubeconfig.filter(|k| k.store).map(|k| k.bytes);
+    let done = Done {
+        command: "render",
+        flavour,
+        kubeconfig: store,
+        kube_report: Some(kube_report),
+        notes,
+    };
+    finish(snap, new, done, &inputs)
+}
+
+/// The credentials the pre-approval set carries as expected (seed 002); the findings that
+/// are not expected go to `refused`.
+fn credentials(
+    r: &Rendered,
+    pre: &[&MachineConfig],
+    allow: &[String],
+    refused: &mut Vec<Finding>,
+) -> Vec<Credential> {
+    let mut creds = Vec::new();
+    if r.pre.appended.contains(&payload::KUBECONFIG) {
+        creds.push(Credential {
+            path: payload::KUBECONFIG.into(),
+            kind: "bootstrap kubeconfig".into(),
+            machine_config: None,
+        });
+    }
+    for f in secrets::scan(pre, allow) {
+        if f.expected() {
+            creds.push(Credential {
+                path: f.path.clone(),
+                kind: f.kind.into(),
+                machine_config: Some(f.machine_config.clone()),
+            });
+        } else if !refused.contains(&f) {
+            refused.push(f);
+        }
+    }
+    creds
+}
+
+/// A pool rendered from MachineConfigs: its config, its subset and its report.
+fn split_pool(r: Rendered, creds: Vec<Credential>, flavour: Flavour) -> NewPool {
+    let sources = (!r.from_cluster).then(|| r.full.order.clone());
+    let report = PoolReport {
+        pool: r.pool.clone(),
+        flavour: flavour.name(),
+        rendered_name: Some(r.full.name.clone()),
+        spec_version: r.version.to_string(),
+        source: if r.from_cluster {
+            "cluster (a rendered MachineConfig, taken as it is)".into()
+        } else {
+            "machine-configs".into()
+        },
+        merge_order: r.full.order.clone(),
+        machine: (flavour == Flavour::OpenShift).then(|| MachineReport::of(&r.full.merged)),
+        appended: r.full.appended.clone(),
+        pre_approval: r.pre.order.clone(),
+        pre_approval_name: Some(r.pre.name.clone()),
+        pre_approval_credentials: creds,
+        files: vec![full_rel(&r.pool), pre_rel(&r.pool)],
+        removed: Vec::new(),
+        warnings: r.full.warnings.clone(),
+    };
+    NewPool {
+        report,
+        full: r.full.bytes,
+        pre: Some(r.pre.bytes),
+        sources,
+    }
+}
+
+/// The pools of a cluster snapshot, each as the in-cluster MCS picks and serves it, with the
+/// bootstrap kubeconfig it builds. `shown` names the snapshot.
+pub fn cluster<'s>(
+    snap: &'s Snapshot,
+    served: Served,
+    shown: &str,
+    inputs: RenderInputs<'_>,
+    now: i64,
+) -> Result<Outcome<'s, RenderReport>> {
+    let info = crate::kubeconfig::check(
+        &served.kubeconfig,
+        "the bootstrap kubeconfig built from the snapshot",
+        now,
+    )?;
+    let mut new = Vec::new();
+    for p in &served.pools {
+        let body = p.source.serve(Spec::INTERNAL).map_err(|e| {
+            anyhow!(
+                "pool {}: the MCS could not serve {}: {e}",
+                p.pool,
+                p.source.name()
+            )
+        })?;
+        let mc = &p.source.mc.spec;
+        let report = PoolReport {
+            source: format!("cluster snapshot {shown} (the pool's {})", p.chosen_by),
+            rendered_name: Some(p.source.name().to_string()),
+            spec_version: Spec::INTERNAL.to_string(),
+            machine: Some(MachineReport {
+                fips: mc.fips,
+                kernel_type: mc.kernel_type.clone(),
+                kernel_arguments: mc.kernel_arguments.clone().unwrap_or_default(),
+                extensions: mc.extensions.clone().unwrap_or_default(),
+                os_image_url: mc.os_image_url.clone(),
+            }),
+            appended: payload::APPENDED.to_vec(),
+            ..PoolReport::whole(&p.pool, Flavour::OpenShift)
+        };
+        new.push(whole_pool(report, body));
+    }
+    // Checked only when there is something to write: --dry-run reports the difference alone.
+    let store = if inputs.dry_run {
+        false
+    } else {
+        kubeconfig::store_built(snap, &served.kubeconfig, inputs.force)?
+    };
+    let mut notes: Vec<Note> = served.notes.iter().cloned().map(Note::Warn).collect();
+    notes.push(Note::Info(format!(
+        "bootstrap kubeconfig for {} built from the node-bootstrapper token ({} CA from the {}); kept as {}",
+        served.server,
+        info.cas.len(),
+        served.ca_from,
+        layout::BOOTSTRAP_KUBECONFIG
+    )));
+    let done = Done {
+        command: "render --from-cluster",
+        flavour: Flavour::OpenShift,
+        kube_report: Some(Some(KubeconfigReport {
+            path: layout::BOOTSTRAP_KUBECONFIG,
+            server: served.server.clone(),
+            credential: None,
+            ca_from: Some(served.ca_from),
+        })),
+        kubeconfig: store.then_some(served.kubeconfig),
+        notes,
+    };
+    finish(snap, new, done, &inputs)
+}
+
+/// One pool's config as a live server serves it.
+pub fn mcs<'s>(
+    snap: &'s Snapshot,
+    pool: &str,
+    fetched: fetch::Fetched,
+    inputs: RenderInputs<'_>,
+) -> Result<Outcome<'s, RenderReport>> {
+    let config = &fetched.config;
+    let files = config["storage"]["files"].as_array().map_or(0, Vec::len);
+    let units = config["systemd"]["units"].as_array().map_or(0, Vec::len);
+    let note = Note::Info(format!(
+        "fetched {} bytes from {}: {files} file(s), {units} unit(s)",
+        fetched.body.len(),
+        fetched.shown
+    ));
+    let report = PoolReport {
+        rendered_name: payload::served_name(config),
+        spec_version: config["ignition"]["version"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        source: fetched.shown.clone(),
+        appended: payload::APPENDED
+            .into_iter()
+            .filter(|p| payload::writes(config, p))
+            .collect(),
+        ..PoolReport::whole(pool, inputs.flavour)
+    };
+    let done = Done {
+        command: "render --from-mcs",
+        flavour: inputs.flavour,
+        kubeconfig: None,
+        kube_report: None,
+        notes: vec![note],
+    };
+    finish(snap, vec![whole_pool(report, fetched.body)], done, &inputs)
+}
+
+/// A pool taken whole from a server or a cluster: the bytes as served (serve takes them apart
+/// again for each client version), no record of MachineConfigs, and no pre-approval subset
+/// (such a config cannot be split; an earlier subset would no longer describe the pool).
+fn whole_pool(mut report: PoolReport, body: Vec<u8>) -> NewPool {
+    report.files = vec![full_rel(&report.pool)];
+    NewPool {
+        report,
+        full: body,
+        pre: None,
+        sources: None,
+    }
+}
+
+/// What a source adds to the change and the report, besides its pools.
+struct Done {
+    command: &'static str,
+    flavour: Flavour,
+    /// A bootstrap kubeconfig to store.
+    kubeconfig: Option<Vec<u8>>,
+    kube_report: Option<Option<KubeconfigReport>>,
+    /// Said after the change is committed, in order.
+    notes: Vec<Note>,
+}
+
+/// Compares with what the pools serve now and decides the change: the pools' files, the
+/// kubeconfig, and the flavour recorded in mcsctl.json.
+fn finish<'s>(
+    snap: &'s Snapshot,
+    mut new: Vec<NewPool>,
+    done: Done,
+    inputs: &RenderInputs<'_>,
+) -> Result<Outcome<'s, RenderReport>> {
+    let compared: Vec<compare::New<'_>> = new
+        .iter()
+        .map(|n| compare::New {
+            pool: &n.report.pool,
+            bytes: &n.full,
+            sources: n.sources.as_deref(),
+        })
+        .collect();
+    let diffs = compare::diffs(&snap.dir, &compared)?;
+    let report = |pools, dry_run| RenderReport {
+        pools,
+        bootstrap_kubeconfig: done.kube_report,
+        dry_run,
+    };
+    if inputs.dry_run {
+        return Ok(Outcome {
+            change: None,
+            report: report(Vec::new(), Some(diffs)),
+            notes: Vec::new(),
+        });
+    }
+    let mut notes = compare::losses(&diffs, inputs.replace)?;
+    let mut change = snap.change(done.command);
+    if let Some(k) = &done.kubeconfig {
+        kubeconfig::stage(&mut change, k);
+    }
+    for n in &mut new {
+        stage_pool(&mut change, snap, n);
+    }
+    if let Some(mut cfg) = snap.config.clone()
+        && cfg.flavour != done.flavour
+    {
+        cfg.flavour = done.flavour;
+        cfg.stage(&mut change)?;
+        notes.push(Note::Info(format!(
+            "recorded flavour {} in {}",
+            done.flavour.name(),
+            layout::CONFIG
+        )));
+    }
+    for r in new.iter().map(|n| &n.report) {
+        notes.extend(
+            r.warnings
+                .iter()
+                .map(|w| Note::Warn(format!("pool {}: {w}", r.pool))),
+        );
+    }
+    notes.extend(done.notes);
+    let pools = new.into_iter().map(|n| n.report).collect();
+    Ok(Outcome {
+        change: Some(change),
+        report: report(pools, None),
+        notes,
+    })
+}
+
+/// Stages a pool's files (owner-only: rendered configs hold pull secrets and kubeconfigs).
+fn stage_pool(change: &mut Change<'_>, snap: &Snapshot, n: &mut NewPool) {
+    let pool = &n.report.pool;
+    change.write(
+        &full_rel(pool),
+        &line(&n.full),
+        SECRET_MODE,
+        Overwrite::Allow,
+    );
+    match &n.pre {
+        Some(pre) => change.write(&pre_rel(pool), &line(pre), SECRET_MODE, Overwrite::Allow),
+        None if snap.dir.exists(&pre_rel(pool)) => {
+            change.remove(&pre_rel(pool));
+            n.report.removed.push(pre_rel(pool));
+        }
+        None => {}
+    }
+    compare::record(change, &snap.dir, pool, n.sources.as_deref());
+}
+
+fn full_rel(pool: &str) -> String {
+    format!("{RENDERED}/{pool}.ign")
+}
+
+fn pre_rel(pool: &str) -> String {
+    format!("{PRE_APPROVAL}/{pool}.ign")
+}
+
+/// A config as written: the bytes and a newline.
+fn line(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    out.extend_from_slice(bytes);
+    out.push(b'\n');
+    out
+}
+
+/// The pools to render: every role and rendered pool found, and the asset directory's pools
+/// (which inherit worker configs). Each must be a DNS label: it becomes a file name and a URL.
+fn pools(mcs: &[MachineConfig], snap: &Snapshot) -> Result<Vec<String>> {
+    let mut pools: Vec<String> = mcs
+        .iter()
+        .filter_map(|m| m.rendered_pool.clone().or_else(|| m.role.clone()))
+        .collect();
+    if let Some(cfg) = &snap.config {
+        pools.extend(cfg.pools.iter().cloned());
+    }
+    pools.sort();
+    pools.dedup();
+    for p in &pools {
+        if !crate::names::is_dns_label(p) {
+            bail!("role {p:?} is not a pool name (a DNS label)");
+        }
+    }
+    Ok(pools)
+}
