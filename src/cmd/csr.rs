@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use anyhow::{Context as _, Result, anyhow, bail};
-use base64::Engine;
 use serde::Serialize;
 
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, layout, write_atomic};
@@ -90,6 +89,35 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
             "--nodes is required to decide client CSRs: a client certificate is approved only for a name no Node has yet (the approver's check against impersonation); pass `oc get nodes -o json` (an empty List on a new cluster)",
         ));
     }
+    let ctx = context(ui, a, &csrs, now)?;
+    let (pending, limit, verdicts) = csr::review(&csrs, &ctx);
+    if a.approve_names {
+        let names: String = csrs
+            .iter()
+            .zip(&verdicts)
+            .filter(|(_, v)| v.decision == csr::Decision::Approve)
+            .map(|(c, _)| format!("{}\n", c.name))
+            .collect();
+        ui.out(names)?;
+        return Ok(exit::OK);
+    }
+    let rows: Vec<Row> = csrs
+        .iter()
+        .zip(verdicts)
+        .map(|(c, v)| row(c, v, now))
+        .collect();
+    print_review(ui, rows, pending, limit, now)?;
+    Ok(exit::OK)
+}
+
+/// What the approver knows besides the CSRs: Machines (or an inventory), Nodes, host subnets,
+/// its own configuration, the kubelet CA and the serving certificates now in use.
+fn context(
+    ui: &Ui,
+    a: &CsrReviewArgs,
+    csrs: &[Csr],
+    now: Option<time::OffsetDateTime>,
+) -> Result<Context> {
     let mut ctx = Context {
         now,
         network_type: a.network_type.clone(),
@@ -134,29 +162,24 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
     if a.fetch_serving_certs {
         ctx.serving_certs = fetch_serving_certs(
             ui,
-            &csrs,
+            csrs,
             &ctx,
             a.fetch_timeout
                 .to_std()
                 .max(std::time::Duration::from_secs(1)),
         );
     }
-    let (pending, limit, verdicts) = csr::review(&csrs, &ctx);
-    if a.approve_names {
-        let names: String = csrs
-            .iter()
-            .zip(&verdicts)
-            .filter(|(_, v)| v.decision == csr::Decision::Approve)
-            .map(|(c, _)| format!("{}\n", c.name))
-            .collect();
-        ui.out(names)?;
-        return Ok(exit::OK);
-    }
-    let rows: Vec<Row> = csrs
-        .iter()
-        .zip(verdicts)
-        .map(|(c, v)| row(c, v, now))
-        .collect();
+    Ok(ctx)
+}
+
+/// Prints the verdicts as a table (and a count on stderr) or as JSON.
+fn print_review(
+    ui: &Ui,
+    rows: Vec<Row>,
+    pending: usize,
+    limit: usize,
+    now: Option<time::OffsetDateTime>,
+) -> Result<()> {
     if ui.json() {
         ui.out_json(&ReviewReport {
             now: crate::pki::cert::rfc3339(now.map(|t| t.unix_timestamp()).unwrap_or(0)),
@@ -200,7 +223,7 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
             rows.iter().filter(|r| r.decision == "ignore").count()
         ));
     }
-    Ok(exit::OK)
+    Ok(())
 }
 
 fn row(c: &Csr, v: Verdict, now: Option<time::OffsetDateTime>) -> Row {
@@ -302,44 +325,7 @@ fn fetch_serving_certs(
 pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
     let validity = a.validity.to_time();
     let (bytes, name) = read_input(&a.csr)?;
-    let text = match kind::of(&bytes) {
-        // A request in DER (`openssl req -outform DER`) is the same request.
-        Kind::DerRequest => pem::encode(&pem::Pem::new("CERTIFICATE REQUEST", bytes)),
-        Kind::Kube(_) => String::from_utf8_lossy(&bytes).into_owned(),
-        Kind::Pem(labels) if labels.iter().any(|l| l.ends_with("CERTIFICATE REQUEST")) => {
-            String::from_utf8_lossy(&bytes).into_owned()
-        }
-        _ => bail!("{}", kind::mismatch(&name, &bytes, kind::Wanted::Request)),
-    };
-    // A bare request says nothing of its purpose; a CertificateSigningRequest object does.
-    let (pem, object_usages, signer_name) = if text.contains("CERTIFICATE REQUEST-----") {
-        (text.clone(), None, None)
-    } else {
-        let objs = kube::objects(&text, &name)?;
-        let [o] = objs.as_slice() else {
-            bail!(
-                "{name}: expected one CertificateSigningRequest, found {}",
-                objs.len()
-            )
-        };
-        let b64 = o["spec"]["request"]
-            .as_str()
-            .ok_or_else(|| anyhow!("{name}: no spec.request"))?;
-        let pem = base64::engine::general_purpose::STANDARD
-            .decode(b64.trim())
-            .map_err(|_| anyhow!("{name}: spec.request is not base64"))?;
-        let usages: Vec<String> = o["spec"]["usages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|u| u.as_str().map(String::from))
-            .collect();
-        (
-            String::from_utf8(pem).map_err(|_| anyhow!("{name}: spec.request is not PEM text"))?,
-            Some(usages),
-            o["spec"]["signerName"].as_str().map(String::from),
-        )
-    };
+    let (pem, object_usages, signer_name) = csr::sign::read_request(&bytes, &name)?;
     let info = csr::request::parse(pem.as_bytes()).map_err(|e| anyhow!("{name}: {e}"))?;
     if !info.common_name.starts_with(csr::NODE_PREFIX)
         || !info.organizations.iter().any(|o| o == csr::NODE_GROUP)

@@ -8,6 +8,7 @@ use crate::assets::AssetDir;
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::SpecVersion;
+use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::{Flavour, cluster, input};
 use crate::state::render::{self, RenderInputs, fetch, report};
 use crate::ui::Ui;
@@ -63,19 +64,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         let objects = crate::kube::files::read_objects(path)?;
         ui.detail(format!("{shown}: {} objects", objects.len()));
         let served = cluster::serve(&objects, a.pool.as_deref(), &shown)?;
-        for p in &served.pools {
-            ui.detail(format!(
-                "pool {}: {} (its {}, {} node(s) updated){}",
-                p.pool,
-                p.source.name(),
-                p.chosen_by,
-                p.updated,
-                p.image
-                    .as_deref()
-                    .map(|i| format!("; layered image {i}"))
-                    .unwrap_or_default()
-            ));
-        }
+        show_picks(ui, &served);
         (lock, snap) = super::load(ui, dir)?;
         out = render::cluster(&snap, served, &shown, inputs, now)?;
     } else {
@@ -89,12 +78,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     }
     let (_, out) = super::commit(&lock, out)?;
     if let Some(diffs) = &out.report.dry_run {
-        if ui.json() {
-            ui.out_json(&serde_json::json!({ "dryRun": true, "pools": diffs }))?;
-        } else {
-            let text: String = diffs.iter().map(|d| d.text()).collect();
-            ui.out(format!("{text}dry run: nothing written\n"))?;
-        }
+        print_dry_run(ui, diffs)?;
         return Ok(exit::OK);
     }
     super::print_notes(ui, &out.notes);
@@ -104,6 +88,34 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         ui.out(report::text(&out.report.pools, ui.verbose))?;
     }
     Ok(exit::OK)
+}
+
+/// With -v: which rendered MachineConfig the MCS would serve for each pool, and why.
+fn show_picks(ui: &Ui, served: &cluster::Served) {
+    for p in &served.pools {
+        ui.detail(format!(
+            "pool {}: {} (its {}, {} node(s) updated){}",
+            p.pool,
+            p.source.name(),
+            p.chosen_by,
+            p.updated,
+            p.image
+                .as_deref()
+                .map(|i| format!("; layered image {i}"))
+                .unwrap_or_default()
+        ));
+    }
+}
+
+/// `--dry-run`: each pool's difference with what it serves now.
+fn print_dry_run(ui: &Ui, diffs: &[PoolDiff]) -> Result<()> {
+    if ui.json() {
+        ui.out_json(&serde_json::json!({ "dryRun": true, "pools": diffs }))?;
+    } else {
+        let text: String = diffs.iter().map(|d| d.text()).collect();
+        ui.out(format!("{text}dry run: nothing written\n"))?;
+    }
+    Ok(())
 }
 
 /// Refuses flag combinations that do not go together.

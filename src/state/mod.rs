@@ -22,6 +22,7 @@ pub mod ca;
 pub mod cas;
 pub mod config;
 pub mod init;
+pub mod manifests;
 pub mod pointer;
 pub mod pointers;
 pub mod render;

@@ -97,27 +97,7 @@ fn interview(args: &InitArgs) -> Result<Plan> {
     let api_int = format!("api-int.{cluster_name}.{base_domain}");
     let url = match &args.url {
         Some(u) => Some(u.clone()),
-        None => {
-            let answer = dialoguer::Input::<String>::new()
-                .with_prompt(format!(
-                    "Where machines reach the MCS (a load balancer; empty for {api_int}:22623)"
-                ))
-                .allow_empty(true)
-                .validate_with(|s: &String| {
-                    if s.trim().is_empty() {
-                        Ok(())
-                    } else {
-                        McsAddress::parse(s.trim()).map(|_| ())
-                    }
-                })
-                .interact_text()?;
-            let a = answer.trim();
-            if a.is_empty() {
-                None
-            } else {
-                Some(McsAddress::parse(a).map_err(usage)?)
-            }
-        }
+        None => ask_url(&api_int)?,
     };
     let sans = if args.sans.is_empty() {
         let answer = dialoguer::Input::<String>::new()
@@ -130,20 +110,7 @@ fn interview(args: &InitArgs) -> Result<Plan> {
         args.sans.clone()
     };
     let pools = if args.pools.is_empty() {
-        let answer = dialoguer::Input::<String>::new()
-            .with_prompt("Pools with a pointer config (comma-separated)")
-            .default(DEFAULT_POOLS.join(","))
-            .validate_with(|s: &String| {
-                list(s, values::dns_label).and_then(|v| {
-                    if v.is_empty() {
-                        Err("name at least one pool".to_string())
-                    } else {
-                        Ok(())
-                    }
-                })
-            })
-            .interact_text()?;
-        dedup(list(&answer, values::dns_label).map_err(usage)?)
+        ask_pools()?
     } else {
         dedup(args.pools.clone())
     };
@@ -167,6 +134,47 @@ fn interview(args: &InitArgs) -> Result<Plan> {
         pools,
         alg,
     })
+}
+
+/// Where machines reach the MCS; `None` for api-int.
+fn ask_url(api_int: &str) -> Result<Option<McsAddress>> {
+    let answer = dialoguer::Input::<String>::new()
+        .with_prompt(format!(
+            "Where machines reach the MCS (a load balancer; empty for {api_int}:22623)"
+        ))
+        .allow_empty(true)
+        .validate_with(|s: &String| {
+            if s.trim().is_empty() {
+                Ok(())
+            } else {
+                McsAddress::parse(s.trim()).map(|_| ())
+            }
+        })
+        .interact_text()?;
+    let a = answer.trim();
+    Ok(if a.is_empty() {
+        None
+    } else {
+        Some(McsAddress::parse(a).map_err(usage)?)
+    })
+}
+
+/// The pools, at least one.
+fn ask_pools() -> Result<Vec<String>> {
+    let answer = dialoguer::Input::<String>::new()
+        .with_prompt("Pools with a pointer config (comma-separated)")
+        .default(DEFAULT_POOLS.join(","))
+        .validate_with(|s: &String| {
+            list(s, values::dns_label).and_then(|v| {
+                if v.is_empty() {
+                    Err("name at least one pool".to_string())
+                } else {
+                    Ok(())
+                }
+            })
+        })
+        .interact_text()?;
+    Ok(dedup(list(&answer, values::dns_label).map_err(usage)?))
 }
 
 /// A comma-separated answer, each item checked.
