@@ -180,6 +180,53 @@ fn describe(info: &CsrInfo) -> String {
     parts.join(" and ")
 }
 
+/// A request to sign, from a PEM or DER request or a CertificateSigningRequest object: the
+/// request as PEM, and the object's usages and signer (a bare request says nothing of its
+/// purpose; an object does).
+pub fn read_request(
+    bytes: &[u8],
+    name: &str,
+) -> Result<(String, Option<Vec<String>>, Option<String>)> {
+    let text = match kind::of(bytes) {
+        // A request in DER (`openssl req -outform DER`) is the same request.
+        Kind::DerRequest => pem::encode(&pem::Pem::new("CERTIFICATE REQUEST", bytes.to_vec())),
+        Kind::Kube(_) => String::from_utf8_lossy(bytes).into_owned(),
+        Kind::Pem(labels) if labels.iter().any(|l| l.ends_with("CERTIFICATE REQUEST")) => {
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+        _ => bail!("{}", kind::mismatch(name, bytes, kind::Wanted::Request)),
+    };
+    // A bare request says nothing of its purpose; a CertificateSigningRequest object does.
+    Ok(if text.contains("CERTIFICATE REQUEST-----") {
+        (text.clone(), None, None)
+    } else {
+        let objs = crate::kube::objects(&text, name)?;
+        let [o] = objs.as_slice() else {
+            bail!(
+                "{name}: expected one CertificateSigningRequest, found {}",
+                objs.len()
+            )
+        };
+        let b64 = o["spec"]["request"]
+            .as_str()
+            .ok_or_else(|| anyhow!("{name}: no spec.request"))?;
+        let pem = base64::engine::general_purpose::STANDARD
+            .decode(b64.trim())
+            .map_err(|_| anyhow!("{name}: spec.request is not base64"))?;
+        let usages: Vec<String> = o["spec"]["usages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|u| u.as_str().map(String::from))
+            .collect();
+        (
+            String::from_utf8(pem).map_err(|_| anyhow!("{name}: spec.request is not PEM text"))?,
+            Some(usages),
+            o["spec"]["signerName"].as_str().map(String::from),
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -269,51 +316,4 @@ mod tests {
         assert!(e.contains("signerName"), "{e}");
         assert!(usage(&client, Some(&c), Some("example.com/other")).is_err());
     }
-}
-
-/// A request to sign, from a PEM or DER request or a CertificateSigningRequest object: the
-/// request as PEM, and the object's usages and signer (a bare request says nothing of its
-/// purpose; an object does).
-pub fn read_request(
-    bytes: &[u8],
-    name: &str,
-) -> Result<(String, Option<Vec<String>>, Option<String>)> {
-    let text = match kind::of(bytes) {
-        // A request in DER (`openssl req -outform DER`) is the same request.
-        Kind::DerRequest => pem::encode(&pem::Pem::new("CERTIFICATE REQUEST", bytes.to_vec())),
-        Kind::Kube(_) => String::from_utf8_lossy(&bytes).into_owned(),
-        Kind::Pem(labels) if labels.iter().any(|l| l.ends_with("CERTIFICATE REQUEST")) => {
-            String::from_utf8_lossy(&bytes).into_owned()
-        }
-        _ => bail!("{}", kind::mismatch(name, bytes, kind::Wanted::Request)),
-    };
-    // A bare request says nothing of its purpose; a CertificateSigningRequest object does.
-    Ok(if text.contains("CERTIFICATE REQUEST-----") {
-        (text.clone(), None, None)
-    } else {
-        let objs = crate::kube::objects(&text, name)?;
-        let [o] = objs.as_slice() else {
-            bail!(
-                "{name}: expected one CertificateSigningRequest, found {}",
-                objs.len()
-            )
-        };
-        let b64 = o["spec"]["request"]
-            .as_str()
-            .ok_or_else(|| anyhow!("{name}: no spec.request"))?;
-        let pem = base64::engine::general_purpose::STANDARD
-            .decode(b64.trim())
-            .map_err(|_| anyhow!("{name}: spec.request is not base64"))?;
-        let usages: Vec<String> = o["spec"]["usages"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|u| u.as_str().map(String::from))
-            .collect();
-        (
-            String::from_utf8(pem).map_err(|_| anyhow!("{name}: spec.request is not PEM text"))?,
-            Some(usages),
-            o["spec"]["signerName"].as_str().map(String::from),
-        )
-    })
 }

@@ -17,6 +17,35 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
         ));
     }
     let v = &cfg.value;
+    refuse_what_v2_lacks(v)?;
+    let fss: Vec<&str> = list(v, "/storage/filesystems")
+        .iter()
+        .filter_map(|f| f.get("path").and_then(Value::as_str))
+        .collect();
+    let node = |n: &Map<String, Value>| place(&fss, n);
+    let mut out = Config {
+        spec: Spec::V2_2,
+        value: json!({
+            "ignition": ignition(v),
+            "passwd": {"users": users(v), "groups": groups(v)},
+            "systemd": {"units": units(v)},
+            "storage": {
+                "files": files(v, &node),
+                "directories": directories(v, &node),
+                "links": super::links(v, &node),
+            },
+        }),
+    };
+    out.value["storage"]["disks"] = Value::Array(disks(v));
+    out.value["storage"]["raid"] = Value::Array(raid(v));
+    out.value["storage"]["filesystems"] = Value::Array(filesystems(v));
+    out.normalize();
+    validate_v2(&out).map_err(|e| format!("the converted spec 2.2.0 config is not valid: {e}"))?;
+    Ok(out)
+}
+
+/// Refuses what spec 2.2 cannot say, naming it.
+fn refuse_what_v2_lacks(v: &Value) -> Result<(), String> {
     let refuse = |what: &str| Err(format!("{what}, which Ignition spec 2.2.0 does not have"));
     let config_refs = list(v, "/ignition/config/merge")
         .into_iter()
@@ -83,42 +112,45 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             return refuse(&format!("storage.files[{i}]: HTTP headers"));
         }
     }
+    Ok(())
+}
 
-    let fss: Vec<&str> = list(v, "/storage/filesystems")
-        .iter()
-        .filter_map(|f| f.get("path").and_then(Value::as_str))
-        .collect();
-    let node = |n: &Map<String, Value>| -> Map<String, Value> {
-        let p = s(n, "path");
-        let mut fsname = "";
-        let mut path = p.to_string();
-        for fs in &fss {
-            if p.starts_with(fs) && fs.len() > fsname.len() {
-                fsname = fs;
-                path = p[fs.len()..].to_string();
-            }
+/// A node (file, directory, link) placed on the filesystem whose path holds it (the longest),
+/// else on `root`, with its owner.
+fn place(fss: &[&str], n: &Map<String, Value>) -> Map<String, Value> {
+    let p = s(n, "path");
+    let mut fsname = "";
+    let mut path = p.to_string();
+    for fs in fss {
+        if p.starts_with(fs) && fs.len() > fsname.len() {
+            fsname = fs;
+            path = p[fs.len()..].to_string();
         }
-        let mut o = Map::new();
-        o.insert(
-            "filesystem".into(),
-            json!(if fsname.is_empty() { "root" } else { fsname }),
-        );
-        copy(&mut o, n, "overwrite");
-        o.insert("path".into(), json!(path));
-        for who in ["user", "group"] {
-            if let Some(x) = n
-                .get(who)
-                .and_then(Value::as_object)
-                .filter(|x| !x.is_empty())
-            {
-                let mut w = Map::new();
-                copy(&mut w, x, "id");
-                str_p(&mut w, "name", s(x, "name"));
-                o.insert(who.into(), Value::Object(w));
-            }
+    }
+    let mut o = Map::new();
+    o.insert(
+        "filesystem".into(),
+        json!(if fsname.is_empty() { "root" } else { fsname }),
+    );
+    copy(&mut o, n, "overwrite");
+    o.insert("path".into(), json!(path));
+    for who in ["user", "group"] {
+        if let Some(x) = n
+            .get(who)
+            .and_then(Value::as_object)
+            .filter(|x| !x.is_empty())
+        {
+            let mut w = Map::new();
+            copy(&mut w, x, "id");
+            str_p(&mut w, "name", s(x, "name"));
+            o.insert(who.into(), Value::Object(w));
         }
-        o
-    };
+    }
+    o
+}
+
+/// Files with contents, each appended piece a file of its own with `append: true`.
+fn files(v: &Value, node: &impl Fn(&Map<String, Value>) -> Map<String, Value>) -> Vec<Value> {
     let mut files = Vec::new();
     for f in list(v, "/storage/files") {
         let mut base = node(f);
@@ -156,8 +188,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             files.push(Value::Object(file));
         }
     }
-    let (dirs, links) = (directories(v, &node), super::links(v, &node));
-    let units: Vec<Value> = list(v, "/systemd/units")
+    files
+}
+
+fn units(v: &Value) -> Vec<Value> {
+    list(v, "/systemd/units")
         .into_iter()
         .map(|u| {
             let mut o = Map::new();
@@ -171,8 +206,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    let users: Vec<Value> = list(v, "/passwd/users")
+        .collect()
+}
+
+fn users(v: &Value) -> Vec<Value> {
+    list(v, "/passwd/users")
         .into_iter()
         .map(|u| {
             let mut o = Map::new();
@@ -195,8 +233,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    let groups: Vec<Value> = list(v, "/passwd/groups")
+        .collect()
+}
+
+fn groups(v: &Value) -> Vec<Value> {
+    list(v, "/passwd/groups")
         .into_iter()
         .map(|g| {
             let mut o = Map::new();
@@ -205,7 +246,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
+        .collect()
+}
+
+/// The `ignition` section: config references, CAs and timeouts.
+fn ignition(v: &Value) -> Value {
     let mut ign = json!({"version": "2.2.0"});
     let merge: Vec<Value> = list(v, "/ignition/config/merge")
         .into_iter()
@@ -231,16 +276,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
     if let Some(t) = v.pointer("/ignition/timeouts") {
         ign["timeouts"] = t.clone();
     }
-    let mut out = Config {
-        spec: Spec::V2_2,
-        value: json!({
-            "ignition": ign,
-            "passwd": {"users": users, "groups": groups},
-            "systemd": {"units": units},
-            "storage": {"files": files, "directories": dirs, "links": links},
-        }),
-    };
-    let disks: Vec<Value> = list(v, "/storage/disks")
+    ign
+}
+
+fn disks(v: &Value) -> Vec<Value> {
+    list(v, "/storage/disks")
         .into_iter()
         .map(|d| {
             let mut o = Map::new();
@@ -263,8 +303,11 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             o.insert("partitions".into(), Value::Array(parts));
             Value::Object(o)
         })
-        .collect();
-    let raid: Vec<Value> = list(v, "/storage/raid")
+        .collect()
+}
+
+fn raid(v: &Value) -> Vec<Value> {
+    list(v, "/storage/raid")
         .into_iter()
         .map(|r| {
             let mut o = Map::new();
@@ -273,9 +316,13 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
+        .collect()
+}
+
+/// Filesystems, named after their path (else a number), as `mount`s.
+fn filesystems(v: &Value) -> Vec<Value> {
     let mut n = 0;
-    let filesystems: Vec<Value> = list(v, "/storage/filesystems")
+    list(v, "/storage/filesystems")
         .into_iter()
         .map(|f| {
             let name = match f.get("path").and_then(Value::as_str) {
@@ -298,13 +345,7 @@ pub fn from_v3_2(cfg: &Config) -> Result<Config, String> {
             }
             json!({"name": name, "mount": mount})
         })
-        .collect();
-    out.value["storage"]["disks"] = Value::Array(disks);
-    out.value["storage"]["raid"] = Value::Array(raid);
-    out.value["storage"]["filesystems"] = Value::Array(filesystems);
-    out.normalize();
-    validate_v2(&out).map_err(|e| format!("the converted spec 2.2.0 config is not valid: {e}"))?;
-    Ok(out)
+        .collect()
 }
 
 fn reference_v2(r: &Map<String, Value>) -> Value {

@@ -13,6 +13,42 @@ use crate::ignition::spec::{Config, Spec};
 pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
     validate_v2(cfg)?;
     let v = &cfg.value;
+    refuse_unmapped(v)?;
+    unique_paths(v)?;
+    unique_units(v)?;
+    let mut out = Map::new();
+    out.insert("ignition".into(), ignition(v));
+    out.insert(
+        "passwd".into(),
+        json!({"users": users(v), "groups": groups(v)}),
+    );
+    out.insert("systemd".into(), json!({"units": units(v)}));
+    let node = place;
+    out.insert(
+        "storage".into(),
+        json!({
+            "files": files(v),
+            "directories": directories(v, &node),
+            "links": super::links(v, &node),
+            "disks": disks(v),
+            "raid": raid(v),
+        }),
+    );
+    let mut cfg3 = Config {
+        spec: Spec::V3(0),
+        value: Value::Object(out),
+    };
+    cfg3.normalize();
+    let r = crate::ignition::spec::validate::validate(&cfg3);
+    if let Some(e) = r.errors.first() {
+        return Err(format!("the converted spec 3.0.0 config is not valid: {e}"));
+    }
+    Ok(cfg3)
+}
+
+/// What the MCO's converter refuses: networkd units, filesystems other than root (only root
+/// is mapped), partitions.
+fn refuse_unmapped(v: &Value) -> Result<(), String> {
     if !list(v, "/networkd/units").is_empty() {
         return Err("config includes deprecated networkd section - use Files instead".into());
     }
@@ -32,14 +68,20 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             );
         }
     }
-    let root = |fs: &str, p: &str| -> String {
-        let base = if fs == "root" { "/" } else { "" };
-        clean(&format!("{base}/{p}"))
-    };
-    // Every path once across files, directories and links; none under a link.
+    Ok(())
+}
+
+/// A spec 2 path on its filesystem as a spec 3 path (only `root`, at `/`, is mapped).
+fn rooted(fs: &str, p: &str) -> String {
+    let base = if fs == "root" { "/" } else { "" };
+    clean(&format!("{base}/{p}"))
+}
+
+/// Every path once across files, directories and links; none under a link.
+fn unique_paths(v: &Value) -> Result<(), String> {
     let links: Vec<String> = list(v, "/storage/links")
         .iter()
-        .map(|l| root(s(l, "filesystem"), s(l, "path")))
+        .map(|l| rooted(s(l, "filesystem"), s(l, "path")))
         .collect();
     let mut entries: Vec<(String, String)> = Vec::new();
     for (kind, ptr) in [
@@ -48,7 +90,7 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
         ("Link", "/storage/links"),
     ] {
         for n in list(v, ptr) {
-            let p = root(s(n, "filesystem"), s(n, "path"));
+            let p = rooted(s(n, "filesystem"), s(n, "path"));
             let name = format!("{kind}: {p}");
             if let Some((_, old)) = entries.iter().find(|(q, _)| *q == p) {
                 return Err(format!(
@@ -63,6 +105,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             entries.push((p, name));
         }
     }
+    Ok(())
+}
+
+/// Every unit name once, and every dropin name once in its unit.
+fn unique_units(v: &Value) -> Result<(), String> {
     let mut units = std::collections::HashSet::new();
     for u in list(v, "/systemd/units") {
         if !units.insert(s(u, "name")) {
@@ -87,8 +134,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
         }
     }
+    Ok(())
+}
 
-    let mut out = Map::new();
+/// The `ignition` section: config references, CAs, timeouts and the version.
+fn ignition(v: &Value) -> Value {
     let mut ign = Map::new();
     let mut config = Map::new();
     if let Some(r) = v
@@ -124,9 +174,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
         ign.insert("timeouts".into(), t.clone());
     }
     ign.insert("version".into(), json!("3.0.0"));
-    out.insert("ignition".into(), Value::Object(ign));
+    Value::Object(ign)
+}
 
-    let users: Vec<Value> = list(v, "/passwd/users")
+fn users(v: &Value) -> Vec<Value> {
+    list(v, "/passwd/users")
         .into_iter()
         .map(|u| {
             let mut o = Map::new();
@@ -141,8 +193,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    let groups: Vec<Value> = list(v, "/passwd/groups")
+        .collect()
+}
+
+fn groups(v: &Value) -> Vec<Value> {
+    list(v, "/passwd/groups")
         .into_iter()
         .map(|g| {
             let mut o = Map::new();
@@ -152,10 +207,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             bool_p(&mut o, "system", b(g, "system"));
             Value::Object(o)
         })
-        .collect();
-    out.insert("passwd".into(), json!({"users": users, "groups": groups}));
+        .collect()
+}
 
-    let units: Vec<Value> = list(v, "/systemd/units")
+fn units(v: &Value) -> Vec<Value> {
+    list(v, "/systemd/units")
         .into_iter()
         .map(|u| {
             let mut o = Map::new();
@@ -175,27 +231,34 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    out.insert("systemd".into(), json!({"units": units}));
+        .collect()
+}
 
-    let node = |n: &Map<String, Value>| -> Map<String, Value> {
-        let mut o = Map::new();
-        o.insert("path".into(), json!(root(s(n, "filesystem"), s(n, "path"))));
-        for who in ["user", "group"] {
-            let empty = Map::new();
-            let x = n.get(who).and_then(Value::as_object).unwrap_or(&empty);
-            let mut w = Map::new();
-            copy(&mut w, x, "id");
-            str_p(&mut w, "name", s(x, "name"));
-            o.insert(who.into(), Value::Object(w));
-        }
-        copy(&mut o, n, "overwrite");
-        o
-    };
-    let files: Vec<Value> = list(v, "/storage/files")
+/// A node (file, directory, link) with its spec 3 path and owner.
+fn place(n: &Map<String, Value>) -> Map<String, Value> {
+    let mut o = Map::new();
+    o.insert(
+        "path".into(),
+        json!(rooted(s(n, "filesystem"), s(n, "path"))),
+    );
+    for who in ["user", "group"] {
+        let empty = Map::new();
+        let x = n.get(who).and_then(Value::as_object).unwrap_or(&empty);
+        let mut w = Map::new();
+        copy(&mut w, x, "id");
+        str_p(&mut w, "name", s(x, "name"));
+        o.insert(who.into(), Value::Object(w));
+    }
+    copy(&mut o, n, "overwrite");
+    o
+}
+
+/// Files: an appending file's contents become its one `append` entry.
+fn files(v: &Value) -> Vec<Value> {
+    list(v, "/storage/files")
         .into_iter()
         .map(|f| {
-            let mut o = node(f);
+            let mut o = place(f);
             let append = b(f, "append");
             if !o.contains_key("overwrite") {
                 o.insert("overwrite".into(), json!(true));
@@ -220,9 +283,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    let (dirs, links) = (directories(v, &node), super::links(v, &node));
-    let disks: Vec<Value> = list(v, "/storage/disks")
+        .collect()
+}
+
+fn disks(v: &Value) -> Vec<Value> {
+    list(v, "/storage/disks")
         .into_iter()
         .map(|d| {
             let mut o = Map::new();
@@ -230,8 +295,11 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             bool_p(&mut o, "wipeTable", b(d, "wipeTable"));
             Value::Object(o)
         })
-        .collect();
-    let raid: Vec<Value> = list(v, "/storage/raid")
+        .collect()
+}
+
+fn raid(v: &Value) -> Vec<Value> {
+    list(v, "/storage/raid")
         .into_iter()
         .map(|r| {
             let mut o = Map::new();
@@ -243,21 +311,7 @@ pub fn to_v3_0(cfg: &Config) -> Result<Config, String> {
             }
             Value::Object(o)
         })
-        .collect();
-    out.insert(
-        "storage".into(),
-        json!({"files": files, "directories": dirs, "links": links, "disks": disks, "raid": raid}),
-    );
-    let mut cfg3 = Config {
-        spec: Spec::V3(0),
-        value: Value::Object(out),
-    };
-    cfg3.normalize();
-    let r = crate::ignition::spec::validate::validate(&cfg3);
-    if let Some(e) = r.errors.first() {
-        return Err(format!("the converted spec 3.0.0 config is not valid: {e}"));
-    }
-    Ok(cfg3)
+        .collect()
 }
 
 fn reference_v3(r: &Map<String, Value>) -> Value {
