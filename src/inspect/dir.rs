@@ -17,6 +17,77 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
     dir.require()?;
     // A change a killed command committed is completed first: what inspect then checks is
     // what every reader sees.
+    recovery(r, dir);
+    // A broken mcsctl.json is reported, and the rest is inspected without it.
+    let cfg = config(r, dir);
+    dir_modes(r, dir);
+    let certs = |rel: &str| -> Result<Option<Vec<CertInfo>>> {
+        if !dir.exists(rel) {
+            return Ok(None);
+        }
+        parse_pem_certs(&dir.read(rel)?, &dir.path(rel).display().to_string()).map(Some)
+    };
+    let cas = Cas {
+        active: certs(layout::CA_CERT)?.map(|mut v| v.remove(0)),
+        next: certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0)),
+        previous: certs(layout::CA_PREVIOUS_CERT)?.map(|mut v| v.remove(0)),
+        bundle: certs(layout::CA_BUNDLE)?.unwrap_or_default(),
+    };
+    let serving = certs(layout::SERVING_CERT)?;
+    let cluster = cluster_bundle(r, dir);
+    ca_rows(r, &cas);
+    match &cluster {
+        Some(c) => r.ok(
+            "ca-rotation",
+            format!(
+                "the CA bundle is the cluster's (from {}, imported {}): {} CA(s); the MCO rotates it: after it does, `mcsctl ca import --bundle` the new one, and `mcsctl inspect --remote {}:22623 POINTER` checks a pointer config against what the cluster's MCS presents",
+                c.source,
+                c.imported_at,
+                cas.bundle.len(),
+                cfg.as_ref().map_or("HOST".to_string(), |c| c.api_int_host())
+            ),
+        ),
+        None => rotation(r, &cas.active, &cas.next, &cas.previous, &cas.bundle),
+    }
+    let leaf = serving.as_ref().map(|v| v[0].clone());
+    serving_rows(r, serving.as_deref(), cluster.is_some());
+    keys(
+        r,
+        dir,
+        [
+            (layout::CA_KEY, cas.active.as_ref()),
+            (layout::CA_NEXT_KEY, cas.next.as_ref()),
+            (layout::SERVING_KEY, leaf.as_ref()),
+        ],
+    )?;
+    if let (Some(leaf), Some(ca)) = (&leaf, &cas.active) {
+        chain(r, leaf, ca, &cas.bundle);
+    }
+    let ctx = super::Context {
+        leaf,
+        store: tokens(r, dir)?,
+        bundle: cas.bundle.clone(),
+        next: cas.next.clone(),
+    };
+    let bundle = cluster.is_some().then_some(cas.bundle.as_slice());
+    pointers(r, dir, cfg.as_ref(), &ctx, bundle)?;
+    bootstrap(
+        r,
+        dir,
+        cfg.as_ref().map_or(Flavour::default(), |c| c.flavour),
+    )
+}
+
+/// The CA certificates of the directory.
+struct Cas {
+    active: Option<CertInfo>,
+    next: Option<CertInfo>,
+    previous: Option<CertInfo>,
+    bundle: Vec<CertInfo>,
+}
+
+/// Completes a change a killed command committed, and says so.
+fn recovery(r: &mut Report, dir: &AssetDir) {
     match dir.settle() {
         Ok(Some(c)) => r.ok(
             "recovery",
@@ -33,8 +104,11 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             ),
         ),
     }
-    // A broken mcsctl.json is reported, and the rest is inspected without it.
-    let cfg = match crate::state::config::load(dir) {
+}
+
+/// mcsctl.json, or a failed row saying why it cannot be read.
+fn config(r: &mut Report, dir: &AssetDir) -> Option<crate::state::ClusterConfig> {
+    match crate::state::config::load(dir) {
         Ok(c) => c,
         Err(e) => {
             r.check(
@@ -48,21 +122,13 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             );
             None
         }
-    };
-    dir_modes(r, dir);
-    let certs = |rel: &str| -> Result<Option<Vec<CertInfo>>> {
-        if !dir.exists(rel) {
-            return Ok(None);
-        }
-        parse_pem_certs(&dir.read(rel)?, &dir.path(rel).display().to_string()).map(Some)
-    };
-    let ca = certs(layout::CA_CERT)?.map(|mut v| v.remove(0));
-    let next = certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0));
-    let previous = certs(layout::CA_PREVIOUS_CERT)?.map(|mut v| v.remove(0));
-    let bundle = certs(layout::CA_BUNDLE)?.unwrap_or_default();
-    let serving = certs(layout::SERVING_CERT)?;
-    let cluster = cluster_bundle(r, dir);
+    }
+}
 
+/// A row for each CA: the active one (which must be a CA), next, previous, and the bundle's
+/// others.
+fn ca_rows(r: &mut Report, cas: &Cas) {
+    let (ca, next, previous, bundle) = (&cas.active, &cas.next, &cas.previous, &cas.bundle);
     match &ca {
         Some(ca) => {
             r.cert(layout::CA_CERT, ca, Role::Ca);
@@ -102,21 +168,11 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             );
         }
     }
-    match &cluster {
-        Some(c) => r.ok(
-            "ca-rotation",
-            format!(
-                "the CA bundle is the cluster's (from {}, imported {}): {} CA(s); the MCO rotates it: after it does, `mcsctl ca import --bundle` the new one, and `mcsctl inspect --remote {}:22623 POINTER` checks a pointer config against what the cluster's MCS presents",
-                c.source,
-                c.imported_at,
-                bundle.len(),
-                cfg.as_ref().map_or("HOST".to_string(), |c| c.api_int_host())
-            ),
-        ),
-        None => rotation(r, &ca, &next, &previous, &bundle),
-    }
-    let leaf = serving.as_ref().map(|v| v[0].clone());
-    match &serving {
+}
+
+/// A row for each certificate of the serving chain, or why there is none.
+fn serving_rows(r: &mut Report, serving: Option<&[CertInfo]>, cluster: bool) {
+    match serving {
         Some(chain) => {
             for (i, c) in chain.iter().enumerate() {
                 let name = if i == 0 {
@@ -127,7 +183,7 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
                 r.cert(name, c, Role::Serving);
             }
         }
-        None if cluster.is_some() => r.ok(
+        None if cluster => r.ok(
             "missing",
             format!(
                 "no {} here: the cluster's MCS serves with its own (Secret {}/machine-config-server-tls)",
@@ -142,21 +198,11 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             Some("`mcsctl cert issue`".to_string()),
         ),
     }
-    keys(
-        r,
-        dir,
-        [
-            (layout::CA_KEY, ca.as_ref()),
-            (layout::CA_NEXT_KEY, next.as_ref()),
-            (layout::SERVING_KEY, leaf.as_ref()),
-        ],
-    )?;
-    if let (Some(leaf), Some(ca)) = (&leaf, &ca) {
-        chain(r, leaf, ca, &bundle);
-    }
+}
 
-    // Pointer configs.
-    let store = if dir.exists(layout::TOKENS) {
+/// The token store, checked: a token without a pool scope is a warning.
+fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
+    Ok(if dir.exists(layout::TOKENS) {
         check_mode(r, dir, layout::TOKENS);
         match TokenStore::parse(
             &dir.read(layout::TOKENS)?,
@@ -185,13 +231,18 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
         }
     } else {
         None
-    };
-    let ctx = super::Context {
-        leaf: leaf.clone(),
-        store,
-        bundle: bundle.clone(),
-        next: next.clone(),
-    };
+    })
+}
+
+/// Each pointer config against the serving certificate, the bundle and the tokens; with
+/// `cluster_bundle`, against the cluster's bundle too.
+fn pointers(
+    r: &mut Report,
+    dir: &AssetDir,
+    cfg: Option<&crate::state::ClusterConfig>,
+    ctx: &super::Context,
+    cluster_bundle: Option<&[CertInfo]>,
+) -> Result<()> {
     let names = dir.pointer_files()?;
     if names.is_empty() {
         r.check(
@@ -201,7 +252,7 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
             Some("`mcsctl pointer --pool worker`".to_string()),
         );
     }
-    if let Some(cfg) = &cfg {
+    if let Some(cfg) = cfg {
         for pool in &cfg.pools {
             if !names.contains(&layout::pointer(pool)) {
                 r.check(
@@ -242,19 +293,15 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
                 continue;
             }
         };
-        let trusts = pointer::check(r, &name, &info, &ctx);
-        if cluster.is_some() {
-            trusts_bundle(r, &name, &trusts.cas, &bundle);
+        let trusts = pointer::check(r, &name, &info, ctx);
+        if let Some(bundle) = cluster_bundle {
+            trusts_bundle(r, &name, &trusts.cas, bundle);
         }
         if info.token_secret().is_some() {
             check_mode(r, dir, &name);
         }
     }
-    bootstrap(
-        r,
-        dir,
-        cfg.as_ref().map_or(Flavour::default(), |c| c.flavour),
-    )
+    Ok(())
 }
 
 /// The record of a cluster's bundle (`ca import --bundle`); an unreadable one is a failed row.

@@ -183,7 +183,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ignition/spec/validate/rules.rs", "rules", 206),
     ("ignition/spec/validate/storage.rs", "disk", 83),
     ("ignition/spec/validate/storage.rs", "storage", 82),
-    ("inspect/dir.rs", "inspect", 243),
     ("inspect/files.rs", "data_object", 121),
     ("inspect/pointer.rs", "check", 118),
     ("inspect/remote.rs", "inspect", 137),
