@@ -171,21 +171,7 @@ fn data_object(
     }
     // machineconfig-auth: the token store, never its secrets.
     if let Some(tokens) = get("tokens.json") {
-        let store = crate::token::TokenStore::parse(tokens, &format!("{name}: {obj} tokens.json"))?;
-        let now = time::OffsetDateTime::from_unix_timestamp(r.now)
-            .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
-        let live = store.live(now).count();
-        if live == 0 {
-            r.check(
-                Level::Fail,
-                "tokens",
-                format!("{obj}: no live token: a serve reading it refuses every full config"),
-                Some("`mcsctl token rotate`, then `mcsctl manifests --force`".to_string()),
-            );
-        } else {
-            r.ok("tokens", format!("{obj}: {live} live token(s)"));
-        }
-        return Ok(());
+        return token_rows(r, name, obj, tokens);
     }
     let mut tls_crt: Option<CertInfo> = None;
     let mut found = 0;
@@ -204,51 +190,16 @@ fn data_object(
             };
             r.cert(row, c, Role::Kube);
         }
-        // Against the asset directory: a CA ConfigMap should hold the directory's CAs, a
-        // serving Secret be signed by one of them.
+        // Against the asset directory: a CA ConfigMap should hold the directory's CAs.
         if !ctx.bundle.is_empty() && (k == "ca.crt" || k == "ca-bundle.crt") {
-            if certs
-                .iter()
-                .any(|c| ctx.bundle.iter().any(|b| b.der == c.der))
-            {
-                r.ok(
-                    "object",
-                    format!("{obj} {k} holds a CA of the asset directory's bundle"),
-                );
-            } else {
-                r.check(
-                    Level::Warn,
-                    "object",
-                    format!("{obj} {k} holds none of the asset directory's CAs"),
-                    Some("if the cluster rotated its CA, follow it: `mcsctl ca import --bundle FILE`; else write the objects again with `mcsctl manifests --force`".to_string()),
-                );
-            }
+            bundle_row(r, obj, k, &certs, &ctx.bundle);
         }
         if k == "tls.crt" {
             tls_crt = certs.into_iter().next();
         }
     }
     if let (Some(cert), Some(key)) = (&tls_crt, get("tls.key")) {
-        match load_key_pem(key, &format!("{obj} tls.key")) {
-            Ok(k) if key_matches_spki(&k, &cert.spki) => {
-                r.ok("key-match", format!("{obj}: tls.key matches tls.crt"))
-            }
-            Ok(_) => r.check(
-                Level::Fail,
-                "key-match",
-                format!("{obj}: tls.key does not match tls.crt"),
-                Some(
-                    "write the Secret again from a matching pair (`mcsctl manifests --force`)"
-                        .to_string(),
-                ),
-            ),
-            Err(e) => r.check(
-                Level::Fail,
-                "key-match",
-                format!("{e:#}"),
-                Some(format!("check {obj}")),
-            ),
-        }
+        key_row(r, obj, cert, key);
     }
     if let Some(cert) = &tls_crt
         && !cert.is_ca
@@ -266,4 +217,64 @@ fn data_object(
         r.ok("object", format!("{obj}: holds no certificate"));
     }
     Ok(())
+}
+
+/// The machineconfig-auth Secret's token store: how many tokens are live (never the secrets).
+fn token_rows(r: &mut Report, name: &str, obj: &str, tokens: &[u8]) -> Result<()> {
+    let store = crate::token::TokenStore::parse(tokens, &format!("{name}: {obj} tokens.json"))?;
+    let now = time::OffsetDateTime::from_unix_timestamp(r.now)
+        .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+    let live = store.live(now).count();
+    if live == 0 {
+        r.check(
+            Level::Fail,
+            "tokens",
+            format!("{obj}: no live token: a serve reading it refuses every full config"),
+            Some("`mcsctl token rotate`, then `mcsctl manifests --force`".to_string()),
+        );
+    } else {
+        r.ok("tokens", format!("{obj}: {live} live token(s)"));
+    }
+    Ok(())
+}
+
+/// Whether a Secret's tls.key matches its tls.crt.
+fn key_row(r: &mut Report, obj: &str, cert: &CertInfo, key: &[u8]) {
+    match load_key_pem(key, &format!("{obj} tls.key")) {
+        Ok(k) if key_matches_spki(&k, &cert.spki) => {
+            r.ok("key-match", format!("{obj}: tls.key matches tls.crt"))
+        }
+        Ok(_) => r.check(
+            Level::Fail,
+            "key-match",
+            format!("{obj}: tls.key does not match tls.crt"),
+            Some(
+                "write the Secret again from a matching pair (`mcsctl manifests --force`)"
+                    .to_string(),
+            ),
+        ),
+        Err(e) => r.check(
+            Level::Fail,
+            "key-match",
+            format!("{e:#}"),
+            Some(format!("check {obj}")),
+        ),
+    }
+}
+
+/// Whether a CA ConfigMap's certificates include one of the asset directory's CAs.
+fn bundle_row(r: &mut Report, obj: &str, k: &str, certs: &[CertInfo], bundle: &[CertInfo]) {
+    if certs.iter().any(|c| bundle.iter().any(|b| b.der == c.der)) {
+        r.ok(
+            "object",
+            format!("{obj} {k} holds a CA of the asset directory's bundle"),
+        );
+    } else {
+        r.check(
+            Level::Warn,
+            "object",
+            format!("{obj} {k} holds none of the asset directory's CAs"),
+            Some("if the cluster rotated its CA, follow it: `mcsctl ca import --bundle FILE`; else write the objects again with `mcsctl manifests --force`".to_string()),
+        );
+    }
 }

@@ -40,29 +40,7 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
     let (leaf, store) = (ctx.leaf.as_ref(), ctx.store.as_ref());
     let pool_name = pool_of(name, info);
     let pool = pool_name.as_str();
-    let mut cas: Vec<CertInfo> = Vec::new();
-    for (i, pem) in info.ca_pems.iter().enumerate() {
-        match parse_pem_certs(pem, &format!("{name} certificateAuthorities[{i}]")) {
-            Ok(v) => cas.extend(v),
-            Err(e) => r.check(
-                Level::Fail,
-                "pointer-ca",
-                format!("{e:#}"),
-                Some(format!(
-                    "rewrite it: `mcsctl pointer --pool {pool} --force`"
-                )),
-            ),
-        }
-    }
-    for (i, c) in cas.iter().enumerate() {
-        if !r
-            .certificates
-            .iter()
-            .any(|row| row.fingerprint_sha256 == c.fingerprint)
-        {
-            r.cert(format!("{name} ca[{}]", i + 1), c, Role::PointerCa);
-        }
-    }
+    let cas = cas(r, name, pool, info);
     for w in &info.warnings {
         r.check(
             Level::Warn,
@@ -120,28 +98,7 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
     }
     if let Some(leaf) = leaf {
         trust(r, name, pool, &cas, leaf);
-        for src in &info.sources {
-            match crate::http::HttpUrl::parse(src).map(|u| u.host().to_string()) {
-                Some(host) if leaf.covers_host(&host) => {
-                    r.ok("san", format!("tls/mcs.crt covers {host} ({name})"))
-                }
-                Some(host) => r.check(
-                    Level::Fail,
-                    "san",
-                    format!(
-                        "tls/mcs.crt does not cover {host}, the host of {name}'s merge source (SANs: {})",
-                        leaf.sans().join(", ")
-                    ),
-                    Some(format!("`mcsctl cert issue --force --san {host}`")),
-                ),
-                None => r.check(
-                    Level::Fail,
-                    "pointer",
-                    format!("{name}: merge source {src:?} has no host"),
-                    Some(format!("rewrite it: `mcsctl pointer --pool {pool} --force --url https://HOST:22623/config/{pool}`")),
-                ),
-            }
-        }
+        sans(r, name, pool, &info.sources, leaf);
     }
     if let (Some(token), Some(id), Some(store)) =
         (info.token_secret(), info.token_id.as_deref(), store)
@@ -152,6 +109,61 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
         name: name.to_string(),
         pool: pool_name.clone(),
         cas,
+    }
+}
+
+/// The pointer's inline CAs, each unreadable one a failed row; a row for each CA not yet
+/// listed.
+fn cas(r: &mut Report, name: &str, pool: &str, info: &PointerInfo) -> Vec<CertInfo> {
+    let mut cas: Vec<CertInfo> = Vec::new();
+    for (i, pem) in info.ca_pems.iter().enumerate() {
+        match parse_pem_certs(pem, &format!("{name} certificateAuthorities[{i}]")) {
+            Ok(v) => cas.extend(v),
+            Err(e) => r.check(
+                Level::Fail,
+                "pointer-ca",
+                format!("{e:#}"),
+                Some(format!(
+                    "rewrite it: `mcsctl pointer --pool {pool} --force`"
+                )),
+            ),
+        }
+    }
+    for (i, c) in cas.iter().enumerate() {
+        if !r
+            .certificates
+            .iter()
+            .any(|row| row.fingerprint_sha256 == c.fingerprint)
+        {
+            r.cert(format!("{name} ca[{}]", i + 1), c, Role::PointerCa);
+        }
+    }
+    cas
+}
+
+/// The serving certificate must cover the host of each merge source.
+fn sans(r: &mut Report, name: &str, pool: &str, sources: &[String], leaf: &CertInfo) {
+    for src in sources {
+        match crate::http::HttpUrl::parse(src).map(|u| u.host().to_string()) {
+            Some(host) if leaf.covers_host(&host) => {
+                r.ok("san", format!("tls/mcs.crt covers {host} ({name})"))
+            }
+            Some(host) => r.check(
+                Level::Fail,
+                "san",
+                format!(
+                    "tls/mcs.crt does not cover {host}, the host of {name}'s merge source (SANs: {})",
+                    leaf.sans().join(", ")
+                ),
+                Some(format!("`mcsctl cert issue --force --san {host}`")),
+            ),
+            None => r.check(
+                Level::Fail,
+                "pointer",
+                format!("{name}: merge source {src:?} has no host"),
+                Some(format!("rewrite it: `mcsctl pointer --pool {pool} --force --url https://HOST:22623/config/{pool}`")),
+            ),
+        }
     }
 }
 

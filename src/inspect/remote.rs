@@ -56,7 +56,59 @@ pub fn inspect(
     let Some(last) = presented.chain.last() else {
         return Ok(());
     };
-    // When the directory's bundle trusts the server, its pointer configs are the fix.
+    let seen = Seen {
+        endpoint,
+        server_name,
+        presented: &presented,
+        last,
+    };
+    check_pointers(r, dir, &seen, pointers);
+    let (roots, source) = match ca {
+        Some(p) => {
+            let n = p.display().to_string();
+            let bytes = crate::assets::read_file(p)?;
+            (crate::pki::load::certs(&bytes, &n)?, n)
+        }
+        None if dir.exists(layout::CA_BUNDLE) => (
+            parse_pem_certs(
+                &dir.read(layout::CA_BUNDLE)?,
+                &dir.path(layout::CA_BUNDLE).display().to_string(),
+            )?,
+            dir.path(layout::CA_BUNDLE).display().to_string(),
+        ),
+        None if !pointers.is_empty() => return Ok(()),
+        None => {
+            r.check(
+                Level::Warn,
+                "remote",
+                format!("{endpoint}: chain not verified: no CA bundle"),
+                Some("pass --ca FILE, --dir with an asset directory, or a pointer config to check against".to_string()),
+            );
+            return Ok(());
+        }
+    };
+    check_chain(r, &seen, &roots, &source);
+    Ok(())
+}
+
+/// What the endpoint presented, for the checks.
+struct Seen<'a> {
+    endpoint: &'a str,
+    server_name: &'a str,
+    presented: &'a remote::Presented,
+    /// The chain's last certificate (whose issuer a client must trust).
+    last: &'a crate::pki::cert::CertInfo,
+}
+
+/// Each named pointer config against what the server presents; when the directory's bundle
+/// trusts the server, its pointer configs are the fix.
+fn check_pointers(r: &mut Report, dir: &AssetDir, seen: &Seen<'_>, pointers: &[Trusts]) {
+    let Seen {
+        endpoint,
+        server_name,
+        presented,
+        last,
+    } = *seen;
     let dir_bundle = if dir.exists(layout::CA_BUNDLE) {
         dir.read(layout::CA_BUNDLE)
             .ok()
@@ -101,31 +153,22 @@ pub fn inspect(
             }
         }
     }
-    let (roots, source) = match ca {
-        Some(p) => {
-            let n = p.display().to_string();
-            let bytes = crate::assets::read_file(p)?;
-            (crate::pki::load::certs(&bytes, &n)?, n)
-        }
-        None if dir.exists(layout::CA_BUNDLE) => (
-            parse_pem_certs(
-                &dir.read(layout::CA_BUNDLE)?,
-                &dir.path(layout::CA_BUNDLE).display().to_string(),
-            )?,
-            dir.path(layout::CA_BUNDLE).display().to_string(),
-        ),
-        None if !pointers.is_empty() => return Ok(()),
-        None => {
-            r.check(
-                Level::Warn,
-                "remote",
-                format!("{endpoint}: chain not verified: no CA bundle"),
-                Some("pass --ca FILE, --dir with an asset directory, or a pointer config to check against".to_string()),
-            );
-            return Ok(());
-        }
-    };
-    match remote::verify_chain(&presented.chain, &roots, server_name) {
+}
+
+/// The chain against the CAs of `--ca` or the directory (`source` names them).
+fn check_chain(
+    r: &mut Report,
+    seen: &Seen<'_>,
+    roots: &[crate::pki::cert::CertInfo],
+    source: &str,
+) {
+    let Seen {
+        endpoint,
+        server_name,
+        presented,
+        last,
+    } = *seen;
+    match remote::verify_chain(&presented.chain, roots, server_name) {
         Ok(()) => r.ok(
             "remote",
             format!(
@@ -152,5 +195,4 @@ pub fn inspect(
             );
         }
     }
-    Ok(())
 }
