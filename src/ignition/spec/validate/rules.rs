@@ -15,206 +15,250 @@ pub(super) fn rules(m: &Map<String, Value>, ty: &Type, path: &str, spec: Spec, r
     let p = |name: &str| at(path, name);
     match ty.name {
         "Ignition" => version(m, spec, path, r),
-        "IgnitionConfig" => {
-            for (i, res) in list(m, "merge").iter().enumerate() {
-                let res = res.as_object();
-                let src = res.and_then(|x| non_empty(x, "source"));
-                // Spec 3.0's config references may leave their source empty.
-                if spec == Spec::V3(0) {
-                    if let Some(e) = src.and_then(|u| check_url(u, spec)) {
-                        r.error(&format!("{}[{i}].source", p("merge")), e);
-                    }
-                    continue;
-                }
-                match src {
-                    None => r.error(&format!("{}[{i}]", p("merge")), "source is required"),
-                    Some(u) => {
-                        if let Some(e) = check_url(u, spec) {
-                            r.error(&format!("{}[{i}]", p("merge")), e);
-                        }
-                    }
-                }
-            }
-        }
-        "TLS" => {
-            for (i, res) in list(m, "certificateAuthorities").iter().enumerate() {
-                let here = format!("{}[{i}]", p("certificateAuthorities"));
-                let src = res.as_object().and_then(|x| s(x, "source")).unwrap_or("");
-                if spec != Spec::V3(0) && src.is_empty() {
-                    r.error(&here, "source is required");
-                } else if let Some(e) = check_url(src, spec) {
-                    r.error(&here, e);
-                }
-            }
-        }
-        "Proxy" => {
-            for (k, http_ok) in [("httpProxy", true), ("httpsProxy", false)] {
-                let Some(u) = s(m, k) else { continue };
-                match url::parse(u) {
-                    Err(_) => r.error(&p(k), "unable to parse url"),
-                    Ok(u) if u.scheme != "http" && u.scheme != "https" => {
-                        r.error(&p(k), "proxies must be http(s)")
-                    }
-                    Ok(u) if u.scheme == "http" && !http_ok => r.warn(
-                        &p(k),
-                        "insecure plaintext HTTP proxy specified for HTTPS resources",
-                    ),
-                    Ok(_) => {}
-                }
-            }
-        }
+        "IgnitionConfig" => config_refs(m, path, spec, r),
+        "TLS" => tls(m, path, spec, r),
+        "Proxy" => proxy(m, path, r),
         "Resource" | "FileContents" | "ConfigReference" => resource(m, path, spec, r),
         "CaReference" => {
             if let Some(e) = check_url(s(m, "source").unwrap_or(""), spec) {
                 r.error(&p("source"), e);
             }
         }
-        "HTTPHeader" => {
-            if s(m, "name").unwrap_or("").is_empty() {
-                r.error(&p("name"), "HTTP header name can't be empty");
-            }
-            if s(m, "value") == Some("") {
-                r.error(&p("value"), "unable to parse HTTP header");
-            }
-        }
-        "Verification" => {
-            if let Some(h) = s(m, "hash") {
-                let here = p("hash");
-                match h.split_once('-') {
-                    None => r.error(&here, "malformed hash specifier"),
-                    Some(("sha512", sum)) if sum.len() != 128 => {
-                        r.error(&here, "incorrect size for hash sum")
-                    }
-                    Some(("sha256", sum)) if sum.len() != 64 => {
-                        r.error(&here, "incorrect size for hash sum")
-                    }
-                    Some(("sha512" | "sha256", _)) => {}
-                    Some(_) => r.error(&here, "unrecognized hash function"),
-                }
-            }
-        }
-        "File" | "Directory" | "Link" => {
-            if let Some(e) = check_path(s(m, "path").unwrap_or("")) {
-                r.error(&p("path"), e);
-            }
-            if ty.name != "Link"
-                && let Some(mode) = m.get("mode").and_then(Value::as_i64)
-            {
-                if !(0..=0o7777).contains(&mode) {
-                    r.error(&p("mode"), "illegal file mode");
-                } else if mode & 0o7000 != 0 {
-                    r.warn(
-                        &p("mode"),
-                        "setuid/setgid/sticky bits are not supported or functional in spec versions older than 3.6.0",
-                    );
-                }
-            }
-            if ty.name == "File"
-                && is_true(m, "overwrite")
-                && obj(m, "contents").and_then(|c| c.get("source")).is_none()
-            {
-                r.error(
-                    &p("overwrite"),
-                    "overwrite must be false if source is unspecified",
-                );
-            }
-        }
+        "HTTPHeader" => http_header(m, path, r),
+        "Verification" => verification(m, path, r),
+        "File" | "Directory" | "Link" => node(m, path, ty, r),
         "NodeUser" | "NodeGroup" if m.contains_key("id") && non_empty(m, "name").is_some() => {
             r.error(path, "cannot set both id and name");
         }
-        "Unit" => {
-            let name = s(m, "name").unwrap_or("");
-            if !unit::EXTENSIONS.contains(&extension(name)) {
-                r.error(&p("name"), "invalid systemd unit extension");
-            }
-            let contents = s(m, "contents");
-            match contents.map(unit::deserialize) {
-                Some(Err(e)) => r.error(&p("contents"), format!("invalid unit content: {e}")),
-                Some(Ok(opts))
-                    if is_true(m, "enabled")
-                        && contents.is_some_and(|c| !c.is_empty())
-                        && !opts.iter().any(|o| o.section == "Install") =>
-                {
-                    r.warn(
-                        &p("contents"),
-                        format!(
-                            "unit {name:?} is enabled, but has no install section so enable does nothing"
-                        ),
-                    )
-                }
-                _ => {}
-            }
-        }
-        "Dropin" => {
-            if let Some(Err(e)) = s(m, "contents").map(unit::deserialize) {
-                r.error(&p("contents"), format!("invalid unit content: {e}"));
-            }
-            if extension(s(m, "name").unwrap_or("")) != ".conf" {
-                r.error(&p("name"), "invalid systemd drop-in extension");
-            }
-        }
+        "Unit" => unit_rule(m, path, r),
+        "Dropin" => dropin(m, path, r),
         "Storage" => storage(m, path, r),
         "Disk" => disk(m, path, r),
         "Partition" => partition(m, path, r),
         "Filesystem" => filesystem(m, path, r),
-        "Raid" => {
-            let level = non_empty(m, "level");
-            let spares = m.get("spares").and_then(Value::as_i64).unwrap_or(0);
-            match level {
-                None => r.error(&p("level"), "raid level is required"),
-                Some("linear" | "raid0" | "0" | "stripe") if spares != 0 => r.error(
-                    &p("level"),
-                    "spares unsupported for linear and raid0 arrays",
-                ),
-                Some(
-                    "linear" | "raid0" | "0" | "stripe" | "raid1" | "1" | "mirror" | "raid4" | "4"
-                    | "raid5" | "5" | "raid6" | "6" | "raid10" | "10",
-                ) => {}
-                Some(_) => r.error(&p("level"), "unrecognized raid level"),
-            }
-            if list(m, "devices").is_empty() {
-                r.error(&p("devices"), "raid devices required");
-            }
-            for (i, d) in list(m, "devices").iter().enumerate() {
-                if let Some(e) = check_path(d.as_str().unwrap_or("")) {
-                    r.error(&format!("{}[{i}]", p("devices")), e);
-                }
-            }
-        }
+        "Raid" => raid(m, path, r),
         "Luks" => luks(m, path, spec, r),
-        "Tang" => {
-            match url::parse(s(m, "url").unwrap_or("")) {
-                Err(_) => r.error(&p("url"), "unable to parse url"),
-                Ok(u) if u.scheme != "http" && u.scheme != "https" => {
-                    r.error(&p("url"), "invalid url scheme")
-                }
-                Ok(_) => {}
-            }
-            if non_empty(m, "thumbprint").is_none() {
-                r.error(&p("thumbprint"), "thumbprint is required");
-            }
-            if let Some(a) = non_empty(m, "advertisement")
-                && serde_json::from_str::<Value>(a).is_err()
-            {
-                r.error(&p("advertisement"), "advertisement is not valid JSON");
-            }
-        }
-        "ClevisCustom" | "Custom" => {
-            let pin = non_empty(m, "pin");
-            if pin.is_none() && non_empty(m, "config").is_none() && !is_true(m, "needsNetwork") {
-                return;
-            }
-            match pin {
-                Some("tpm2" | "tang" | "sss") => {}
-                Some(_) => r.error(&p("pin"), "unsupported clevis pin"),
-                None => r.error(&p("pin"), "missing required custom clevis pin"),
-            }
-            if non_empty(m, "config").is_none() {
-                r.error(&p("config"), "missing required custom clevis config");
-            }
-        }
+        "Tang" => tang(m, path, r),
+        "ClevisCustom" | "Custom" => clevis_custom(m, path, r),
         "Systemd" => instance_units(m, path, r),
         _ => {}
+    }
+}
+
+/// Config references: each needs a source (not in spec 3.0), a URL Ignition can fetch.
+fn config_refs(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    for (i, res) in list(m, "merge").iter().enumerate() {
+        let res = res.as_object();
+        let src = res.and_then(|x| non_empty(x, "source"));
+        // Spec 3.0's config references may leave their source empty.
+        if spec == Spec::V3(0) {
+            if let Some(e) = src.and_then(|u| check_url(u, spec)) {
+                r.error(&format!("{}[{i}].source", p("merge")), e);
+            }
+            continue;
+        }
+        match src {
+            None => r.error(&format!("{}[{i}]", p("merge")), "source is required"),
+            Some(u) => {
+                if let Some(e) = check_url(u, spec) {
+                    r.error(&format!("{}[{i}]", p("merge")), e);
+                }
+            }
+        }
+    }
+}
+
+/// CA references: each needs a source (not in spec 3.0).
+fn tls(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    for (i, res) in list(m, "certificateAuthorities").iter().enumerate() {
+        let here = format!("{}[{i}]", p("certificateAuthorities"));
+        let src = res.as_object().and_then(|x| s(x, "source")).unwrap_or("");
+        if spec != Spec::V3(0) && src.is_empty() {
+            r.error(&here, "source is required");
+        } else if let Some(e) = check_url(src, spec) {
+            r.error(&here, e);
+        }
+    }
+}
+
+/// Proxies must be http(s) URLs; plain http for HTTPS resources is a warning.
+fn proxy(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    for (k, http_ok) in [("httpProxy", true), ("httpsProxy", false)] {
+        let Some(u) = s(m, k) else { continue };
+        match url::parse(u) {
+            Err(_) => r.error(&p(k), "unable to parse url"),
+            Ok(u) if u.scheme != "http" && u.scheme != "https" => {
+                r.error(&p(k), "proxies must be http(s)")
+            }
+            Ok(u) if u.scheme == "http" && !http_ok => r.warn(
+                &p(k),
+                "insecure plaintext HTTP proxy specified for HTTPS resources",
+            ),
+            Ok(_) => {}
+        }
+    }
+}
+
+/// A header needs a name and a value.
+fn http_header(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    if s(m, "name").unwrap_or("").is_empty() {
+        r.error(&p("name"), "HTTP header name can't be empty");
+    }
+    if s(m, "value") == Some("") {
+        r.error(&p("value"), "unable to parse HTTP header");
+    }
+}
+
+/// A hash is `sha512-<128 hex>` or `sha256-<64 hex>`.
+fn verification(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    if let Some(h) = s(m, "hash") {
+        let here = p("hash");
+        match h.split_once('-') {
+            None => r.error(&here, "malformed hash specifier"),
+            Some(("sha512", sum)) if sum.len() != 128 => {
+                r.error(&here, "incorrect size for hash sum")
+            }
+            Some(("sha256", sum)) if sum.len() != 64 => {
+                r.error(&here, "incorrect size for hash sum")
+            }
+            Some(("sha512" | "sha256", _)) => {}
+            Some(_) => r.error(&here, "unrecognized hash function"),
+        }
+    }
+}
+
+/// A node's path, mode, and overwrite only with a source.
+fn node(m: &Map<String, Value>, path: &str, ty: &Type, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    if let Some(e) = check_path(s(m, "path").unwrap_or("")) {
+        r.error(&p("path"), e);
+    }
+    if ty.name != "Link"
+        && let Some(mode) = m.get("mode").and_then(Value::as_i64)
+    {
+        if !(0..=0o7777).contains(&mode) {
+            r.error(&p("mode"), "illegal file mode");
+        } else if mode & 0o7000 != 0 {
+            r.warn(
+                &p("mode"),
+                "setuid/setgid/sticky bits are not supported or functional in spec versions older than 3.6.0",
+            );
+        }
+    }
+    if ty.name == "File"
+        && is_true(m, "overwrite")
+        && obj(m, "contents").and_then(|c| c.get("source")).is_none()
+    {
+        r.error(
+            &p("overwrite"),
+            "overwrite must be false if source is unspecified",
+        );
+    }
+}
+
+/// A unit's extension and contents; enabled without [Install] is a warning.
+fn unit_rule(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    let name = s(m, "name").unwrap_or("");
+    if !unit::EXTENSIONS.contains(&extension(name)) {
+        r.error(&p("name"), "invalid systemd unit extension");
+    }
+    let contents = s(m, "contents");
+    match contents.map(unit::deserialize) {
+        Some(Err(e)) => r.error(&p("contents"), format!("invalid unit content: {e}")),
+        Some(Ok(opts))
+            if is_true(m, "enabled")
+                && contents.is_some_and(|c| !c.is_empty())
+                && !opts.iter().any(|o| o.section == "Install") =>
+        {
+            r.warn(
+                &p("contents"),
+                format!(
+                    "unit {name:?} is enabled, but has no install section so enable does nothing"
+                ),
+            )
+        }
+        _ => {}
+    }
+}
+
+/// A drop-in's contents, and its `.conf` extension.
+fn dropin(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    if let Some(Err(e)) = s(m, "contents").map(unit::deserialize) {
+        r.error(&p("contents"), format!("invalid unit content: {e}"));
+    }
+    if extension(s(m, "name").unwrap_or("")) != ".conf" {
+        r.error(&p("name"), "invalid systemd drop-in extension");
+    }
+}
+
+/// A RAID level Ignition knows (no spares for linear and raid0), and its devices.
+fn raid(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    let level = non_empty(m, "level");
+    let spares = m.get("spares").and_then(Value::as_i64).unwrap_or(0);
+    match level {
+        None => r.error(&p("level"), "raid level is required"),
+        Some("linear" | "raid0" | "0" | "stripe") if spares != 0 => r.error(
+            &p("level"),
+            "spares unsupported for linear and raid0 arrays",
+        ),
+        Some(
+            "linear" | "raid0" | "0" | "stripe" | "raid1" | "1" | "mirror" | "raid4" | "4"
+            | "raid5" | "5" | "raid6" | "6" | "raid10" | "10",
+        ) => {}
+        Some(_) => r.error(&p("level"), "unrecognized raid level"),
+    }
+    if list(m, "devices").is_empty() {
+        r.error(&p("devices"), "raid devices required");
+    }
+    for (i, d) in list(m, "devices").iter().enumerate() {
+        if let Some(e) = check_path(d.as_str().unwrap_or("")) {
+            r.error(&format!("{}[{i}]", p("devices")), e);
+        }
+    }
+}
+
+/// A Tang server: an http(s) URL, a thumbprint, an advertisement that is JSON.
+fn tang(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    match url::parse(s(m, "url").unwrap_or("")) {
+        Err(_) => r.error(&p("url"), "unable to parse url"),
+        Ok(u) if u.scheme != "http" && u.scheme != "https" => {
+            r.error(&p("url"), "invalid url scheme")
+        }
+        Ok(_) => {}
+    }
+    if non_empty(m, "thumbprint").is_none() {
+        r.error(&p("thumbprint"), "thumbprint is required");
+    }
+    if let Some(a) = non_empty(m, "advertisement")
+        && serde_json::from_str::<Value>(a).is_err()
+    {
+        r.error(&p("advertisement"), "advertisement is not valid JSON");
+    }
+}
+
+/// A custom Clevis pin: tpm2, tang or sss, with its config.
+fn clevis_custom(m: &Map<String, Value>, path: &str, r: &mut Report) {
+    let p = |name: &str| at(path, name);
+    let pin = non_empty(m, "pin");
+    if pin.is_none() && non_empty(m, "config").is_none() && !is_true(m, "needsNetwork") {
+        return;
+    }
+    match pin {
+        Some("tpm2" | "tang" | "sss") => {}
+        Some(_) => r.error(&p("pin"), "unsupported clevis pin"),
+        None => r.error(&p("pin"), "missing required custom clevis pin"),
+    }
+    if non_empty(m, "config").is_none() {
+        r.error(&p("config"), "missing required custom clevis config");
     }
 }
 
