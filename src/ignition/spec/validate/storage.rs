@@ -27,6 +27,13 @@ pub(super) fn storage(m: &Map<String, Value>, path: &str, r: &mut Report) {
             }
         }
     }
+    links_rules(m, path, &links, r);
+    filesystems_on_disks(m, path, r);
+}
+
+/// Links: none under another link, each with a target; a hard link not to a directory and
+/// without owner.
+fn links_rules(m: &Map<String, Value>, path: &str, links: &[&Map<String, Value>], r: &mut Report) {
     let dirs: Vec<&str> = list(m, "directories")
         .iter()
         .filter_map(|d| d.as_object().and_then(|d| s(d, "path")))
@@ -34,7 +41,7 @@ pub(super) fn storage(m: &Map<String, Value>, path: &str, r: &mut Report) {
     for (i, l) in links.iter().enumerate() {
         let here = format!("{}[{i}]", at(path, "links"));
         let lp = s(l, "path").unwrap_or("");
-        for l2 in &links {
+        for l2 in links {
             if lp.starts_with(&format!("{}/", s(l2, "path").unwrap_or(""))) {
                 r.error(&here, "link path includes link in config");
             }
@@ -67,6 +74,10 @@ pub(super) fn storage(m: &Map<String, Value>, path: &str, r: &mut Report) {
             }
         }
     }
+}
+
+/// A filesystem on a disk that is partitioned, or whose table is wiped, is a warning.
+fn filesystems_on_disks(m: &Map<String, Value>, path: &str, r: &mut Report) {
     let disks: Vec<&Map<String, Value>> = list(m, "disks")
         .iter()
         .filter_map(Value::as_object)
@@ -156,35 +167,7 @@ pub(super) fn disk(m: &Map<String, Value>, path: &str, r: &mut Report) {
             "partition numbers collide",
         );
     }
-    let end = |x: &Map<String, Value>| {
-        let (start, size) = (
-            int(x, "startMiB").unwrap_or(0),
-            int(x, "sizeMiB").unwrap_or(0),
-        );
-        if size == 0 { start } else { start + size - 1 }
-    };
-    'outer: for (ai, a) in parts.iter().enumerate() {
-        let (Some(sa), Some(_)) = (int(a, "startMiB"), int(a, "sizeMiB")) else {
-            continue;
-        };
-        if sa == 0 {
-            continue;
-        }
-        for (i, o) in parts.iter().enumerate() {
-            let (Some(so), Some(_)) = (int(o, "startMiB"), int(o, "sizeMiB")) else {
-                continue;
-            };
-            // Go compares the structs, pointers included: only an item equals itself.
-            if ai == i || so == 0 {
-                continue;
-            }
-            let (ea, eo) = (end(a), end(o));
-            if (sa >= so && sa <= eo) || (ea >= so && ea <= eo) || (sa < so && ea > eo) {
-                r.error(&format!("{}[{i}]", p("partitions")), "partitions overlap");
-                break 'outer;
-            }
-        }
-    }
+    overlaps(&parts, &p("partitions"), r);
     let has_zero = parts.iter().any(|x| int(x, "number").unwrap_or(0) == 0);
     let has_gone = parts
         .iter()
@@ -356,5 +339,39 @@ pub(super) fn luks(m: &Map<String, Value>, path: &str, spec: Spec, r: &mut Repor
     }
     if cex && key_source.is_some() {
         r.error(&p("cex"), "cannot use key file with cex");
+    }
+}
+
+/// Partitions whose extents overlap: the first found is an error, as Ignition reports it.
+fn overlaps(parts: &[&Map<String, Value>], at_parts: &str, r: &mut Report) {
+    let int = |m: &Map<String, Value>, k: &str| m.get(k).and_then(Value::as_i64);
+    let end = |x: &Map<String, Value>| {
+        let (start, size) = (
+            int(x, "startMiB").unwrap_or(0),
+            int(x, "sizeMiB").unwrap_or(0),
+        );
+        if size == 0 { start } else { start + size - 1 }
+    };
+    'outer: for (ai, a) in parts.iter().enumerate() {
+        let (Some(sa), Some(_)) = (int(a, "startMiB"), int(a, "sizeMiB")) else {
+            continue;
+        };
+        if sa == 0 {
+            continue;
+        }
+        for (i, o) in parts.iter().enumerate() {
+            let (Some(so), Some(_)) = (int(o, "startMiB"), int(o, "sizeMiB")) else {
+                continue;
+            };
+            // Go compares the structs, pointers included: only an item equals itself.
+            if ai == i || so == 0 {
+                continue;
+            }
+            let (ea, eo) = (end(a), end(o));
+            if (sa >= so && sa <= eo) || (ea >= so && ea <= eo) || (sa < so && ea > eo) {
+                r.error(&format!("{at_parts}[{i}]"), "partitions overlap");
+                break 'outer;
+            }
+        }
     }
 }
