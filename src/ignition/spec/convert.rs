@@ -143,160 +143,184 @@ fn down(cfg: &Config, target: Spec) -> Result<Config, String> {
     }
     check(cfg, "the config")?;
     let next = Spec::V3(m - 1);
-    let refuse = |path: &str, what: &str| {
-        Err(format!(
-            "{path}: {what}, which Ignition spec {next} does not have"
-        ))
-    };
     let mut out = cfg.clone();
     match m {
-        5 => {
-            // v35tov34 drops LUKS cex settings (its check for them never runs).
-            for l in items_mut(&mut out.value, &["storage", "luks"]) {
-                l.remove("cex");
-            }
-        }
-        4 => {
-            for (p, t) in each(cfg, "Tang") {
-                if t.get("advertisement")
-                    .and_then(Value::as_str)
-                    .is_some_and(|a| !a.is_empty())
-                {
-                    return refuse(&at(&p, "advertisement"), "offline Tang provisioning");
-                }
-            }
-            for (p, l) in each(cfg, "Luks") {
-                if l.get("discard") == Some(&Value::Bool(true)) {
-                    return refuse(&at(&p, "discard"), "LUKS discard");
-                }
-                if l.get("openOptions")
-                    .and_then(Value::as_array)
-                    .is_some_and(|a| !a.is_empty())
-                {
-                    return refuse(&at(&p, "openOptions"), "LUKS openOptions");
-                }
-            }
-            for ty in ["File", "Directory"] {
-                for (p, n) in each(cfg, ty) {
-                    if n.get("mode")
-                        .and_then(Value::as_i64)
-                        .is_some_and(|mode| mode & 0o7000 != 0)
-                    {
-                        return refuse(
-                            &at(&p, "mode"),
-                            "special mode bits (setuid, setgid, sticky)",
-                        );
-                    }
-                }
-            }
-            for (p, r) in each(cfg, "Resource") {
-                if let Some(src) = r
-                    .get("source")
-                    .and_then(Value::as_str)
-                    .filter(|s| !s.is_empty())
-                {
-                    match url::parse(src) {
-                        Err(e) => return Err(format!("{}: invalid URL: {e}", at(&p, "source"))),
-                        Ok(u) if u.scheme == "arn" => {
-                            return refuse(&at(&p, "source"), "arn: sources for S3");
-                        }
-                        Ok(_) => {}
-                    }
-                }
-            }
-            for l in items_mut(&mut out.value, &["storage", "luks"]) {
-                l.remove("discard");
-                l.remove("openOptions");
-                if let Some(tang) = l
-                    .get_mut("clevis")
-                    .and_then(|c| c.get_mut("tang"))
-                    .and_then(Value::as_array_mut)
-                {
-                    for t in tang.iter_mut().filter_map(Value::as_object_mut) {
-                        t.remove("advertisement");
-                    }
-                }
-            }
-        }
-        3 => {
-            if cfg.value.get("kernelArguments").is_some() {
-                return refuse("kernelArguments", "kernel arguments");
-            }
-            // Pointers become plain strings: an empty one is unset.
-            for r in items_mut(&mut out.value, &["storage", "raid"]) {
-                if r.get("level") == Some(&json!("")) {
-                    r.remove("level");
-                }
-            }
-            for l in items_mut(&mut out.value, &["storage", "links"]) {
-                if l.get("target") == Some(&json!("")) {
-                    l.remove("target");
-                }
-            }
-        }
-        2 => {
-            if !cfg.list("/storage/luks").is_empty() {
-                return refuse("storage.luks", "LUKS");
-            }
-            for (list, what) in [("users", "a user"), ("groups", "a group")] {
-                for (i, u) in cfg.list(&format!("/passwd/{list}")).iter().enumerate() {
-                    if u.get("shouldExist") == Some(&Value::Bool(false)) {
-                        return refuse(
-                            &format!("passwd.{list}[{i}].shouldExist"),
-                            &format!("{what} that should not exist"),
-                        );
-                    }
-                }
-            }
-            for (p, part) in each(cfg, "Partition") {
-                if part.get("resize") == Some(&Value::Bool(true)) {
-                    return refuse(&at(&p, "resize"), "partition resizing");
-                }
-            }
-            for key in ["users", "groups"] {
-                for u in items_mut(&mut out.value, &["passwd", key]) {
-                    u.remove("shouldExist");
-                }
-            }
-            for d in items_mut(&mut out.value, &["storage", "disks"]) {
-                if let Some(parts) = d.get_mut("partitions").and_then(Value::as_array_mut) {
-                    for part in parts.iter_mut().filter_map(Value::as_object_mut) {
-                        part.remove("resize");
-                    }
-                }
-            }
-        }
-        1 => {
-            // mcsctl's step: spec 3.0 has no headers, proxy, mount options or compressed
-            // config and CA references.
-            for (p, r) in each(cfg, "Resource") {
-                if r.get("httpHeaders").is_some() {
-                    return refuse(&at(&p, "httpHeaders"), "HTTP headers");
-                }
-                let reference =
-                    p.starts_with("ignition.config") || p.starts_with("ignition.security");
-                if reference && r.get("compression").is_some() {
-                    return refuse(
-                        &at(&p, "compression"),
-                        "compressed config and CA references",
-                    );
-                }
-            }
-            if cfg.value["ignition"].get("proxy").is_some() {
-                return refuse("ignition.proxy", "a proxy");
-            }
-            for (p, f) in each(cfg, "Filesystem") {
-                if f.get("mountOptions").is_some() {
-                    return refuse(&at(&p, "mountOptions"), "mount options");
-                }
-            }
-        }
+        5 => from_3_5(&mut out)?,
+        4 => from_3_4(cfg, &mut out, next)?,
+        3 => from_3_3(cfg, &mut out, next)?,
+        2 => from_3_2(cfg, &mut out, next)?,
+        1 => from_3_1(cfg, next)?,
         _ => {}
     }
     retag(&mut out, next);
     out.normalize();
     check(&out, "the converted config")?;
     Ok(out)
+}
+
+/// Refuses what spec `next` does not have.
+fn refuse(next: Spec, path: &str, what: &str) -> Result<(), String> {
+    Err(format!(
+        "{path}: {what}, which Ignition spec {next} does not have"
+    ))
+}
+
+/// v35tov34 drops LUKS cex settings (its check for them never runs).
+fn from_3_5(out: &mut Config) -> Result<(), String> {
+    // v35tov34 drops LUKS cex settings (its check for them never runs).
+    for l in items_mut(&mut out.value, &["storage", "luks"]) {
+        l.remove("cex");
+    }
+    Ok(())
+}
+
+/// v34tov33: no offline Tang, LUKS discard or open options, special mode bits or S3 `arn:` sources.
+fn from_3_4(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+    for (p, t) in each(cfg, "Tang") {
+        if t.get("advertisement")
+            .and_then(Value::as_str)
+            .is_some_and(|a| !a.is_empty())
+        {
+            return refuse(next, &at(&p, "advertisement"), "offline Tang provisioning");
+        }
+    }
+    for (p, l) in each(cfg, "Luks") {
+        if l.get("discard") == Some(&Value::Bool(true)) {
+            return refuse(next, &at(&p, "discard"), "LUKS discard");
+        }
+        if l.get("openOptions")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+        {
+            return refuse(next, &at(&p, "openOptions"), "LUKS openOptions");
+        }
+    }
+    for ty in ["File", "Directory"] {
+        for (p, n) in each(cfg, ty) {
+            if n.get("mode")
+                .and_then(Value::as_i64)
+                .is_some_and(|mode| mode & 0o7000 != 0)
+            {
+                return refuse(
+                    next,
+                    &at(&p, "mode"),
+                    "special mode bits (setuid, setgid, sticky)",
+                );
+            }
+        }
+    }
+    for (p, r) in each(cfg, "Resource") {
+        if let Some(src) = r
+            .get("source")
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+        {
+            match url::parse(src) {
+                Err(e) => return Err(format!("{}: invalid URL: {e}", at(&p, "source"))),
+                Ok(u) if u.scheme == "arn" => {
+                    return refuse(next, &at(&p, "source"), "arn: sources for S3");
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+    for l in items_mut(&mut out.value, &["storage", "luks"]) {
+        l.remove("discard");
+        l.remove("openOptions");
+        if let Some(tang) = l
+            .get_mut("clevis")
+            .and_then(|c| c.get_mut("tang"))
+            .and_then(Value::as_array_mut)
+        {
+            for t in tang.iter_mut().filter_map(Value::as_object_mut) {
+                t.remove("advertisement");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// v33tov32: no kernel arguments; empty RAID levels and link targets are unset.
+fn from_3_3(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+    if cfg.value.get("kernelArguments").is_some() {
+        return refuse(next, "kernelArguments", "kernel arguments");
+    }
+    // Pointers become plain strings: an empty one is unset.
+    for r in items_mut(&mut out.value, &["storage", "raid"]) {
+        if r.get("level") == Some(&json!("")) {
+            r.remove("level");
+        }
+    }
+    for l in items_mut(&mut out.value, &["storage", "links"]) {
+        if l.get("target") == Some(&json!("")) {
+            l.remove("target");
+        }
+    }
+    Ok(())
+}
+
+/// v32tov31: no LUKS, users or groups that should not exist, or partition resizing.
+fn from_3_2(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+    if !cfg.list("/storage/luks").is_empty() {
+        return refuse(next, "storage.luks", "LUKS");
+    }
+    for (list, what) in [("users", "a user"), ("groups", "a group")] {
+        for (i, u) in cfg.list(&format!("/passwd/{list}")).iter().enumerate() {
+            if u.get("shouldExist") == Some(&Value::Bool(false)) {
+                return refuse(
+                    next,
+                    &format!("passwd.{list}[{i}].shouldExist"),
+                    &format!("{what} that should not exist"),
+                );
+            }
+        }
+    }
+    for (p, part) in each(cfg, "Partition") {
+        if part.get("resize") == Some(&Value::Bool(true)) {
+            return refuse(next, &at(&p, "resize"), "partition resizing");
+        }
+    }
+    for key in ["users", "groups"] {
+        for u in items_mut(&mut out.value, &["passwd", key]) {
+            u.remove("shouldExist");
+        }
+    }
+    for d in items_mut(&mut out.value, &["storage", "disks"]) {
+        if let Some(parts) = d.get_mut("partitions").and_then(Value::as_array_mut) {
+            for part in parts.iter_mut().filter_map(Value::as_object_mut) {
+                part.remove("resize");
+            }
+        }
+    }
+    Ok(())
+}
+
+/// mcsctl's step: spec 3.0 has no headers, proxy, mount options or compressed config and CA references.
+fn from_3_1(cfg: &Config, next: Spec) -> Result<(), String> {
+    // mcsctl's step: spec 3.0 has no headers, proxy, mount options or compressed
+    // config and CA references.
+    for (p, r) in each(cfg, "Resource") {
+        if r.get("httpHeaders").is_some() {
+            return refuse(next, &at(&p, "httpHeaders"), "HTTP headers");
+        }
+        let reference = p.starts_with("ignition.config") || p.starts_with("ignition.security");
+        if reference && r.get("compression").is_some() {
+            return refuse(
+                next,
+                &at(&p, "compression"),
+                "compressed config and CA references",
+            );
+        }
+    }
+    if cfg.value["ignition"].get("proxy").is_some() {
+        return refuse(next, "ignition.proxy", "a proxy");
+    }
+    for (p, f) in each(cfg, "Filesystem") {
+        if f.get("mountOptions").is_some() {
+            return refuse(next, &at(&p, "mountOptions"), "mount options");
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
