@@ -87,6 +87,53 @@ pub fn serve(objects: &[Value], only: Option<&str>, what: &str) -> Result<Served
             "{what} is no cluster snapshot: it has no MachineConfigPool (it holds {holds}); make the snapshot with: {HOW_TO_SNAPSHOT}"
         );
     }
+    let Bootstrap {
+        server,
+        ca,
+        kubeconfig,
+        ca_from,
+    } = bootstrap(objects, what)?;
+    let mut notes = Vec::new();
+    let mut pools = Vec::new();
+    let mut names: Vec<&str> = kind(objects, "MachineConfigPool")
+        .filter_map(|p| p["metadata"]["name"].as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    if let Some(o) = only
+        && !names.contains(&o)
+    {
+        bail!(
+            "{what} has no MachineConfigPool {o} (it has {})",
+            names.join(", ")
+        );
+    }
+    if names.is_empty() {
+        bail!("{what} has no MachineConfigPool; make the snapshot with: {HOW_TO_SNAPSHOT}");
+    }
+    for name in names.into_iter().filter(|n| only.is_none_or(|o| o == *n)) {
+        pools.push(pool(objects, name, what, &ca, &kubeconfig, &mut notes)?);
+    }
+    Ok(Served {
+        pools,
+        kubeconfig,
+        server,
+        ca_from,
+        notes,
+    })
+}
+
+/// What the MCS builds every pool's config with: the API server, the CAs of the
+/// ControllerConfig, and the bootstrap kubeconfig (and where its CA came from).
+struct Bootstrap {
+    server: String,
+    ca: ControllerData,
+    kubeconfig: Vec<u8>,
+    ca_from: &'static str,
+}
+
+/// The ControllerConfig, the node-bootstrapper token and the kubeconfig-data bundle.
+fn bootstrap(objects: &[Value], what: &str) -> Result<Bootstrap> {
     let cc = named(objects, "ControllerConfig", "machine-config-controller")
         .or_else(|| kind(objects, "ControllerConfig").next())
         .ok_or_else(|| {
@@ -155,81 +202,72 @@ pub fn serve(objects: &[Value], only: Option<&str>, what: &str) -> Result<Served
         ),
     };
     let kubeconfig = crate::kubeconfig::build(&server, &kube_ca, &token);
-
-    let mut notes = Vec::new();
-    let mut pools = Vec::new();
-    let mut names: Vec<&str> = kind(objects, "MachineConfigPool")
-        .filter_map(|p| p["metadata"]["name"].as_str())
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    if let Some(o) = only
-        && !names.contains(&o)
-    {
-        bail!(
-            "{what} has no MachineConfigPool {o} (it has {})",
-            names.join(", ")
-        );
-    }
-    if names.is_empty() {
-        bail!("{what} has no MachineConfigPool; make the snapshot with: {HOW_TO_SNAPSHOT}");
-    }
-    for name in names.into_iter().filter(|n| only.is_none_or(|o| o == *n)) {
-        if !crate::names::is_dns_label(name) {
-            bail!("{what}: pool {name:?} is not a DNS label");
-        }
-        let mcp = named(objects, "MachineConfigPool", name).expect("the name came from the list");
-        let updated = mcp["status"]["updatedMachineCount"].as_i64().unwrap_or(0);
-        let (chosen_by, chosen) = if updated > 0 {
-            ("spec.configuration", &mcp["spec"]["configuration"]["name"])
-        } else {
-            (
-                "status.configuration",
-                &mcp["status"]["configuration"]["name"],
-            )
-        };
-        let chosen = chosen.as_str().filter(|c| !c.is_empty()).ok_or_else(|| {
-            anyhow!("{what}: MachineConfigPool {name} has no {chosen_by}.name yet")
-        })?;
-        let mc = named(objects, "MachineConfig", chosen).ok_or_else(|| {
-            anyhow!(
-                "{what} has no MachineConfig {chosen}, which pool {name}'s {chosen_by} names; `oc get machineconfigs -o yaml` lists the rendered ones too"
-            )
-        })?;
-        let parsed = super::machine_configs(vec![mc.clone()], what)?;
-        let config = parsed[0]
-            .config
-            .clone()
-            .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
-        let mut object = Object::from_value(mc)?;
-        // The MCS holds the object as its informer lists it: without apiVersion and kind.
-        object.kind.clear();
-        object.api_version.clear();
-        let image = layered_image(objects, mcp, chosen, updated, &mut notes);
-        if let Some(i) = &image {
-            object.spec.os_image_url = i.clone();
-        }
-        let source = Source::new(
-            object,
-            config,
-            &ca,
-            Some(kubeconfig.clone()),
-            image.as_deref().unwrap_or(""),
-        );
-        pools.push(Pool {
-            pool: name.to_string(),
-            chosen_by,
-            updated,
-            image,
-            source,
-        });
-    }
-    Ok(Served {
-        pools,
-        kubeconfig,
+    Ok(Bootstrap {
         server,
+        ca,
+        kubeconfig,
         ca_from,
-        notes,
+    })
+}
+
+/// One pool: the rendered MachineConfig the MCS picks for it (spec while a node is updated to
+/// it, else status), with the layered image when one applies.
+fn pool(
+    objects: &[Value],
+    name: &str,
+    what: &str,
+    ca: &ControllerData,
+    kubeconfig: &[u8],
+    notes: &mut Vec<String>,
+) -> Result<Pool> {
+    if !crate::names::is_dns_label(name) {
+        bail!("{what}: pool {name:?} is not a DNS label");
+    }
+    let mcp = named(objects, "MachineConfigPool", name).expect("the name came from the list");
+    let updated = mcp["status"]["updatedMachineCount"].as_i64().unwrap_or(0);
+    let (chosen_by, chosen) = if updated > 0 {
+        ("spec.configuration", &mcp["spec"]["configuration"]["name"])
+    } else {
+        (
+            "status.configuration",
+            &mcp["status"]["configuration"]["name"],
+        )
+    };
+    let chosen = chosen
+        .as_str()
+        .filter(|c| !c.is_empty())
+        .ok_or_else(|| anyhow!("{what}: MachineConfigPool {name} has no {chosen_by}.name yet"))?;
+    let mc = named(objects, "MachineConfig", chosen).ok_or_else(|| {
+        anyhow!(
+            "{what} has no MachineConfig {chosen}, which pool {name}'s {chosen_by} names; `oc get machineconfigs -o yaml` lists the rendered ones too"
+        )
+    })?;
+    let parsed = super::machine_configs(vec![mc.clone()], what)?;
+    let config = parsed[0]
+        .config
+        .clone()
+        .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
+    let mut object = Object::from_value(mc)?;
+    // The MCS holds the object as its informer lists it: without apiVersion and kind.
+    object.kind.clear();
+    object.api_version.clear();
+    let image = layered_image(objects, mcp, chosen, updated, notes);
+    if let Some(i) = &image {
+        object.spec.os_image_url = i.clone();
+    }
+    let source = Source::new(
+        object,
+        config,
+        &ca,
+        Some(kubeconfig.to_vec()),
+        image.as_deref().unwrap_or(""),
+    );
+    Ok(Pool {
+        pool: name.to_string(),
+        chosen_by,
+        updated,
+        image,
+        source,
     })
 }
 
