@@ -159,6 +159,17 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
             secret: true,
         });
     }
+    out.extend(credentials(i));
+    if let Some(d) = deploy {
+        out.extend(serve_objects(i, d));
+    }
+    out
+}
+
+/// The token Secret (seed 004's machineconfig-auth) and each pool's user-data Secret with its
+/// pointer config.
+fn credentials(i: &Inputs) -> Vec<Manifest> {
+    let mut out = Vec::new();
     if let Some(tokens) = &i.tokens_json {
         let mut data = BTreeMap::from([("tokens.json".to_string(), tokens.clone())]);
         if let Some(t) = &i.current_token {
@@ -186,15 +197,54 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
             secret: true,
         });
     }
-    if let Some(d) = deploy {
-        out.extend(serve_objects(i, d));
-    }
     out
 }
 
 fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
     let labels =
         json!({"app.kubernetes.io/name": "mcsctl-serve", "app.kubernetes.io/managed-by": "mcsctl"});
+    let (objects, volumes, mounts) = serve_secrets(i, d, &labels);
+    let pod = pod(d, volumes, mounts);
+    let workload = workload(d, pod, &labels);
+    let mut out: Vec<Manifest> = objects
+        .into_iter()
+        .map(|o| Manifest {
+            file: format!(
+                "serve-{}-secret.yaml",
+                o["metadata"]["name"].as_str().unwrap_or("x")
+            ),
+            object: o,
+            secret: true,
+        })
+        .collect();
+    if d.host_network {
+        out.push(Manifest {
+            file: "serve-daemonset.yaml".into(),
+            object: workload,
+            secret: false,
+        });
+    } else {
+        out.push(Manifest {
+            file: "serve-deployment.yaml".into(),
+            object: workload,
+            secret: false,
+        });
+        out.push(Manifest {
+            file: "serve-service.yaml".into(),
+            object: service(d, &labels),
+            secret: false,
+        });
+    }
+    out
+}
+
+/// The Secrets the serve pods mount (the rendered configs, the serving pair outside the MCO's
+/// namespace, the tokens), with their volumes and mounts.
+fn serve_secrets(
+    i: &Inputs,
+    d: &Deployment,
+    labels: &Value,
+) -> (Vec<Value>, Vec<Value>, Vec<Value>) {
     // Rendered configs hold secrets: a Secret, projected so pre-approval files land in a
     // subdirectory (Secret keys cannot contain '/').
     let mut data = BTreeMap::new();
@@ -250,8 +300,13 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
         volumes.push(json!({"name": "auth", "secret": {"secretName": "mcsctl-serve-auth", "defaultMode": 0o440}}));
         mounts.push(json!({"name": "auth", "mountPath": "/assets/auth", "readOnly": true}));
     }
+    (objects, volumes, mounts)
+}
+
+/// The serve pod: non-root, read-only, probed on /healthz.
+fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
     let probe = |delay: u32| json!({"httpGet": {"path": "/healthz", "port": 22623, "scheme": "HTTPS"}, "initialDelaySeconds": delay, "periodSeconds": 10, "timeoutSeconds": 2});
-    let mut pod = json!({
+    json!({
         "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,
                             "seccompProfile": {"type": "RuntimeDefault"}},
         "containers": [{
@@ -267,9 +322,13 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
             "volumeMounts": mounts,
         }],
         "volumes": volumes,
-    });
+    })
+}
+
+/// A Deployment, or with host networking a DaemonSet on the control plane as the real MCS runs.
+fn workload(d: &Deployment, mut pod: Value, labels: &Value) -> Value {
     let selector = json!({"matchLabels": {"app.kubernetes.io/name": "mcsctl-serve"}});
-    let workload = if d.host_network {
+    if d.host_network {
         // As the real MCS runs (manifests/machineconfigserver/daemonset.yaml of the MCO): one
         // pod per control plane node on its host network, tolerating the control plane's
         // NoSchedule taint, so the UPI load balancer's :22623 backends answer.
@@ -305,12 +364,16 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
                 "template": {"metadata": {"labels": labels}, "spec": pod},
             },
         })
-    };
+    }
+}
+
+/// The Service in front of the serve pods (a NodePort on 32623 when asked).
+fn service(d: &Deployment, labels: &Value) -> Value {
     let mut port = json!({"name": "mcs", "port": 22623, "targetPort": 22623, "protocol": "TCP"});
     if d.service_type == ServiceType::NodePort {
         port["nodePort"] = NODE_PORT.into();
     }
-    let service = json!({
+    json!({
         "apiVersion": "v1", "kind": "Service",
         "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
         "spec": {
@@ -318,35 +381,5 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
             "selector": {"app.kubernetes.io/name": "mcsctl-serve"},
             "ports": [port],
         },
-    });
-    let mut out: Vec<Manifest> = objects
-        .into_iter()
-        .map(|o| Manifest {
-            file: format!(
-                "serve-{}-secret.yaml",
-                o["metadata"]["name"].as_str().unwrap_or("x")
-            ),
-            object: o,
-            secret: true,
-        })
-        .collect();
-    if d.host_network {
-        out.push(Manifest {
-            file: "serve-daemonset.yaml".into(),
-            object: workload,
-            secret: false,
-        });
-    } else {
-        out.push(Manifest {
-            file: "serve-deployment.yaml".into(),
-            object: workload,
-            secret: false,
-        });
-        out.push(Manifest {
-            file: "serve-service.yaml".into(),
-            object: service,
-            secret: false,
-        });
-    }
-    out
+    })
 }
