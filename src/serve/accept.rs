@@ -64,40 +64,8 @@ pub(super) async fn accept_loop(
             }
         };
         let balancer = conn.proxy_from.iter().any(|c| c.contains(peer.ip()));
-        let slot = match conns.admit(peer.ip(), balancer) {
-            Ok((slot, evicted)) => {
-                if let Some(from) = evicted {
-                    say(
-                        "connection-evicted",
-                        format!(
-                            "all {} connections taken: closed an idle one of {from}, the client holding the most, to let {peer} in",
-                            conn.max_connections
-                        ),
-                    );
-                }
-                slot
-            }
-            Err(conns::Refused::Client) => {
-                say(
-                    "connection-limit-client",
-                    format!(
-                        "{} already holds {} connections (--max-connections-per-client); closing its new ones",
-                        limit::client_key(peer.ip()),
-                        conn.max_per_client
-                    ),
-                );
-                continue;
-            }
-            Err(conns::Refused::Full) => {
-                say(
-                    "connection-limit",
-                    format!(
-                        "all {} connections taken and none idle; closing new connections (e.g. from {peer})",
-                        conn.max_connections
-                    ),
-                );
-                continue;
-            }
+        let Some(slot) = admit(&conns, &conn, peer, balancer, &mut say) else {
+            continue;
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             say(
@@ -121,6 +89,52 @@ pub(super) async fn accept_loop(
                 _ = evict.notified() => {}
             }
         });
+    }
+}
+
+/// Admits a connection within the limits (closing an idle one of the client holding the
+/// most when all are taken), or says why not.
+fn admit(
+    conns: &Arc<conns::Conns>,
+    conn: &ConnOpts,
+    peer: std::net::SocketAddr,
+    balancer: bool,
+    say: &mut impl FnMut(&'static str, String),
+) -> Option<conns::Slot> {
+    match conns.admit(peer.ip(), balancer) {
+        Ok((slot, evicted)) => {
+            if let Some(from) = evicted {
+                say(
+                    "connection-evicted",
+                    format!(
+                        "all {} connections taken: closed an idle one of {from}, the client holding the most, to let {peer} in",
+                        conn.max_connections
+                    ),
+                );
+            }
+            Some(slot)
+        }
+        Err(conns::Refused::Client) => {
+            say(
+                "connection-limit-client",
+                format!(
+                    "{} already holds {} connections (--max-connections-per-client); closing its new ones",
+                    limit::client_key(peer.ip()),
+                    conn.max_per_client
+                ),
+            );
+            None
+        }
+        Err(conns::Refused::Full) => {
+            say(
+                "connection-limit",
+                format!(
+                    "all {} connections taken and none idle; closing new connections (e.g. from {peer})",
+                    conn.max_connections
+                ),
+            );
+            None
+        }
     }
 }
 
@@ -271,24 +285,29 @@ async fn serve_conn<I>(
         }
     };
     if let Err(e) = result {
-        let io = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>());
-        match io.map(|e| e.to_string()) {
-            Some(m) if m == io::STALLED => shared.log.event(
-                "write-timeout",
-                &format!(
-                    "closed the connection from {}: it stopped reading",
-                    peer.client
-                ),
+        log_cut(&shared, &e, peer, &conn);
+    }
+}
+
+/// Logs a connection the write guards cut: a client that stopped reading, or read too slowly.
+fn log_cut(shared: &Shared, e: &hyper::Error, peer: Peer, conn: &ConnOpts) {
+    let io = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>());
+    match io.map(|e| e.to_string()) {
+        Some(m) if m == io::STALLED => shared.log.event(
+            "write-timeout",
+            &format!(
+                "closed the connection from {}: it stopped reading",
+                peer.client
             ),
-            Some(m) if m == io::TOO_SLOW => shared.log.event(
-                "slow-client",
-                &format!(
-                    "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
-                    peer.client,
-                    crate::size::human(conn.min_send_rate)
-                ),
+        ),
+        Some(m) if m == io::TOO_SLOW => shared.log.event(
+            "slow-client",
+            &format!(
+                "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
+                peer.client,
+                crate::size::human(conn.min_send_rate)
             ),
-            _ => {}
-        }
+        ),
+        _ => {}
     }
 }

@@ -15,9 +15,6 @@ pub(super) fn banner(
     tls: &TcpListener,
     plain: Option<&TcpListener>,
 ) -> String {
-    let pools = state.pools();
-    let mut pre: Vec<&String> = state.pre.keys().collect();
-    pre.sort();
     let addr = |l: &TcpListener| l.local_addr().map(|a| a.to_string()).unwrap_or_default();
     let mut b = format!("mcsctl serve {}\n", env!("CARGO_PKG_VERSION"));
     b.push_str(&format!("  listening: https://{}", addr(tls)));
@@ -42,27 +39,7 @@ pub(super) fn banner(
             .as_deref()
             .unwrap_or("(tls/mcs-ca.crt not present)")
     ));
-    b.push_str(&format!(
-        "  pools: {}\n",
-        if pools.is_empty() {
-            "none (no rendered/<pool>.ign yet)".into()
-        } else {
-            pools.join(", ")
-        }
-    ));
-    if state.auth == AuthMode::Split {
-        b.push_str(&format!(
-            "  pre-approval pools: {}\n",
-            if pre.is_empty() {
-                "none".into()
-            } else {
-                pre.iter()
-                    .map(|s| s.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
-        ));
-    }
+    pool_lines(&mut b, state);
     let live = state.tokens.live_at(opts.clock.now());
     b.push_str(&format!(
         "  auth: {} ({live} live token(s)){}\n",
@@ -88,13 +65,28 @@ pub(super) fn banner(
         opts.max_connections,
         opts.max_connections_per_client
     ));
+    warnings(&mut b, opts, state, outcome, &addr(tls), plain.is_some());
+    b.push_str("ready\n");
+    b
+}
+
+/// What an admin should act on: no auth, no live token, a certificate near its end, parts not
+/// served, a plain listener.
+fn warnings(
+    b: &mut String,
+    opts: &Options,
+    state: &State,
+    outcome: &state::Outcome,
+    addr: &str,
+    plain: bool,
+) {
     if state.auth == AuthMode::None {
         b.push_str(&format!(
             "WARNING: auth none: anyone who reaches {} can read every machine's full configuration, secrets included.\n",
-            addr(tls)
+            addr
         ));
     }
-    if state.auth != AuthMode::None && live == 0 {
+    if state.auth != AuthMode::None && state.tokens.live_at(opts.clock.now()) == 0 {
         b.push_str(&format!(
             "WARNING: auth {} but no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`.\n",
             state.auth.name()
@@ -111,9 +103,35 @@ pub(super) fn banner(
     for (part, why) in &outcome.failed {
         b.push_str(&format!("WARNING: {part} not served: {why}\n"));
     }
-    if plain.is_some() {
+    if plain {
         b.push_str("WARNING: the plain HTTP listener sends configs and tokens in clear text.\n");
     }
-    b.push_str("ready\n");
-    b
+}
+
+/// The pools served, and with split auth those with a pre-approval config.
+fn pool_lines(b: &mut String, state: &State) {
+    let pools = state.pools();
+    let mut pre: Vec<&String> = state.pre.keys().collect();
+    pre.sort();
+    b.push_str(&format!(
+        "  pools: {}\n",
+        if pools.is_empty() {
+            "none (no rendered/<pool>.ign yet)".into()
+        } else {
+            pools.join(", ")
+        }
+    ));
+    if state.auth == AuthMode::Split {
+        b.push_str(&format!(
+            "  pre-approval pools: {}\n",
+            if pre.is_empty() {
+                "none".into()
+            } else {
+                pre.iter()
+                    .map(|s| s.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        ));
+    }
 }

@@ -143,43 +143,11 @@ pub fn handle(
     now: OffsetDateTime,
     clock: Instant,
 ) -> Response {
-    let get_or_head = req.method == "GET" || req.method == "HEAD";
-    // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
-    // redirected to its clean form.
-    let Some(path) = percent_decode(req.path) else {
-        return Response::text(400, "bad request: invalid escape in the path");
+    let pool = match route(req) {
+        Route::Pool(p) => p,
+        Route::Answer(r) => return r,
     };
-    let clean = clean_path(&path);
-    if clean != path {
-        let mut r = Response::text(301, "moved permanently");
-        let location = match req.query {
-            Some(q) => format!("{clean}?{q}"),
-            None => clean,
-        };
-        r.headers.push(("location", location));
-        return r;
-    }
-    if path == "/healthz" {
-        if !get_or_head {
-            return method_not_allowed();
-        }
-        return Response::text(200, "ok");
-    }
-    if !path.starts_with("/config/") {
-        if !get_or_head {
-            return method_not_allowed();
-        }
-        return Response::text(404, "not found");
-    }
-    if !get_or_head {
-        return method_not_allowed();
-    }
-    // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
-    // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
-    let pool = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    if !is_dns_label(pool) {
-        return Response::text(404, "not found");
-    }
+    let pool = pool.as_str();
     let who = classify(&state.tokens, presented(req), now);
     let label = match &who {
         Presented::Nothing => "none".to_string(),
@@ -227,6 +195,60 @@ pub fn handle(
     r.pool = Some(pool.to_string());
     r.auth = label;
     r
+}
+
+/// The pool a request asks for (`/config/<pool>`), or the answer for any other request: a
+/// redirect to the clean path, /healthz, 404, 405.
+fn route(req: &Request<'_>) -> Route {
+    let get_or_head = req.method == "GET" || req.method == "HEAD";
+    // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
+    // redirected to its clean form.
+    let Some(path) = percent_decode(req.path) else {
+        return Route::Answer(Response::text(
+            400,
+            "bad request: invalid escape in the path",
+        ));
+    };
+    let clean = clean_path(&path);
+    if clean != path {
+        let mut r = Response::text(301, "moved permanently");
+        let location = match req.query {
+            Some(q) => format!("{clean}?{q}"),
+            None => clean,
+        };
+        r.headers.push(("location", location));
+        return Route::Answer(r);
+    }
+    if path == "/healthz" {
+        if !get_or_head {
+            return Route::Answer(method_not_allowed());
+        }
+        return Route::Answer(Response::text(200, "ok"));
+    }
+    if !path.starts_with("/config/") {
+        if !get_or_head {
+            return Route::Answer(method_not_allowed());
+        }
+        return Route::Answer(Response::text(404, "not found"));
+    }
+    if !get_or_head {
+        return Route::Answer(method_not_allowed());
+    }
+    // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
+    // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
+    let pool = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+    if !is_dns_label(pool) {
+        return Route::Answer(Response::text(404, "not found"));
+    }
+    Route::Pool(pool.to_string())
+}
+
+/// Where a request goes.
+enum Route {
+    /// `/config/<pool>`.
+    Pool(String),
+    /// Anything else, answered as it is.
+    Answer(Response),
 }
 
 /// 403: a valid token asking for another pool's config.

@@ -125,28 +125,12 @@ async fn serve(opts: Options) -> Result<u8> {
     let log = Log::start();
     let _ = PANIC_LOG.set(log.clone());
     let provider = crate::pki::remote::provider();
-    // A change a killed command committed is completed before anything is read (a read-only
-    // mount has no journal; if completing fails, the per-part reload keeps what it can).
-    match opts.dir.settle() {
-        Ok(Some(c)) => log.event("recovery", &format!("completed an interrupted `{c}`")),
-        Ok(None) => {}
-        Err(e) => log.event("recovery-failed", &format!("{e:#}")),
-    }
+    settle(&opts.dir, &log);
     let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
     // Taken before the load: a change that lands while loading is seen by the first poll.
     let loaded_from = loader.fingerprint();
     let (state, outcome) = loader.initial(opts.clock.now())?;
-    let tls_listener = TcpListener::bind(opts.listen)
-        .await
-        .with_context(|| format!("listening on {}", opts.listen))?;
-    let plain_listener = match opts.insecure_listen {
-        Some(a) => Some(
-            TcpListener::bind(a)
-                .await
-                .with_context(|| format!("listening on {a}"))?,
-        ),
-        None => None,
-    };
+    let (tls_listener, plain_listener) = listeners(&opts).await?;
     // Handlers go in before the banner says "ready": a signal that comes early must not fall
     // to the default action (SIGHUP would end the process).
     let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
@@ -180,43 +164,23 @@ async fn serve(opts: Options) -> Result<u8> {
     let conns = conns::Conns::new(opts.max_connections, opts.max_connections_per_client);
     let capacity = opts.max_connections + EVICTION_SLACK;
     let permits = Arc::new(Semaphore::new(capacity));
-    let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(TokioTimer::new())
-        .header_read_timeout(opts.header_timeout)
-        // hyper's own limit is a hard stop that closes the connection (the client, still
-        // sending, often sees a reset instead of the 431); it sits well above ours so that
-        // respond() can answer a clean 431 for heads between the two.
-        .max_buf_size(HARD_HEAD_LIMIT.max(opts.max_header_bytes * 2))
-        .keep_alive(true);
-    let conn = Arc::new(ConnOpts {
-        http,
-        handshake_timeout: opts.handshake_timeout,
-        write_timeout: opts.write_timeout,
-        min_send_rate: opts.min_send_rate,
-        connection_deadline: opts.connection_deadline,
-        proxy_from: opts.proxy_from.clone(),
-        max_connections: opts.max_connections,
-        max_per_client: opts.max_connections_per_client,
-    });
+    let conn = Arc::new(conn_opts(&opts));
 
-    let mut tasks = vec![tokio::spawn(accept_loop(
-        tls_listener,
-        true,
-        shared.clone(),
-        conn.clone(),
-        (permits.clone(), conns.clone()),
-        stop_rx.clone(),
-    ))];
-    if let Some(l) = plain_listener {
-        tasks.push(tokio::spawn(accept_loop(
-            l,
-            false,
-            shared.clone(),
-            conn.clone(),
-            (permits.clone(), conns.clone()),
-            stop_rx.clone(),
-        )));
-    }
+    let tasks = [Some(tls_listener), plain_listener]
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, l)| {
+            tokio::spawn(accept_loop(
+                l,
+                i == 0,
+                shared.clone(),
+                conn.clone(),
+                (permits.clone(), conns.clone()),
+                stop_rx.clone(),
+            ))
+        })
+        .collect();
     let reloader = tokio::spawn(reload_loop(
         loader,
         opts.dir.clone(),
@@ -228,6 +192,71 @@ async fn serve(opts: Options) -> Result<u8> {
     ));
 
     wait_for_stop(term, int).await;
+    reloader.abort();
+    drain(&log, stop_tx, tasks, &permits, capacity, opts.drain_timeout).await;
+    log.event("shutdown", "stopped");
+    log.flush(Duration::from_secs(2));
+    Ok(crate::exit::OK)
+}
+
+/// Completes a change a killed command committed, before anything is read (a read-only
+/// mount has no journal; if completing fails, the per-part reload keeps what it can).
+fn settle(dir: &AssetDir, log: &Log) {
+    match dir.settle() {
+        Ok(Some(c)) => log.event("recovery", &format!("completed an interrupted `{c}`")),
+        Ok(None) => {}
+        Err(e) => log.event("recovery-failed", &format!("{e:#}")),
+    }
+}
+
+/// The TLS listener and, with --insecure-listen, the plain one.
+async fn listeners(opts: &Options) -> Result<(TcpListener, Option<TcpListener>)> {
+    let tls_listener = TcpListener::bind(opts.listen)
+        .await
+        .with_context(|| format!("listening on {}", opts.listen))?;
+    let plain_listener = match opts.insecure_listen {
+        Some(a) => Some(
+            TcpListener::bind(a)
+                .await
+                .with_context(|| format!("listening on {a}"))?,
+        ),
+        None => None,
+    };
+    Ok((tls_listener, plain_listener))
+}
+
+/// hyper's connection settings and the per-connection limits.
+fn conn_opts(opts: &Options) -> ConnOpts {
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(opts.header_timeout)
+        // hyper's own limit is a hard stop that closes the connection (the client, still
+        // sending, often sees a reset instead of the 431); it sits well above ours so that
+        // respond() can answer a clean 431 for heads between the two.
+        .max_buf_size(HARD_HEAD_LIMIT.max(opts.max_header_bytes * 2))
+        .keep_alive(true);
+    ConnOpts {
+        http,
+        handshake_timeout: opts.handshake_timeout,
+        write_timeout: opts.write_timeout,
+        min_send_rate: opts.min_send_rate,
+        connection_deadline: opts.connection_deadline,
+        proxy_from: opts.proxy_from.clone(),
+        max_connections: opts.max_connections,
+        max_per_client: opts.max_connections_per_client,
+    }
+}
+
+/// Stops accepting, then waits (at most `timeout`) for the connections to end: every one
+/// holds a permit until it ends, so all `capacity` permits back means all drained.
+async fn drain(
+    log: &Log,
+    stop_tx: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    permits: &Semaphore,
+    capacity: usize,
+    timeout: Duration,
+) {
     log.event(
         "shutdown",
         "stopping: no new connections; draining in-flight requests",
@@ -236,10 +265,9 @@ async fn serve(opts: Options) -> Result<u8> {
     for t in tasks {
         let _ = t.await;
     }
-    reloader.abort();
     // Every connection holds a permit until it ends: all permits back means all drained.
     let all = u32::try_from(capacity).unwrap_or(u32::MAX);
-    if tokio::time::timeout(opts.drain_timeout, permits.acquire_many(all))
+    if tokio::time::timeout(timeout, permits.acquire_many(all))
         .await
         .is_err()
     {
@@ -247,13 +275,10 @@ async fn serve(opts: Options) -> Result<u8> {
             "shutdown",
             &format!(
                 "drain timeout ({}s) reached; closing the remaining connections",
-                opts.drain_timeout.as_secs()
+                timeout.as_secs()
             ),
         );
     }
-    log.event("shutdown", "stopped");
-    log.flush(Duration::from_secs(2));
-    Ok(crate::exit::OK)
 }
 
 /// Stops on SIGTERM or SIGINT.

@@ -73,11 +73,11 @@ pub(super) async fn reload_loop(
     mut stop: watch::Receiver<bool>,
 ) {
     let mut seen = loaded_from;
-    // The last failure message of each part: a part that keeps failing is retried at every
-    // poll (a chmod, a Secret swap) but logged once per distinct reason.
-    let mut failing: std::collections::HashMap<String, String> = Default::default();
-    let mut live_before = shared.current().tokens.live_at(shared.clock.now());
-    let mut cert_dead_said = false;
+    let mut said = Said {
+        failing: Default::default(),
+        live_before: shared.current().tokens.live_at(shared.clock.now()),
+        cert_dead: false,
+    };
     let mut tick = tokio::time::interval(every);
     tick.tick().await;
     loop {
@@ -87,26 +87,7 @@ pub(super) async fn reload_loop(
             _ = stop.changed() => return,
         };
         let now = shared.clock.now();
-        // Certificates expire without any file changing: say so when it happens.
-        let cert_dead = shared.current().tls.unusable_at(now.unix_timestamp());
-        if let Some(why) = &cert_dead
-            && !cert_dead_said
-        {
-            shared.log.event(
-                "certificate-expired",
-                &format!("{why}: every machine now refuses the connection; run `mcsctl cert renew` (serve picks it up)"),
-            );
-        }
-        cert_dead_said = cert_dead.is_some();
-        // Tokens expire without any file changing: say so when the last one goes.
-        let live_now = shared.current().tokens.live_at(now);
-        if live_now == 0 && live_before > 0 && shared.current().auth != AuthMode::None {
-            shared.log.event(
-                "no-live-token",
-                "the last live token expired: every request for a full config now gets 401",
-            );
-        }
-        live_before = live_now;
+        said.expiry(&shared, now);
         // Stat, lock, file reads, x509 and the spec conversions of every changed pool: on a
         // blocking thread, so the async workers keep serving meanwhile.
         let polled = {
@@ -114,7 +95,7 @@ pub(super) async fn reload_loop(
                 loader.clone(),
                 dir.clone(),
                 shared.current(),
-                !forced && failing.is_empty(),
+                !forced && said.failing.is_empty(),
             );
             let seen = seen.clone();
             tokio::task::spawn_blocking(move || poll(&loader, &dir, &prev, &seen, quiet, now)).await
@@ -141,43 +122,96 @@ pub(super) async fn reload_loop(
                 continue;
             }
         };
-        let failed_parts: Vec<String> = outcome.failed.iter().map(|(p, _)| p.clone()).collect();
-        for (part, why) in &outcome.failed {
-            if failing.get(part) != Some(why) {
+        said.failures(&shared, outcome.failed);
+        publish(&shared, next, &outcome.changed, forced, now);
+        seen = fp;
+    }
+}
+
+/// What the reload loop has said, so that a state that lasts is logged once.
+struct Said {
+    /// The last failure message of each part: a part that keeps failing is retried at every
+    /// poll (a chmod, a Secret swap) but logged once per distinct reason.
+    failing: std::collections::HashMap<String, String>,
+    /// Live tokens at the last poll.
+    live_before: usize,
+    /// Whether the certificate's expiry was said.
+    cert_dead: bool,
+}
+
+impl Said {
+    /// Certificates and tokens expire without any file changing: says so when it happens.
+    fn expiry(&mut self, shared: &Shared, now: time::OffsetDateTime) {
+        // Certificates expire without any file changing: say so when it happens.
+        let cert_dead = shared.current().tls.unusable_at(now.unix_timestamp());
+        if let Some(why) = &cert_dead
+            && !self.cert_dead
+        {
+            shared.log.event(
+                "certificate-expired",
+                &format!("{why}: every machine now refuses the connection; run `mcsctl cert renew` (serve picks it up)"),
+            );
+        }
+        self.cert_dead = cert_dead.is_some();
+        // Tokens expire without any file changing: say so when the last one goes.
+        let live_now = shared.current().tokens.live_at(now);
+        if live_now == 0 && self.live_before > 0 && shared.current().auth != AuthMode::None {
+            shared.log.event(
+                "no-live-token",
+                "the last live token expired: every request for a full config now gets 401",
+            );
+        }
+        self.live_before = live_now;
+    }
+
+    /// Logs each part's failure once per distinct reason.
+    fn failures(&mut self, shared: &Shared, failed: Vec<(String, String)>) {
+        let failed_parts: Vec<String> = failed.iter().map(|(p, _)| p.clone()).collect();
+        for (part, why) in &failed {
+            if self.failing.get(part) != Some(why) {
                 shared.log.event(
                     "reload-failed",
                     &format!("{part}: keeping its last good state: {why}"),
                 );
             }
         }
-        failing.retain(|p, _| failed_parts.contains(p));
-        for (part, why) in outcome.failed {
-            failing.insert(part, why);
+        self.failing.retain(|p, _| failed_parts.contains(p));
+        for (part, why) in failed {
+            self.failing.insert(part, why);
         }
-        if !outcome.changed.is_empty() || forced {
-            let live = next.tokens.live_at(now);
-            let msg = format!(
-                "reloaded{}: {}; auth {}, {live} live token(s), pools {:?}",
-                if forced { " on SIGHUP" } else { "" },
-                if outcome.changed.is_empty() {
-                    "nothing changed".to_string()
-                } else {
-                    outcome.changed.join(", ")
-                },
-                next.auth.name(),
-                next.pools(),
+    }
+}
+
+/// Puts the new state in place; logs what changed (always on SIGHUP).
+fn publish(
+    shared: &Shared,
+    next: Box<super::State>,
+    changed: &[String],
+    forced: bool,
+    now: time::OffsetDateTime,
+) {
+    if !changed.is_empty() || forced {
+        let live = next.tokens.live_at(now);
+        let msg = format!(
+            "reloaded{}: {}; auth {}, {live} live token(s), pools {:?}",
+            if forced { " on SIGHUP" } else { "" },
+            if changed.is_empty() {
+                "nothing changed".to_string()
+            } else {
+                changed.join(", ")
+            },
+            next.auth.name(),
+            next.pools(),
+        );
+        if live == 0 && next.auth != AuthMode::None {
+            shared.log.event(
+                "no-live-token",
+                "no live token: every request for a full config gets 401",
             );
-            if live == 0 && next.auth != AuthMode::None {
-                shared.log.event(
-                    "no-live-token",
-                    "no live token: every request for a full config gets 401",
-                );
-            }
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
-            shared.log.event("reload", &msg);
-        } else {
-            *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
         }
-        seen = fp;
+        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
+        shared.log.event("reload", &msg);
+    } else {
+        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
     }
 }

@@ -179,12 +179,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ignition/spec/v2/mod.rs", "mco_dedupe", 92),
     ("ignition/spec/v2/validate.rs", "validate_v2", 94),
     ("kubeconfig.rs", "check", 121),
-    ("serve/accept.rs", "accept_loop", 93),
-    ("serve/accept.rs", "serve_conn", 86),
-    ("serve/banner.rs", "banner", 109),
-    ("serve/handler.rs", "handle", 92),
-    ("serve/mod.rs", "serve", 134),
-    ("serve/reload.rs", "reload_loop", 118),
     ("state/bundle.rs", "import", 88),
 ];
 

@@ -258,7 +258,7 @@ fn pool(
     let source = Source::new(
         object,
         config,
-        &ca,
+        ca,
         Some(kubeconfig.to_vec()),
         image.as_deref().unwrap_or(""),
     );
