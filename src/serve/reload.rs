@@ -123,7 +123,7 @@ pub(super) async fn reload_loop(
             }
         };
         said.failures(&shared, outcome.failed);
-        publish(&shared, next, &outcome.changed, forced, now);
+        publish(&shared, *next, &outcome.changed, forced, now);
         seen = fp;
     }
 }
@@ -185,7 +185,7 @@ impl Said {
 /// Puts the new state in place; logs what changed (always on SIGHUP).
 fn publish(
     shared: &Shared,
-    next: Box<super::State>,
+    next: super::State,
     changed: &[String],
     forced: bool,
     now: time::OffsetDateTime,
@@ -209,9 +209,9 @@ fn publish(
                 "no live token: every request for a full config gets 401",
             );
         }
-        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
+        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
         shared.log.event("reload", &msg);
     } else {
-        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(*next);
+        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
     }
 }
