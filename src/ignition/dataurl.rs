@@ -68,125 +68,19 @@ pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
     let rest = s.strip_prefix("data:").ok_or("missing data prefix")?;
     let c: Vec<char> = rest.chars().collect();
     let mut i = 0;
-    let token = |c: char| {
-        c.is_ascii() && !c.is_ascii_control() && c != ' ' && !"()<>@,;:\\\"/[]?=".contains(c)
-    };
-    let mut base64 = false;
     // The media type, if any.
     match c.first() {
         Some(';') | Some(',') => {}
         None => return Err("missing comma before data".into()),
-        Some(&first) if token(first) => {
-            let x_token = (first == 'x' || first == 'X') && c.get(1) == Some(&'-');
-            let start = i;
-            loop {
-                match c.get(i) {
-                    Some('/') => break,
-                    None => return Err("missing media type slash".into()),
-                    Some(&ch) if token(ch) => i += 1,
-                    Some(_) => return Err("invalid character for media type".into()),
-                }
-            }
-            let ty: String = c[start..i].iter().collect();
-            let known = [
-                "text",
-                "image",
-                "audio",
-                "video",
-                "application",
-                "message",
-                "multipart",
-            ]
-            .iter()
-            .any(|p| ty.starts_with(p));
-            if !x_token && !known {
-                return Err("invalid media type".into());
-            }
-            i += 1;
-            loop {
-                match c.get(i) {
-                    Some(';' | ',') => break,
-                    None => return Err("incomplete media type".into()),
-                    Some(&ch) if token(ch) => i += 1,
-                    Some(_) => return Err("invalid character for media subtype".into()),
-                }
-            }
-        }
+        Some(&first) if is_token(first) => media_type(&c, &mut i, first)?,
         Some(_) => return Err("invalid character after data prefix".into()),
     }
-    // Parameters.
+    // Parameters, `;base64` last.
+    let mut base64 = false;
     while c.get(i) == Some(&';') {
-        i += 1;
-        match c.get(i) {
-            None | Some('=') | Some(',') => return Err("unterminated parameter sequence".into()),
-            Some(&ch) if token(ch) => {}
-            Some(_) => return Err("invalid character for parameter attribute".into()),
-        }
-        let start = i;
-        loop {
-            match c.get(i) {
-                Some('=') => break,
-                Some(',') => {
-                    let attr: String = c[start..i].iter().collect();
-                    if attr != "base64" {
-                        return Err(format!("expected base64, got {attr}"));
-                    }
-                    base64 = true;
-                    break;
-                }
-                None => return Err("unterminated parameter sequence".into()),
-                Some(&ch) if token(ch) => i += 1,
-                Some(_) => return Err("invalid character for parameter attribute".into()),
-            }
-        }
-        if base64 {
+        if let Some(b) = parameter(&c, &mut i)? {
+            base64 = b;
             break;
-        }
-        i += 1; // '='
-        match c.get(i) {
-            Some('"') => {
-                i += 1;
-                let vstart = i;
-                loop {
-                    match c.get(i) {
-                        None => return Err("unclosed quoted string".into()),
-                        // After a backslash any ASCII character goes; the end of the
-                        // text falls through to "unclosed".
-                        Some('\\') => match c.get(i + 1) {
-                            None => return Err("unclosed quoted string".into()),
-                            Some(ch) if ch.is_ascii() => i += 2,
-                            Some(_) => return Err("invalid escaped character".into()),
-                        },
-                        Some('"') => break,
-                        Some(ch) if ch.is_ascii() => i += 1,
-                        Some(_) => return Err("invalid character for parameter value".into()),
-                    }
-                }
-                let v: String = c[vstart..i].iter().collect();
-                unquote(&v)?;
-                i += 1;
-            }
-            None => return Err("missing comma before data".into()),
-            Some(&ch) if token(ch) => {
-                let vstart = i;
-                loop {
-                    match c.get(i) {
-                        Some(';' | ',') => break,
-                        None => return Err("missing comma before data".into()),
-                        Some(&ch) if token(ch) => i += 1,
-                        Some(_) => return Err("invalid character for parameter value".into()),
-                    }
-                }
-                let v: String = c[vstart..i].iter().collect();
-                rfc2396_unescape(&v)?;
-            }
-            Some(_) => return Err("invalid character for parameter value".into()),
-        }
-        match c.get(i) {
-            Some(';') => {}
-            Some(',') => break,
-            None => return Err("missing comma before data".into()),
-            Some(_) => return Err("expected semicolon or comma".into()),
         }
     }
     if c.get(i) != Some(&',') {
@@ -196,6 +90,129 @@ pub fn decode_strict(s: &str) -> std::result::Result<Vec<u8>, String> {
         });
     }
     let data: String = c[i + 1..].iter().collect();
+    decode_data(&data, base64)
+}
+
+/// RFC 2045 token characters.
+fn is_token(c: char) -> bool {
+    c.is_ascii() && !c.is_ascii_control() && c != ' ' && !"()<>@,;:\\\"/[]?=".contains(c)
+}
+
+/// `type/subtype`: a discrete or composite top-level type unless it starts with `x-`.
+fn media_type(c: &[char], i: &mut usize, first: char) -> std::result::Result<(), String> {
+    let x_token = (first == 'x' || first == 'X') && c.get(1) == Some(&'-');
+    let start = *i;
+    loop {
+        match c.get(*i) {
+            Some('/') => break,
+            None => return Err("missing media type slash".into()),
+            Some(&ch) if is_token(ch) => *i += 1,
+            Some(_) => return Err("invalid character for media type".into()),
+        }
+    }
+    let ty: String = c[start..*i].iter().collect();
+    let known = [
+        "text",
+        "image",
+        "audio",
+        "video",
+        "application",
+        "message",
+        "multipart",
+    ]
+    .iter()
+    .any(|p| ty.starts_with(p));
+    if !x_token && !known {
+        return Err("invalid media type".into());
+    }
+    *i += 1;
+    loop {
+        match c.get(*i) {
+            Some(';' | ',') => break,
+            None => return Err("incomplete media type".into()),
+            Some(&ch) if is_token(ch) => *i += 1,
+            Some(_) => return Err("invalid character for media subtype".into()),
+        }
+    }
+    Ok(())
+}
+
+/// One `;attr=value` parameter from the `;` at `i`: `Some(base64)` when the data follows,
+/// `None` when another parameter does.
+fn parameter(c: &[char], i: &mut usize) -> std::result::Result<Option<bool>, String> {
+    *i += 1;
+    match c.get(*i) {
+        None | Some('=') | Some(',') => return Err("unterminated parameter sequence".into()),
+        Some(&ch) if is_token(ch) => {}
+        Some(_) => return Err("invalid character for parameter attribute".into()),
+    }
+    let start = *i;
+    loop {
+        match c.get(*i) {
+            Some('=') => break,
+            Some(',') => {
+                let attr: String = c[start..*i].iter().collect();
+                if attr != "base64" {
+                    return Err(format!("expected base64, got {attr}"));
+                }
+                return Ok(Some(true));
+            }
+            None => return Err("unterminated parameter sequence".into()),
+            Some(&ch) if is_token(ch) => *i += 1,
+            Some(_) => return Err("invalid character for parameter attribute".into()),
+        }
+    }
+    *i += 1; // '='
+    match c.get(*i) {
+        Some('"') => {
+            *i += 1;
+            let vstart = *i;
+            loop {
+                match c.get(*i) {
+                    None => return Err("unclosed quoted string".into()),
+                    // After a backslash any ASCII character goes; the end of the
+                    // text falls through to "unclosed".
+                    Some('\\') => match c.get(*i + 1) {
+                        None => return Err("unclosed quoted string".into()),
+                        Some(ch) if ch.is_ascii() => *i += 2,
+                        Some(_) => return Err("invalid escaped character".into()),
+                    },
+                    Some('"') => break,
+                    Some(ch) if ch.is_ascii() => *i += 1,
+                    Some(_) => return Err("invalid character for parameter value".into()),
+                }
+            }
+            let v: String = c[vstart..*i].iter().collect();
+            unquote(&v)?;
+            *i += 1;
+        }
+        None => return Err("missing comma before data".into()),
+        Some(&ch) if is_token(ch) => {
+            let vstart = *i;
+            loop {
+                match c.get(*i) {
+                    Some(';' | ',') => break,
+                    None => return Err("missing comma before data".into()),
+                    Some(&ch) if is_token(ch) => *i += 1,
+                    Some(_) => return Err("invalid character for parameter value".into()),
+                }
+            }
+            let v: String = c[vstart..*i].iter().collect();
+            rfc2396_unescape(&v)?;
+        }
+        Some(_) => return Err("invalid character for parameter value".into()),
+    }
+    match c.get(*i) {
+        Some(';') => Ok(None),
+        Some(',') => Ok(Some(false)),
+        None => Err("missing comma before data".into()),
+        Some(_) => Err("expected semicolon or comma".into()),
+    }
+}
+
+/// The data: standard base64 with padding (line breaks ignored), or URL characters with
+/// `%XX` escapes.
+fn decode_data(data: &str, base64: bool) -> std::result::Result<Vec<u8>, String> {
     if base64 {
         if !data
             .chars()
