@@ -170,7 +170,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("csr/serving.rs", "serving", 107),
     ("doctor/explain.rs", "tls_failure", 81),
     ("doctor/mod.rs", "parse_step", 109),
-    ("golang/yaml/emit/analyze.rs", "analyze", 135),
     ("ignition/render/machineconfig.rs", "parse", 85),
     ("ignition/render/mod.rs", "payload", 91),
     ("ignition/render/object.rs", "metadata", 90),

@@ -74,85 +74,40 @@ pub(super) fn analyze(value: &[u8]) -> Analysis {
             block_allowed: false,
         };
     }
-    let mut block_indicators = false;
-    let mut flow_indicators = false;
-    let mut line_breaks = false;
-    let mut special_characters = false;
-    let (mut leading_space, mut leading_break) = (false, false);
-    let (mut trailing_space, mut trailing_break) = (false, false);
-    let (mut break_space, mut space_break) = (false, false);
-    let (mut previous_space, mut previous_break) = (false, false);
+    let mut f = Found::default();
     if value.len() >= 3 && (value.starts_with(b"---") || value.starts_with(b"...")) {
-        block_indicators = true;
-        flow_indicators = true;
+        f.block_indicators = true;
+        f.flow_indicators = true;
     }
     let mut preceded_by_whitespace = true;
+    let (mut previous_space, mut previous_break) = (false, false);
     let mut i = 0;
     while i < value.len() {
         let w = width(value[i]).max(1);
         let followed_by_whitespace = i + w >= value.len() || is_blank(value, i + w);
-        if i == 0 {
-            match value[i] {
-                b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>'
-                | b'\'' | b'"' | b'%' | b'@' | b'`' => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                b'?' | b':' => {
-                    flow_indicators = true;
-                    if followed_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
-                b'-' if followed_by_whitespace => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                _ => {}
-            }
-        } else {
-            match value[i] {
-                b',' | b'?' | b'[' | b']' | b'{' | b'}' => flow_indicators = true,
-                b':' => {
-                    flow_indicators = true;
-                    if followed_by_whitespace {
-                        block_indicators = true;
-                    }
-                }
-                b'#' if preceded_by_whitespace => {
-                    flow_indicators = true;
-                    block_indicators = true;
-                }
-                _ => {}
-            }
-        }
+        indicators(
+            &mut f,
+            value[i],
+            i == 0,
+            preceded_by_whitespace,
+            followed_by_whitespace,
+        );
         // The emitter is in unicode mode: only unprintable characters are special.
         if !is_printable(value, i) {
-            special_characters = true;
+            f.special_characters = true;
         }
+        let (first, last) = (i == 0, i + w == value.len());
         if is_space(value, i) {
-            if i == 0 {
-                leading_space = true;
-            }
-            if i + w == value.len() {
-                trailing_space = true;
-            }
-            if previous_break {
-                break_space = true;
-            }
+            f.leading_space |= first;
+            f.trailing_space |= last;
+            f.break_space |= previous_break;
             previous_space = true;
             previous_break = false;
         } else if is_break(value, i) {
-            line_breaks = true;
-            if i == 0 {
-                leading_break = true;
-            }
-            if i + w == value.len() {
-                trailing_break = true;
-            }
-            if previous_space {
-                space_break = true;
-            }
+            f.line_breaks = true;
+            f.leading_break |= first;
+            f.trailing_break |= last;
+            f.space_break |= previous_space;
             previous_space = false;
             previous_break = true;
         } else {
@@ -162,40 +117,97 @@ pub(super) fn analyze(value: &[u8]) -> Analysis {
         preceded_by_whitespace = is_blankz(value, i);
         i += w;
     }
-    let mut a = Analysis {
-        multiline: line_breaks,
-        flow_plain_allowed: true,
-        block_plain_allowed: true,
-        single_quoted_allowed: true,
-        block_allowed: true,
-    };
-    if leading_space || leading_break || trailing_space || trailing_break {
-        a.flow_plain_allowed = false;
-        a.block_plain_allowed = false;
+    f.verdict()
+}
+
+/// What the scan of a scalar found.
+#[derive(Default)]
+struct Found {
+    block_indicators: bool,
+    flow_indicators: bool,
+    line_breaks: bool,
+    special_characters: bool,
+    leading_space: bool,
+    leading_break: bool,
+    trailing_space: bool,
+    trailing_break: bool,
+    break_space: bool,
+    space_break: bool,
+}
+
+/// The indicator characters: at the start, as go-yaml checks the first character; elsewhere.
+fn indicators(f: &mut Found, c: u8, first: bool, preceded_by_ws: bool, followed_by_ws: bool) {
+    if first {
+        match c {
+            b'#' | b',' | b'[' | b']' | b'{' | b'}' | b'&' | b'*' | b'!' | b'|' | b'>' | b'\''
+            | b'"' | b'%' | b'@' | b'`' => {
+                f.flow_indicators = true;
+                f.block_indicators = true;
+            }
+            b'?' | b':' => {
+                f.flow_indicators = true;
+                f.block_indicators |= followed_by_ws;
+            }
+            b'-' if followed_by_ws => {
+                f.flow_indicators = true;
+                f.block_indicators = true;
+            }
+            _ => {}
+        }
+    } else {
+        match c {
+            b',' | b'?' | b'[' | b']' | b'{' | b'}' => f.flow_indicators = true,
+            b':' => {
+                f.flow_indicators = true;
+                f.block_indicators |= followed_by_ws;
+            }
+            b'#' if preceded_by_ws => {
+                f.flow_indicators = true;
+                f.block_indicators = true;
+            }
+            _ => {}
+        }
     }
-    if trailing_space {
-        a.block_allowed = false;
+}
+
+impl Found {
+    /// The styles the scalar allows.
+    fn verdict(&self) -> Analysis {
+        let mut a = Analysis {
+            multiline: self.line_breaks,
+            flow_plain_allowed: true,
+            block_plain_allowed: true,
+            single_quoted_allowed: true,
+            block_allowed: true,
+        };
+        if self.leading_space || self.leading_break || self.trailing_space || self.trailing_break {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+        }
+        if self.trailing_space {
+            a.block_allowed = false;
+        }
+        if self.break_space {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+            a.single_quoted_allowed = false;
+        }
+        if self.space_break || self.special_characters {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+            a.single_quoted_allowed = false;
+            a.block_allowed = false;
+        }
+        if self.line_breaks {
+            a.flow_plain_allowed = false;
+            a.block_plain_allowed = false;
+        }
+        if self.flow_indicators {
+            a.flow_plain_allowed = false;
+        }
+        if self.block_indicators {
+            a.block_plain_allowed = false;
+        }
+        a
     }
-    if break_space {
-        a.flow_plain_allowed = false;
-        a.block_plain_allowed = false;
-        a.single_quoted_allowed = false;
-    }
-    if space_break || special_characters {
-        a.flow_plain_allowed = false;
-        a.block_plain_allowed = false;
-        a.single_quoted_allowed = false;
-        a.block_allowed = false;
-    }
-    if line_breaks {
-        a.flow_plain_allowed = false;
-        a.block_plain_allowed = false;
-    }
-    if flow_indicators {
-        a.flow_plain_allowed = false;
-    }
-    if block_indicators {
-        a.block_plain_allowed = false;
-    }
-    a
 }
