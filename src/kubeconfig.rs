@@ -97,7 +97,23 @@ pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> 
         anyhow!("{what}: context {current:?} names user {user_name:?}, which is not in users")
     })?;
 
-    let c = &cluster["cluster"];
+    let (server, cas) = check_cluster(&cluster["cluster"], cluster_name, what, now)?;
+    let (credential, client_cert) = check_user(&user["user"], user_name, what, now)?;
+    Ok(BootstrapKubeconfig {
+        server,
+        credential,
+        cas,
+        client_cert,
+    })
+}
+
+/// The cluster: an https server, TLS verified against an embedded CA that is valid at `now`.
+fn check_cluster(
+    c: &Value,
+    cluster_name: &str,
+    what: &str,
+    now: i64,
+) -> Result<(String, Vec<crate::pki::cert::CertInfo>)> {
     let server = c["server"].as_str().unwrap_or_default();
     if !server.starts_with("https://") || server.len() <= "https://".len() {
         bail!(
@@ -124,8 +140,17 @@ pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> 
             dead.subject
         );
     }
+    Ok((server.to_string(), cas))
+}
 
-    let u = &user["user"];
+/// The user: an embedded token or client certificate (valid at `now`), nothing a booting
+/// node would not have (files, credential plugins).
+fn check_user(
+    u: &Value,
+    user_name: &str,
+    what: &str,
+    now: i64,
+) -> Result<(&'static str, Option<crate::pki::cert::CertInfo>)> {
     for (field, instead) in [
         ("tokenFile", "token"),
         ("client-certificate", "client-certificate-data"),
@@ -145,7 +170,7 @@ pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> 
     let token = u["token"].as_str().is_some_and(|t| !t.trim().is_empty());
     let cert = embedded(&u["client-certificate-data"]);
     let key = embedded(&u["client-key-data"]);
-    let (credential, client_cert) = match (token, cert, key) {
+    Ok(match (token, cert, key) {
         (true, _, _) => ("token", None),
         (false, Some(cert), Some(_)) => {
             let c = parse_pem_certs(&cert, &format!("{what}: client-certificate-data"))?
@@ -166,12 +191,6 @@ pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> 
         _ => bail!(
             "{what}: user {user_name:?} has no token and no client certificate; the kubelet could not send its CSR"
         ),
-    };
-    Ok(BootstrapKubeconfig {
-        server: server.to_string(),
-        credential,
-        cas,
-        client_cert,
     })
 }
 

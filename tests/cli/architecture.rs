@@ -176,7 +176,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ignition/spec/unit.rs", "step", 90),
     ("ignition/spec/v2/mod.rs", "mco_dedupe", 92),
     ("ignition/spec/v2/validate.rs", "validate_v2", 94),
-    ("kubeconfig.rs", "check", 121),
     ("state/bundle.rs", "import", 88),
 ];
 
