@@ -32,16 +32,7 @@ pub fn tls_failure(
         };
     };
     let presented = remote::fetch_chain(&addr.to_string(), host, timeout).ok();
-    let chain_desc = presented
-        .as_ref()
-        .map(|p| {
-            p.chain
-                .iter()
-                .map(|c| format!("{} issued by {}", c.subject, c.issuer_with_key_id()))
-                .collect::<Vec<_>>()
-                .join(" / ")
-        })
-        .unwrap_or_else(|| "(the chain could not be read)".into());
+    let chain_desc = describe(presented.as_ref());
     let trusted: Vec<String> = f.cas.iter().map(CertInfo::subject_with_key_id).collect();
     let said = error.map(explain_tls).unwrap_or_default();
     match c {
@@ -90,4 +81,17 @@ pub fn tls_failure(
             "inspect the server with `mcsctl inspect --remote HOST:PORT`".into(),
         ),
     }
+}
+
+/// The presented chain, one certificate after the other with its issuer.
+fn describe(presented: Option<&remote::Presented>) -> String {
+    presented
+        .map(|p| {
+            p.chain
+                .iter()
+                .map(|c| format!("{} issued by {}", c.subject, c.issuer_with_key_id()))
+                .collect::<Vec<_>>()
+                .join(" / ")
+        })
+        .unwrap_or_else(|| "(the chain could not be read)".into())
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::Result;
 use serde::Serialize;
 
-use crate::ignition::pointer;
+use crate::ignition::pointer::{self, PointerInfo};
 use crate::pki::cert::{CertInfo, parse_pem_certs};
 
 pub use judge::MAX_NESTING;
@@ -125,6 +125,57 @@ pub fn run(opts: &Options) -> Report {
 
 fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
     let name = opts.pointer.display().to_string();
+    let (bytes, info) = read_pointer(r, opts, &name)?;
+    let summary: judge::Summary = serde_json::from_slice(&bytes).unwrap_or_default();
+    let resource = judge::Resource::references(&summary.ignition.config)
+        .into_iter()
+        .next()
+        .unwrap_or_default();
+    let Some(url) = resource.source.clone() else {
+        r.fail(
+            "parse",
+            format!("{name} has no ignition.config merge or replace source"),
+            "a pointer config needs ignition.config.merge[0].source",
+        );
+        return None;
+    };
+    let headers = resource.headers();
+    let mut cas = Vec::new();
+    for (i, pem) in info.ca_pems.iter().enumerate() {
+        match parse_pem_certs(pem, &format!("{name}: certificateAuthorities[{i}]")) {
+            Ok(v) => cas.extend(v),
+            Err(e) => {
+                r.fail(
+                    "parse",
+                    format!("{e:#}"),
+                    "regenerate the pointer config with `mcsctl pointer --force`",
+                );
+                return None;
+            }
+        }
+    }
+    say_parsed(r, &info, &cas);
+    let pool = info
+        .sources
+        .first()
+        .and_then(|s| s.rsplit('/').next())
+        .unwrap_or("")
+        .split('?')
+        .next()
+        .unwrap_or("")
+        .to_string();
+    Some(Fetch {
+        url,
+        headers,
+        cas,
+        token_id: info.token_id,
+        pool,
+    })
+}
+
+/// The pointer config, read and parsed as Ignition would; `None` after a failed row (one
+/// that Ignition would stop at before fetching anything).
+fn read_pointer(r: &mut Report, opts: &Options, name: &str) -> Option<(Vec<u8>, PointerInfo)> {
     let bytes = match crate::assets::read_file(&opts.pointer) {
         Ok(b) => b,
         Err(e) => {
@@ -136,7 +187,7 @@ fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
             return None;
         }
     };
-    let info = match pointer::parse(&bytes, &name) {
+    let info = match pointer::parse(&bytes, name) {
         Ok(i) => i,
         Err(e) => {
             r.fail(
@@ -166,34 +217,11 @@ fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
         );
         return None;
     }
-    let summary: judge::Summary = serde_json::from_slice(&bytes).unwrap_or_default();
-    let resource = judge::Resource::references(&summary.ignition.config)
-        .into_iter()
-        .next()
-        .unwrap_or_default();
-    let Some(url) = resource.source.clone() else {
-        r.fail(
-            "parse",
-            format!("{name} has no ignition.config merge or replace source"),
-            "a pointer config needs ignition.config.merge[0].source",
-        );
-        return None;
-    };
-    let headers = resource.headers();
-    let mut cas = Vec::new();
-    for (i, pem) in info.ca_pems.iter().enumerate() {
-        match parse_pem_certs(pem, &format!("{name}: certificateAuthorities[{i}]")) {
-            Ok(v) => cas.extend(v),
-            Err(e) => {
-                r.fail(
-                    "parse",
-                    format!("{e:#}"),
-                    "regenerate the pointer config with `mcsctl pointer --force`",
-                );
-                return None;
-            }
-        }
-    }
+    Some((bytes, info))
+}
+
+/// The row saying what the pointer config holds.
+fn say_parsed(r: &mut Report, info: &PointerInfo, cas: &[CertInfo]) {
     let token = match (info.token_transport, &info.token_id) {
         (Some(t), Some(id)) => format!("; token {id} in {t}"),
         (Some(t), None) => format!("; a token in {t}"),
@@ -215,22 +243,6 @@ fn parse_step(r: &mut Report, opts: &Options) -> Option<Fetch> {
             }
         ),
     );
-    let pool = info
-        .sources
-        .first()
-        .and_then(|s| s.rsplit('/').next())
-        .unwrap_or("")
-        .split('?')
-        .next()
-        .unwrap_or("")
-        .to_string();
-    Some(Fetch {
-        url,
-        headers,
-        cas,
-        token_id: info.token_id,
-        pool,
-    })
 }
 
 /// A `--resolve` entry: host, optional port, address.

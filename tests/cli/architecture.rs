@@ -168,8 +168,6 @@ const FUNCTION_LINES: usize = 80;
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("csr/mod.rs", "client", 108),
     ("csr/serving.rs", "serving", 107),
-    ("doctor/explain.rs", "tls_failure", 81),
-    ("doctor/mod.rs", "parse_step", 109),
     ("ignition/render/machineconfig.rs", "parse", 85),
     ("ignition/render/mod.rs", "payload", 91),
     ("ignition/render/object.rs", "metadata", 90),
