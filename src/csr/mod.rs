@@ -369,15 +369,7 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
             Some(node),
         );
     }
-    let machine = ctx.machines.iter().find(|m| {
-        m.addresses.iter().any(|a| {
-            a.kind == "InternalDNS"
-                && a.address
-                    .strip_suffix('.')
-                    .unwrap_or(&a.address)
-                    .eq_ignore_ascii_case(node)
-        })
-    });
+    let machine = machine_by_dns(ctx, node);
     let Some(m) = machine else {
         return v(
             Decision::Pending,
@@ -394,33 +386,8 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
             Some(node),
         );
     }
-    let c = secs(csr.created);
-    if m.inventory {
-        if let (Some(start), end) = (m.created, m.window_end) {
-            let s = start.unix_timestamp();
-            let e = end.map_or(s + MAX_MACHINE_DELTA, |e| e.unix_timestamp());
-            if !(s - MAX_SKEW < c && c < e) {
-                return v(
-                    Decision::Pending,
-                    "C6",
-                    format!("CSR created outside host {}'s provisioning window", m.name),
-                    Some(node),
-                );
-            }
-        }
-    } else {
-        let mc = secs(m.created);
-        if !(mc - MAX_SKEW < c && c < mc + MAX_MACHINE_DELTA) {
-            return v(
-                Decision::Pending,
-                "C6",
-                format!(
-                    "CSR created more than 2h after (or before) machine {}",
-                    m.name
-                ),
-                Some(node),
-            );
-        }
+    if let Some(why) = outside_window(csr, m) {
+        return v(Decision::Pending, "C6", why, Some(node));
     }
     let from = if m.inventory {
         "inventory host"
@@ -433,6 +400,46 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
         format!("new node matches {from} {} by InternalDNS", display_name(m)),
         Some(node),
     )
+}
+
+/// The machine (or inventory host) whose InternalDNS address is the node's name.
+fn machine_by_dns<'c>(ctx: &'c Context, node: &str) -> Option<&'c Machine> {
+    ctx.machines.iter().find(|m| {
+        m.addresses.iter().any(|a| {
+            a.kind == "InternalDNS"
+                && a.address
+                    .strip_suffix('.')
+                    .unwrap_or(&a.address)
+                    .eq_ignore_ascii_case(node)
+        })
+    })
+}
+
+/// Why the CSR was not created within the machine's window (the approver's C6): within 2 h
+/// of the Machine, or within an inventory host's provisioning window.
+fn outside_window(csr: &Csr, m: &Machine) -> Option<String> {
+    let c = secs(csr.created);
+    if m.inventory {
+        if let (Some(start), end) = (m.created, m.window_end) {
+            let s = start.unix_timestamp();
+            let e = end.map_or(s + MAX_MACHINE_DELTA, |e| e.unix_timestamp());
+            if !(s - MAX_SKEW < c && c < e) {
+                return Some(format!(
+                    "CSR created outside host {}'s provisioning window",
+                    m.name
+                ));
+            }
+        }
+    } else {
+        let mc = secs(m.created);
+        if !(mc - MAX_SKEW < c && c < mc + MAX_MACHINE_DELTA) {
+            return Some(format!(
+                "CSR created more than 2h after (or before) machine {}",
+                m.name
+            ));
+        }
+    }
+    None
 }
 
 fn display_name(m: &Machine) -> String {

@@ -8,56 +8,11 @@ use std::net::IpAddr;
 use super::*;
 
 pub(super) fn serving(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
-    let Some(node) = csr
-        .username
-        .strip_prefix(NODE_PREFIX)
-        .filter(|n| !n.is_empty())
-    else {
-        return v(
-            Decision::Pending,
-            "S1",
-            "serving CSR whose requestor is not a node (system:node:<name>)",
-            None,
-        );
+    let node = match requestor(csr, req) {
+        Ok(node) => node,
+        Err(pending) => return pending,
     };
     let n = Some(node);
-    let has = |g: &str| csr.groups.iter().any(|x| x == g);
-    if csr.groups.len() < 2 || !has(NODE_GROUP) || !has("system:authenticated") {
-        return v(
-            Decision::Pending,
-            "S2",
-            "requestor lacks the system:nodes and system:authenticated groups",
-            n,
-        );
-    }
-    let uses = |u: &str| csr.usages.iter().any(|x| x == u);
-    if !(2..=3).contains(&csr.usages.len()) || !uses("digital signature") || !uses("server auth") {
-        return v(
-            Decision::Pending,
-            "S3",
-            "usages are not a kubelet serving set (digital signature, server auth[, key encipherment])",
-            n,
-        );
-    }
-    if req.common_name != csr.username {
-        return v(
-            Decision::Pending,
-            "S4",
-            format!(
-                "CSR common name {:?} is not the requestor {:?}",
-                req.common_name, csr.username
-            ),
-            n,
-        );
-    }
-    if !req.organizations.iter().any(|o| o == NODE_GROUP) {
-        return v(
-            Decision::Pending,
-            "S5",
-            "CSR subject lacks O=system:nodes",
-            n,
-        );
-    }
     let mut errors = Vec::new();
     // S6: renewal against the certificate the kubelet presents now.
     let current = current_cert(node, ctx);
@@ -113,6 +68,62 @@ pub(super) fn serving(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
         format!("exhausted all authorization methods: {}", errors.join("; ")),
         n,
     )
+}
+
+/// Who asks and for what (S1-S5): a node, in the node groups, for a serving certificate's
+/// usages, naming itself with O=system:nodes. The node's name, or why the CSR stays pending.
+fn requestor<'c>(csr: &'c Csr, req: &CsrInfo) -> Result<&'c str, Verdict> {
+    let Some(node) = csr
+        .username
+        .strip_prefix(NODE_PREFIX)
+        .filter(|n| !n.is_empty())
+    else {
+        return Err(v(
+            Decision::Pending,
+            "S1",
+            "serving CSR whose requestor is not a node (system:node:<name>)",
+            None,
+        ));
+    };
+    let n = Some(node);
+    let has = |g: &str| csr.groups.iter().any(|x| x == g);
+    if csr.groups.len() < 2 || !has(NODE_GROUP) || !has("system:authenticated") {
+        return Err(v(
+            Decision::Pending,
+            "S2",
+            "requestor lacks the system:nodes and system:authenticated groups",
+            n,
+        ));
+    }
+    let uses = |u: &str| csr.usages.iter().any(|x| x == u);
+    if !(2..=3).contains(&csr.usages.len()) || !uses("digital signature") || !uses("server auth") {
+        return Err(v(
+            Decision::Pending,
+            "S3",
+            "usages are not a kubelet serving set (digital signature, server auth[, key encipherment])",
+            n,
+        ));
+    }
+    if req.common_name != csr.username {
+        return Err(v(
+            Decision::Pending,
+            "S4",
+            format!(
+                "CSR common name {:?} is not the requestor {:?}",
+                req.common_name, csr.username
+            ),
+            n,
+        ));
+    }
+    if !req.organizations.iter().any(|o| o == NODE_GROUP) {
+        return Err(v(
+            Decision::Pending,
+            "S5",
+            "CSR subject lacks O=system:nodes",
+            n,
+        ));
+    }
+    Ok(node)
 }
 
 /// The node's current serving certificate, when the kubelet CA exists, the Node exists with an

@@ -230,7 +230,7 @@ fn decode_data(data: &str, base64: bool) -> std::result::Result<Vec<u8>, String>
         if !data.chars().all(url_char) {
             return Err("invalid data character".into());
         }
-        rfc2396_unescape(&data)
+        rfc2396_unescape(data)
     }
 }
 
