@@ -169,9 +169,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ignition/render/machineconfig.rs", "parse", 85),
     ("ignition/render/mod.rs", "payload", 91),
     ("ignition/render/object.rs", "metadata", 90),
-    ("ignition/spec/unit.rs", "step", 90),
-    ("ignition/spec/v2/mod.rs", "mco_dedupe", 92),
-    ("ignition/spec/v2/validate.rs", "validate_v2", 94),
     ("state/bundle.rs", "import", 88),
 ];
 

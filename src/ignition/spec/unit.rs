@@ -126,47 +126,62 @@ impl Lexer<'_> {
                     Step::OptionName(section)
                 }
             },
-            Step::OptionName(section) => {
-                let mut name = String::new();
-                loop {
-                    match self.buf.read_rune() {
-                        None => return Err("EOF".into()),
-                        Some('\n' | '\r') => {
-                            return Err(
-                                "unexpected newline encountered while parsing option name".into()
-                            );
-                        }
-                        Some('=') => break,
-                        Some(c) => name.push(c),
-                    }
-                }
-                Step::OptionValue(section, name.trim().to_string(), Vec::new())
-            }
-            Step::OptionValue(section, name, mut partial) => {
-                let (line, eof) = self.line();
-                if !line.trim_ascii().is_empty() {
-                    partial.extend_from_slice(&line);
-                    if line.ends_with(b"\\") {
-                        if !eof {
-                            partial.push(b'\n');
-                        }
-                        return Ok(Some(Step::OptionValue(section, name, partial)));
-                    }
-                }
-                let val = String::from_utf8_lossy(&partial);
-                let value = if val.ends_with('\n') {
-                    format!("{}\n", val.trim())
-                } else {
-                    val.trim().to_string()
-                };
-                self.options.push(UnitOption {
-                    section: section.clone(),
-                    name,
-                    value,
-                });
-                Step::NextSectionOrOption(section)
+            Step::OptionName(section) => self.option_name(section)?,
+            Step::OptionValue(section, name, partial) => {
+                return self.option_value(section, name, partial);
             }
         }))
+    }
+
+    /// An option's name, up to `=`.
+    fn option_name(&mut self, section: String) -> Result<Step, String> {
+        let mut name = String::new();
+        loop {
+            match self.buf.read_rune() {
+                None => return Err("EOF".into()),
+                Some('\n' | '\r') => {
+                    return Err("unexpected newline encountered while parsing option name".into());
+                }
+                Some('=') => break,
+                Some(c) => name.push(c),
+            }
+        }
+        Ok(Step::OptionValue(
+            section,
+            name.trim().to_string(),
+            Vec::new(),
+        ))
+    }
+
+    /// An option's value; a line ending in `\\` continues it.
+    fn option_value(
+        &mut self,
+        section: String,
+        name: String,
+        mut partial: Vec<u8>,
+    ) -> Result<Option<Step>, String> {
+        let (line, eof) = self.line();
+        if !line.trim_ascii().is_empty() {
+            partial.extend_from_slice(&line);
+            if line.ends_with(b"\\") {
+                if !eof {
+                    partial.push(b'\n');
+                }
+                return Ok(Some(Step::OptionValue(section, name, partial)));
+            }
+        }
+        let val = String::from_utf8_lossy(&partial);
+        let value = if val.ends_with('\n') {
+            format!("{}\n", val.trim())
+        } else {
+            val.trim().to_string()
+        };
+        self.options.push(UnitOption {
+            section: section.clone(),
+            name,
+            value,
+        });
+        Ok(Some(Step::NextSectionOrOption(section)))
     }
 
     /// A line without its `\n` (and a `\r` before it), and whether the text ended.

@@ -66,7 +66,18 @@ pub fn mco_dedupe(cfg: &Config) -> Result<Config, String> {
     }
     set_list(&mut out.value, &["storage", "files"], kept);
 
-    let units = list(&cfg.value, "/systemd/units");
+    let units = dedupe_units(&list(&cfg.value, "/systemd/units"));
+    set_list(&mut out.value, &["systemd", "units"], units);
+    if let Some(user) = fold_users(&list(&cfg.value, "/passwd/users"))? {
+        set_list(&mut out.value, &["passwd", "users"], vec![user]);
+    }
+    out.normalize();
+    Ok(out)
+}
+
+/// Units kept last-wins, walking backwards; an earlier duplicate's dropins with new names
+/// are added to the kept unit.
+fn dedupe_units(units: &[&Map<String, Value>]) -> Vec<Value> {
     let mut kept: Vec<Map<String, Value>> = Vec::new();
     for u in units.iter().rev() {
         let name = s(u, "name");
@@ -95,56 +106,49 @@ pub fn mco_dedupe(cfg: &Config) -> Result<Config, String> {
         }
         kept.push((*u).clone());
     }
-    set_list(
-        &mut out.value,
-        &["systemd", "units"],
-        kept.into_iter().map(Value::Object).collect(),
-    );
+    kept.into_iter().map(Value::Object).collect()
+}
 
-    let users = list(&cfg.value, "/passwd/users");
-    if let Some(last) = users.last() {
-        let mut user = (*last).clone();
-        for u in users.iter().rev() {
-            if s(u, "name") != "core" {
-                return Err(format!(
-                    "unexpected user with name: {}. Only core user is supported",
-                    s(u, "name")
-                ));
-            }
+/// The users folded into the last one, which must be `core`, with every SSH key once.
+fn fold_users(users: &[&Map<String, Value>]) -> Result<Option<Value>, String> {
+    let Some(last) = users.last() else {
+        return Ok(None);
+    };
+    let mut user = (*last).clone();
+    for u in users.iter().rev() {
+        if s(u, "name") != "core" {
+            return Err(format!(
+                "unexpected user with name: {}. Only core user is supported",
+                s(u, "name")
+            ));
         }
-        let mut keys: Vec<Value> = Vec::new();
-        let mut all: Vec<&Value> = Vec::new();
+    }
+    let mut keys: Vec<Value> = Vec::new();
+    let mut all: Vec<&Value> = Vec::new();
+    all.extend(
+        last.get("sshAuthorizedKeys")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten(),
+    );
+    for u in users.iter().rev().skip(1) {
         all.extend(
-            last.get("sshAuthorizedKeys")
+            u.get("sshAuthorizedKeys")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten(),
         );
-        for u in users.iter().rev().skip(1) {
-            all.extend(
-                u.get("sshAuthorizedKeys")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten(),
-            );
-        }
-        for k in all {
-            if !keys.contains(k) {
-                keys.push(k.clone());
-            }
-        }
-        user.remove("sshAuthorizedKeys");
-        if !keys.is_empty() {
-            user.insert("sshAuthorizedKeys".into(), Value::Array(keys));
-        }
-        set_list(
-            &mut out.value,
-            &["passwd", "users"],
-            vec![Value::Object(user)],
-        );
     }
-    out.normalize();
-    Ok(out)
+    for k in all {
+        if !keys.contains(k) {
+            keys.push(k.clone());
+        }
+    }
+    user.remove("sshAuthorizedKeys");
+    if !keys.is_empty() {
+        user.insert("sshAuthorizedKeys".into(), Value::Array(keys));
+    }
+    Ok(Some(Value::Object(user)))
 }
 
 fn set_list(v: &mut Value, path: &[&str], items: Vec<Value>) {
