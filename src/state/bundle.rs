@@ -70,20 +70,7 @@ pub fn import(
         Some(k) => change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow),
         None => change.remove(layout::CA_KEY),
     }
-    let record = ClusterBundle {
-        format_version: ClusterBundle::FORMAT_VERSION,
-        source: b.source.clone(),
-        imported_at: crate::pki::cert::rfc3339(t),
-        signing_key: key_pem.is_some(),
-    };
-    let mut record_json = serde_json::to_vec_pretty(&record)?;
-    record_json.push(b'\n');
-    change.write(
-        layout::CLUSTER_CA,
-        &record_json,
-        PUBLIC_MODE,
-        Overwrite::Allow,
-    );
+    stage_record(&mut change, &b.source, t, key_pem.is_some())?;
     let stale_serving = retire_stale_serving(&mut change, cas, &b.cas)?;
     let mut ours = trusted;
     ours.extend(b.cas.iter().map(|c| c.der.clone()));
@@ -118,6 +105,25 @@ pub fn import(
         },
         notes,
     })
+}
+
+/// tls/cluster-ca.json: the bundle is the cluster's, from `source`, imported at `t`.
+fn stage_record(change: &mut Change<'_>, source: &str, t: i64, signing_key: bool) -> Result<()> {
+    let record = ClusterBundle {
+        format_version: ClusterBundle::FORMAT_VERSION,
+        source: source.to_string(),
+        imported_at: crate::pki::cert::rfc3339(t),
+        signing_key,
+    };
+    let mut record_json = serde_json::to_vec_pretty(&record)?;
+    record_json.push(b'\n');
+    change.write(
+        layout::CLUSTER_CA,
+        &record_json,
+        PUBLIC_MODE,
+        Overwrite::Allow,
+    );
+    Ok(())
 }
 
 /// Leaves the expired CAs out of `b` (an expired CA validates nothing: the MCO drops it too),

@@ -233,28 +233,7 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
     };
     let parsed = config(spec.get("config"))?;
     let extensions = strings(spec, "extensions")?;
-    let unsupported: Vec<&String> = extensions
-        .iter()
-        .filter(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
-        .collect();
-    if let Some(first) = unsupported.first() {
-        let i = extensions.iter().position(|e| e == *first).unwrap_or(0);
-        let names: Vec<String> = unsupported.iter().map(|e| format!("{e:?}")).collect();
-        return Err(field(
-            format!("spec.extensions[{i}]"),
-            format!(
-                "{} {} not {} the MCO supports ({})",
-                names.join(", "),
-                if names.len() == 1 { "is" } else { "are" },
-                if names.len() == 1 {
-                    "an extension"
-                } else {
-                    "extensions"
-                },
-                SUPPORTED_EXTENSIONS.join(", ")
-            ),
-        ));
-    }
+    check_extensions(&extensions)?;
     let role = o["metadata"]["labels"][ROLE_LABEL]
         .as_str()
         .map(str::to_string);
@@ -282,6 +261,33 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
         rendered_pool: rendered_pool(name).map(str::to_string),
         object: o.clone(),
     })
+}
+
+/// Every extension must be one the MCO supports; the error names the first that is not.
+fn check_extensions(extensions: &[String]) -> Result<()> {
+    let unsupported: Vec<&String> = extensions
+        .iter()
+        .filter(|e| !SUPPORTED_EXTENSIONS.contains(&e.as_str()))
+        .collect();
+    if let Some(first) = unsupported.first() {
+        let i = extensions.iter().position(|e| e == *first).unwrap_or(0);
+        let names: Vec<String> = unsupported.iter().map(|e| format!("{e:?}")).collect();
+        return Err(field(
+            format!("spec.extensions[{i}]"),
+            format!(
+                "{} {} not {} the MCO supports ({})",
+                names.join(", "),
+                if names.len() == 1 { "is" } else { "are" },
+                if names.len() == 1 {
+                    "an extension"
+                } else {
+                    "extensions"
+                },
+                SUPPORTED_EXTENSIONS.join(", ")
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A MachineConfig's Ignition config, read.

@@ -227,17 +227,7 @@ fn payload(
         .collect();
     match opts.flavour {
         Flavour::CoreOs => {
-            for m in order {
-                let fields = m.daemon_fields();
-                if !fields.is_empty() {
-                    bail!(
-                        "MachineConfig {} sets {}, which only the machine-config daemon applies and a CoreOS node without it would ignore; render with --for openshift, or remove {}",
-                        m.name,
-                        fields.join(", "),
-                        if fields.len() == 1 { "it" } else { "them" }
-                    );
-                }
-            }
+            refuse_daemon_fields(order)?;
             let config = kernel_arguments_into_ignition(&merged, order, version)?;
             let out = convert::to_spec(&config, version).map_err(|e| {
                 anyhow!("the merged config cannot be written at Ignition spec {version}: {e}; pass a newer --spec-version")
@@ -254,33 +244,7 @@ fn payload(
         }
         Flavour::OpenShift => {
             refuse_appended_paths(order)?;
-            let image = opts
-                .cluster
-                .pool_images
-                .get(pool)
-                .map_or("", String::as_str);
-            let kubeconfig = opts.kubeconfig.map(<[u8]>::to_vec);
-            let source = match order {
-                // A cluster's rendered MachineConfig is served as the cluster holds it.
-                [one] if one.rendered_pool.is_some() => {
-                    let mc = Object::from_value(&one.object)?;
-                    let config = one
-                        .config
-                        .clone()
-                        .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
-                    Source::new(mc, config, &opts.cluster.ca, kubeconfig, image)
-                }
-                _ => {
-                    let mc = rendered_object(pool, &merged, order, opts.cluster);
-                    Source::new(
-                        mc,
-                        merged.config.clone(),
-                        &opts.cluster.ca,
-                        kubeconfig,
-                        image,
-                    )
-                }
-            };
+            let source = source(order, pool, &merged, opts)?;
             let bytes = source
                 .serve(Spec::INTERNAL)
                 .map_err(|e| anyhow!("the MCS could not serve this pool's config: {e}"))?;
@@ -299,6 +263,59 @@ fn payload(
             })
         }
     }
+}
+
+/// A CoreOS node has no machine-config daemon: what only the daemon applies is refused.
+fn refuse_daemon_fields(order: &[&MachineConfig]) -> Result<()> {
+    for m in order {
+        let fields = m.daemon_fields();
+        if !fields.is_empty() {
+            bail!(
+                "MachineConfig {} sets {}, which only the machine-config daemon applies and a CoreOS node without it would ignore; render with --for openshift, or remove {}",
+                m.name,
+                fields.join(", "),
+                if fields.len() == 1 { "it" } else { "them" }
+            );
+        }
+    }
+    Ok(())
+}
+
+/// What the MCS serves the pool from: a cluster's rendered MachineConfig as the cluster holds
+/// it, else the rendered object of the merge.
+fn source(
+    order: &[&MachineConfig],
+    pool: &str,
+    merged: &Merged,
+    opts: Options<'_>,
+) -> Result<Source> {
+    let image = opts
+        .cluster
+        .pool_images
+        .get(pool)
+        .map_or("", String::as_str);
+    let kubeconfig = opts.kubeconfig.map(<[u8]>::to_vec);
+    Ok(match order {
+        // A cluster's rendered MachineConfig is served as the cluster holds it.
+        [one] if one.rendered_pool.is_some() => {
+            let mc = Object::from_value(&one.object)?;
+            let config = one
+                .config
+                .clone()
+                .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
+            Source::new(mc, config, &opts.cluster.ca, kubeconfig, image)
+        }
+        _ => {
+            let mc = rendered_object(pool, merged, order, opts.cluster);
+            Source::new(
+                mc,
+                merged.config.clone(),
+                &opts.cluster.ca,
+                kubeconfig,
+                image,
+            )
+        }
+    })
 }
 
 /// A MachineConfig that writes a file the MCS appends would make a duplicate entry, which

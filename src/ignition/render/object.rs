@@ -290,25 +290,7 @@ fn metadata(m: &Map<String, Value>, out: &mut Vec<u8>) -> bool {
         .and_then(Value::as_array)
         .filter(|a| !a.is_empty())
     {
-        let mut buf = Vec::new();
-        buf.push(b'[');
-        for (i, r) in refs.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            buf.push(b'{');
-            let mut g = Fields::new(&mut buf);
-            for k in ["apiVersion", "kind", "name", "uid"] {
-                g.str(k, r.get(k).and_then(Value::as_str).unwrap_or(""));
-            }
-            for k in ["controller", "blockOwnerDeletion"] {
-                if let Some(b) = r.get(k).filter(|v| v.is_boolean()) {
-                    g.value(k, b);
-                }
-            }
-            buf.push(b'}');
-        }
-        buf.push(b']');
+        let buf = owner_references(refs);
         f.raw("ownerReferences", &buf);
     }
     if let Some(v) = m.get("finalizers").filter(|v| !empty(v)) {
@@ -319,38 +301,68 @@ fn metadata(m: &Map<String, Value>, out: &mut Vec<u8>) -> bool {
         .and_then(Value::as_array)
         .filter(|a| !a.is_empty())
     {
-        let mut buf = Vec::new();
-        buf.push(b'[');
-        for (i, e) in entries.iter().enumerate() {
-            if i > 0 {
-                buf.push(b',');
-            }
-            buf.push(b'{');
-            let mut g = Fields::new(&mut buf);
-            for k in [
-                "manager",
-                "operation",
-                "apiVersion",
-                "time",
-                "fieldsType",
-                "fieldsV1",
-                "subresource",
-            ] {
-                if let Some(v) = e
-                    .get(k)
-                    .filter(|v| !v.is_null() && (k == "fieldsV1" || !empty(v)))
-                {
-                    g.value(k, v);
-                }
-            }
-            buf.push(b'}');
-        }
-        buf.push(b']');
+        let buf = managed_fields(entries);
         f.raw("managedFields", &buf);
     }
     let wrote = !f.first;
     out.push(b'}');
     wrote
+}
+
+/// `[]OwnerReference` in Go's field order.
+fn owner_references(refs: &[Value]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    buf.push(b'[');
+    for (i, r) in refs.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        buf.push(b'{');
+        let mut g = Fields::new(&mut buf);
+        for k in ["apiVersion", "kind", "name", "uid"] {
+            g.str(k, r.get(k).and_then(Value::as_str).unwrap_or(""));
+        }
+        for k in ["controller", "blockOwnerDeletion"] {
+            if let Some(b) = r.get(k).filter(|v| v.is_boolean()) {
+                g.value(k, b);
+            }
+        }
+        buf.push(b'}');
+    }
+    buf.push(b']');
+    buf
+}
+
+/// `[]ManagedFieldsEntry` in Go's field order, `omitempty` but for fieldsV1.
+fn managed_fields(entries: &[Value]) -> Vec<u8> {
+    let mut buf = Vec::new();
+    buf.push(b'[');
+    for (i, e) in entries.iter().enumerate() {
+        if i > 0 {
+            buf.push(b',');
+        }
+        buf.push(b'{');
+        let mut g = Fields::new(&mut buf);
+        for k in [
+            "manager",
+            "operation",
+            "apiVersion",
+            "time",
+            "fieldsType",
+            "fieldsV1",
+            "subresource",
+        ] {
+            if let Some(v) = e
+                .get(k)
+                .filter(|v| !v.is_null() && (k == "fieldsV1" || !empty(v)))
+            {
+                g.value(k, v);
+            }
+        }
+        buf.push(b'}');
+    }
+    buf.push(b']');
+    buf
 }
 
 #[cfg(test)]
