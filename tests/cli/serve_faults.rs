@@ -552,7 +552,7 @@ fn a_steady_but_slow_reader_is_cut_off_by_the_minimum_rate_and_the_deadline() {
             "--connection-deadline",
             "2s",
             "--write-timeout",
-            "5s",
+            "2s",
             "--min-send-rate",
             "1KiB",
         ],
