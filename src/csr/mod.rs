@@ -313,17 +313,24 @@ fn usage_set_matches(usages: &[String], set: &[&str]) -> bool {
     usages.len() == set.len() && usages.iter().all(|u| set.contains(&u.as_str()))
 }
 
-/// D1.
-fn is_client_cert(req: &CsrInfo, usages: &[String]) -> bool {
+/// The one classifier of kubelet requests: the shape of a node's client certificate request
+/// as the approver's `isNodeClientCert` sees it (D1): O=system:nodes alone, CN
+/// system:node:<name>, no DNS, email or IP name. `csr review` and `csr sign` both use it.
+pub fn client_shaped(req: &CsrInfo) -> bool {
     req.organizations == [NODE_GROUP]
         && req.dns_names.is_empty()
         && req.emails.is_empty()
         && req.ips.is_empty()
+        && req.common_name.starts_with(NODE_PREFIX)
+}
+
+/// D1: a client-shaped request with a kubelet client's usages.
+fn is_client_cert(req: &CsrInfo, usages: &[String]) -> bool {
+    client_shaped(req)
         && (usage_set_matches(
             usages,
             &["key encipherment", "digital signature", "client auth"],
         ) || usage_set_matches(usages, &["digital signature", "client auth"]))
-        && req.common_name.starts_with(NODE_PREFIX)
 }
 
 fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {

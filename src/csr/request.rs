@@ -30,11 +30,7 @@ pub struct CsrInfo {
 /// Parses `spec.request`: the first PEM block (text before it is skipped) must be a
 /// `CERTIFICATE REQUEST`.
 pub fn parse(pem_text: &[u8]) -> Result<CsrInfo, String> {
-    let text = String::from_utf8_lossy(pem_text);
-    let Some(start) = text.find("-----BEGIN ") else {
-        return Err("no PEM block in the request".into());
-    };
-    let block = pem::parse(&text.as_bytes()[start..]).map_err(|e| format!("malformed PEM: {e}"))?;
+    let block = crate::pki::first_pem_block(pem_text)?;
     if block.tag() != "CERTIFICATE REQUEST" {
         return Err("PEM block type must be CERTIFICATE REQUEST".into());
     }

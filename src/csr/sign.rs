@@ -43,11 +43,8 @@ pub fn usage(
     usages: Option<&[String]>,
     signer_name: Option<&str>,
 ) -> Result<(KubeletUsage, Vec<String>), String> {
-    let names_nothing = info.dns_names.is_empty()
-        && info.ips.is_empty()
-        && info.emails.is_empty()
-        && info.uris.is_empty();
-    let client_shape = info.organizations == [NODE_GROUP] && names_nothing;
+    // The approver's D1 shape; mcsctl signs no URI name into a client certificate either.
+    let client_shape = super::client_shaped(info) && info.uris.is_empty();
     let usages: Vec<String> = match usages {
         Some(u) => u.to_vec(),
         None if client_shape => vec!["digital signature".into(), "client auth".into()],
@@ -189,7 +186,7 @@ pub fn read_request(
 ) -> Result<(String, Option<Vec<String>>, Option<String>)> {
     let text = match kind::of(bytes) {
         // A request in DER (`openssl req -outform DER`) is the same request.
-        Kind::DerRequest => pem::encode(&pem::Pem::new("CERTIFICATE REQUEST", bytes.to_vec())),
+        Kind::DerRequest => crate::pki::to_pem("CERTIFICATE REQUEST", bytes),
         Kind::Kube(_) => String::from_utf8_lossy(bytes).into_owned(),
         Kind::Pem(labels) if labels.iter().any(|l| l.ends_with("CERTIFICATE REQUEST")) => {
             String::from_utf8_lossy(bytes).into_owned()

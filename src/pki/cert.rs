@@ -120,10 +120,7 @@ impl CertInfo {
 
     /// PEM encoding.
     pub fn to_pem(&self) -> String {
-        pem::encode_config(
-            &pem::Pem::new("CERTIFICATE", self.der.clone()),
-            pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
-        )
+        super::to_pem("CERTIFICATE", &self.der)
     }
 
     /// Whether subject and issuer are the same name (a root).

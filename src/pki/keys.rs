@@ -114,10 +114,7 @@ pub fn private_key_pem(key: &KeyPair) -> String {
         }
         _ => der.to_vec(),
     };
-    pem::encode_config(
-        &pem::Pem::new("PRIVATE KEY", der),
-        pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
-    )
+    super::to_pem("PRIVATE KEY", &der)
 }
 
 /// Loads a private key from PEM text. `what` names the file in errors.

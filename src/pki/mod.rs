@@ -34,6 +34,23 @@ pub fn pem_blocks(text: &[u8], what: &str) -> Result<Vec<pem::Pem>> {
     Ok(blocks)
 }
 
+/// The first PEM block of `text`, as Go's `pem.Decode` takes it: text before it is skipped,
+/// text after it ignored. The approver reads `spec.request` so.
+pub fn first_pem_block(text: &[u8]) -> std::result::Result<pem::Pem, String> {
+    let Some(start) = text.windows(11).position(|w| w == b"-----BEGIN ") else {
+        return Err("no PEM block in the request".into());
+    };
+    pem::parse(&text[start..]).map_err(|e| format!("malformed PEM: {e}"))
+}
+
+/// One PEM block of `label` around `der`, with LF line endings.
+pub fn to_pem(label: &str, der: &[u8]) -> String {
+    pem::encode_config(
+        &pem::Pem::new(label, der.to_vec()),
+        pem::EncodeConfig::new().set_line_ending(pem::LineEnding::LF),
+    )
+}
+
 /// The DER certificates of a PEM file, in order (blocks of other labels skipped).
 pub fn cert_ders(text: &[u8], what: &str) -> Result<Vec<Vec<u8>>> {
     Ok(pem_blocks(text, what)?
