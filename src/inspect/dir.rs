@@ -8,7 +8,7 @@ use super::hygiene::{bootstrap, check_mode, dir_modes, keys};
 use super::{Level, Report, Role, pointer};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::Flavour;
-use crate::pki::cert::{CertInfo, parse_pem_certs};
+use crate::pki::cert::CertInfo;
 use crate::pki::rotation::{ClusterBundle, Phase};
 use crate::token::TokenStore;
 
@@ -21,12 +21,8 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
     // A broken mcsctl.json is reported, and the rest is inspected without it.
     let cfg = config(r, dir);
     dir_modes(r, dir);
-    let certs = |rel: &str| -> Result<Option<Vec<CertInfo>>> {
-        if !dir.exists(rel) {
-            return Ok(None);
-        }
-        parse_pem_certs(&dir.read(rel)?, &dir.path(rel).display().to_string()).map(Some)
-    };
+    // The snapshot's reader: the same files read the same way.
+    let certs = |rel: &str| crate::state::cas::certs(dir, rel);
     let cas = Cas {
         active: certs(layout::CA_CERT)?.map(|mut v| v.remove(0)),
         next: certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0)),
@@ -202,35 +198,32 @@ fn serving_rows(r: &mut Report, serving: Option<&[CertInfo]>, cluster: bool) {
 
 /// The token store, checked: a token without a pool scope is a warning.
 fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
-    Ok(if dir.exists(layout::TOKENS) {
+    if dir.exists(layout::TOKENS) {
         check_mode(r, dir, layout::TOKENS);
-        match TokenStore::parse(
-            &dir.read(layout::TOKENS)?,
-            &dir.path(layout::TOKENS).display().to_string(),
-        ) {
-            Ok(s) => {
-                let now = time::OffsetDateTime::from_unix_timestamp(r.now)
-                    .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
-                for t in s.live(now).filter(|t| t.pools.is_none()) {
-                    r.check(
-                        Level::Warn,
-                        "tokens",
-                        format!(
-                            "token {} has no pool scope (made before scopes existed): it fetches every pool's config, so a worker's pointer config can fetch the master's",
-                            t.id
-                        ),
-                        Some("`mcsctl token rotate` gives each pool its own token (the old one stays valid for --grace), then `mcsctl token revoke` it".to_string()),
-                    );
-                }
-                Some(s)
+    }
+    // The snapshot's reader; a store that cannot be read is a failed row, not the end.
+    Ok(match crate::state::read_tokens(dir) {
+        Ok(Some(s)) => {
+            let now = time::OffsetDateTime::from_unix_timestamp(r.now)
+                .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+            for t in s.live(now).filter(|t| t.pools.is_none()) {
+                r.check(
+                    Level::Warn,
+                    "tokens",
+                    format!(
+                        "token {} has no pool scope (made before scopes existed): it fetches every pool's config, so a worker's pointer config can fetch the master's",
+                        t.id
+                    ),
+                    Some("`mcsctl token rotate` gives each pool its own token (the old one stays valid for --grace), then `mcsctl token revoke` it".to_string()),
+                );
             }
-            Err(e) => {
-                r.check(Level::Fail, "tokens", format!("{e:#}"), Some("restore auth/tokens.json from a backup, or start a new one with `mcsctl token rotate`".to_string()));
-                None
-            }
+            Some(s)
         }
-    } else {
-        None
+        Ok(None) => None,
+        Err(e) => {
+            r.check(Level::Fail, "tokens", format!("{e:#}"), Some("restore auth/tokens.json from a backup, or start a new one with `mcsctl token rotate`".to_string()));
+            None
+        }
     })
 }
 

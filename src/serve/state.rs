@@ -16,7 +16,7 @@ pub use super::tls::Tls;
 use crate::assets::{AssetDir, layout};
 use crate::ignition::translate::Variants;
 use crate::names::is_dns_label;
-use crate::token::{State as TokenState, TokenStore};
+use crate::token::State as TokenState;
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 
@@ -302,16 +302,13 @@ impl Loader {
     }
 
     fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {
-        if !self.dir.exists(layout::TOKENS) {
+        // The snapshot's reader; a missing store keeps the tokens last read.
+        let Some(store) = crate::state::read_tokens(&self.dir)? else {
             bail!(
                 "{} is missing; keeping the tokens last read",
                 self.dir.path(layout::TOKENS).display()
             );
-        }
-        let store = TokenStore::parse(
-            &self.dir.read(layout::TOKENS)?,
-            &self.dir.path(layout::TOKENS).display().to_string(),
-        )?;
+        };
         let mut t = Tokens {
             present: true,
             ..Tokens::default()

@@ -138,17 +138,12 @@ impl Tls {
         tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
         tls.ticketer =
             rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
-        let ca_fingerprint = if dir.exists(layout::CA_CERT) {
-            crate::pki::cert::parse_pem_certs(
-                &dir.read(layout::CA_CERT)?,
-                &dir.path(layout::CA_CERT).display().to_string(),
-            )
+        // The snapshot's reader; an unreadable CA certificate only leaves its fingerprint out.
+        let ca_fingerprint = crate::state::cas::certs(dir, layout::CA_CERT)
             .ok()
+            .flatten()
             .and_then(|v| v.into_iter().next())
-            .map(|c| c.fingerprint)
-        } else {
-            None
-        };
+            .map(|c| c.fingerprint);
         Ok(Arc::new(Tls {
             config: Arc::new(tls),
             cert_fingerprint: leaf.fingerprint.clone(),

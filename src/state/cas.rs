@@ -52,16 +52,29 @@ pub struct CaSet {
     pub retired: Vec<String>,
 }
 
+/// A file of the directory, or `None` when it is not there: the snapshot's one policy for
+/// optional files (absent is `None`, present but unreadable is an error naming it).
+pub fn optional(dir: &AssetDir, rel: &str) -> Result<Option<Vec<u8>>> {
+    if dir.exists(rel) {
+        dir.read(rel).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// The certificates of a PEM file of the directory, or `None` when it is not there. The
+/// snapshot and `inspect` read certificates through it.
+pub fn certs(dir: &AssetDir, rel: &str) -> Result<Option<Vec<CertInfo>>> {
+    match optional(dir, rel)? {
+        Some(pem) => parse_pem_certs(&pem, &dir.path(rel).display().to_string()).map(Some),
+        None => Ok(None),
+    }
+}
+
 impl CaSet {
     /// Reads every CA file of `dir`.
     pub fn read(dir: &AssetDir) -> Result<CaSet> {
-        let opt = |rel: &str| -> Result<Option<Vec<u8>>> {
-            if dir.exists(rel) {
-                dir.read(rel).map(Some)
-            } else {
-                Ok(None)
-            }
-        };
+        let opt = |rel: &str| optional(dir, rel);
         let one = |cert: &str, key: &str| -> Result<Option<Loaded>> {
             let Some(cert_pem) = opt(cert)? else {
                 return Ok(None);
