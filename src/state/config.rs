@@ -108,15 +108,6 @@ impl ClusterConfig {
         }
     }
 
-    /// The transport of a token put into a pointer config: spec 3.0.0 has no headers, so a
-    /// directory made without tokens that gets one carries it in the query.
-    pub fn token_transport_for_new_token(&self) -> Transport {
-        match self.token_transport {
-            Transport::None => Transport::Query,
-            t => t,
-        }
-    }
-
     /// `mcsctl.json` as written: pretty JSON and a newline.
     pub fn to_bytes(&self) -> Result<Vec<u8>> {
         let mut text = serde_json::to_vec_pretty(self).context("encoding mcsctl.json")?;
@@ -133,6 +124,18 @@ impl ClusterConfig {
             Overwrite::Allow,
         );
         Ok(())
+    }
+}
+
+/// How a token travels in a pointer config of spec `version` that carries one: as mcsctl.json
+/// says, and for a directory made without tokens (`none`) or without mcsctl.json, in a header
+/// where the spec has them (3.1.0 and later), else in the query. The one resolution that
+/// `pointer`, the token workflows and the pointer rewrites use.
+pub fn token_transport(cfg: Option<&ClusterConfig>, version: SpecVersion) -> Transport {
+    match cfg.map(|c| c.token_transport) {
+        Some(Transport::Query) => Transport::Query,
+        _ if version.has_http_headers() => Transport::Header,
+        _ => Transport::Query,
     }
 }
 

@@ -173,7 +173,7 @@ fn settings(
     let transport = match (inputs.transport, cfg) {
         (Some(t), _) => t,
         (None, Some(c)) => c.token_transport,
-        (None, None) if snap.tokens.is_some() => Transport::Header,
+        (None, None) if snap.tokens.is_some() => super::config::token_transport(None, version),
         (None, None) => Transport::None,
     };
     if transport == Transport::Header && !version.has_http_headers() {

@@ -120,10 +120,12 @@ pub fn edit_all(
     dir: &AssetDir,
     now: OffsetDateTime,
 ) -> Result<Vec<PendingPointer>> {
-    let transport = match cfg.map(|c| c.token_transport) {
-        Some(Transport::Query) => Transport::Query,
-        _ => Transport::Header,
+    // Each file keeps its own spec version: the edit puts the token in the query of a 3.0.0
+    // file whatever this says.
+    let latest = crate::ignition::SpecVersion {
+        minor: crate::ignition::SpecVersion::MAX_MINOR,
     };
+    let transport = super::config::token_transport(cfg, latest);
     let mut out = Vec::new();
     for f in files {
         let bearer = target

@@ -7,7 +7,6 @@ use time::{Duration, OffsetDateTime};
 use super::pointers::{self, PendingPointer, Target};
 use super::{Note, Outcome, Snapshot};
 use crate::assets::{Change, Overwrite, SECRET_MODE, layout};
-use crate::ignition::pointer::Transport;
 use crate::token::{Rotated, Token, TokenStore, TokenSummary};
 
 /// Adds `auth/tokens.json` (0600) to a change.
@@ -172,11 +171,7 @@ pub fn create<'s>(
 /// pointer configs carry none.
 fn pointer_for(snap: &Snapshot, pool: &str, token: &Token) -> Result<Vec<u8>> {
     let cfg = snap.config()?;
-    let transport = match cfg.token_transport {
-        Transport::None if cfg.spec_version.has_http_headers() => Transport::Header,
-        Transport::None => Transport::Query,
-        t => t,
-    };
+    let transport = super::config::token_transport(Some(cfg), cfg.spec_version);
     let bundle = snap.bundle()?;
     Ok(pointers::fresh(&snap.dir, cfg, pool, bundle, Some(token), transport)?.bytes)
 }
