@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('cert', 'cert', [CompletionResultType]::ParameterValue, 'Issue or renew the MCS serving certificate')
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
+            [CompletionResult]::new('machine', 'machine', [CompletionResultType]::ParameterValue, 'Register the machines a UPI cluster expects, each with its own single-use pointer config')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
@@ -436,6 +437,92 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         'mcsctl;token;help;help' {
             break
         }
+        'mcsctl;machine' {
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;machine;add' {
+            [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The pool whose config it fetches')
+            [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'An address the machine is expected at (repeatable): a serving CSR may name it')
+            [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of its token (e.g. 24h); default: no expiry')
+            [CompletionResult]::new('--uses', '--uses', [CompletionResultType]::ParameterName, 'How many full-config fetches its token allows (0: any number)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a machine of that name (its old token is revoked)')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;machine;list' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;machine;remove' {
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;machine;help' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;machine;help;add' {
+            break
+        }
+        'mcsctl;machine;help;list' {
+            break
+        }
+        'mcsctl;machine;help;remove' {
+            break
+        }
+        'mcsctl;machine;help;help' {
+            break
+        }
         'mcsctl;inspect' {
             [CompletionResult]::new('--remote', '--remote', [CompletionResultType]::ParameterName, 'Connect to a live TLS endpoint, show the chain it presents and check each named pointer config against it')
             [CompletionResult]::new('--server-name', '--server-name', [CompletionResultType]::ParameterName, 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)')
@@ -671,6 +758,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('cert', 'cert', [CompletionResultType]::ParameterValue, 'Issue or renew the MCS serving certificate')
             [CompletionResult]::new('pointer', 'pointer', [CompletionResultType]::ParameterValue, 'Write an Ignition pointer config for a pool')
             [CompletionResult]::new('token', 'token', [CompletionResultType]::ParameterValue, 'Manage bearer provisioning tokens')
+            [CompletionResult]::new('machine', 'machine', [CompletionResultType]::ParameterValue, 'Register the machines a UPI cluster expects, each with its own single-use pointer config')
             [CompletionResult]::new('inspect', 'inspect', [CompletionResultType]::ParameterValue, 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint')
             [CompletionResult]::new('render', 'render', [CompletionResultType]::ParameterValue, 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Serve rendered configs over TLS to booting machines (the Machine Config Server)')
@@ -743,6 +831,21 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;token;prune' {
+            break
+        }
+        'mcsctl;help;machine' {
+            [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            break
+        }
+        'mcsctl;help;machine;add' {
+            break
+        }
+        'mcsctl;help;machine;list' {
+            break
+        }
+        'mcsctl;help;machine;remove' {
             break
         }
         'mcsctl;help;inspect' {

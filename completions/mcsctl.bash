@@ -40,6 +40,9 @@ _mcsctl() {
             mcsctl,inspect)
                 cmd="mcsctl__subcmd__inspect"
                 ;;
+            mcsctl,machine)
+                cmd="mcsctl__subcmd__machine"
+                ;;
             mcsctl,man)
                 cmd="mcsctl__subcmd__man"
                 ;;
@@ -154,6 +157,9 @@ _mcsctl() {
             mcsctl__subcmd__help,inspect)
                 cmd="mcsctl__subcmd__help__subcmd__inspect"
                 ;;
+            mcsctl__subcmd__help,machine)
+                cmd="mcsctl__subcmd__help__subcmd__machine"
+                ;;
             mcsctl__subcmd__help,man)
                 cmd="mcsctl__subcmd__help__subcmd__man"
                 ;;
@@ -199,6 +205,15 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__csr,sign)
                 cmd="mcsctl__subcmd__help__subcmd__csr__subcmd__sign"
                 ;;
+            mcsctl__subcmd__help__subcmd__machine,add)
+                cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__add"
+                ;;
+            mcsctl__subcmd__help__subcmd__machine,list)
+                cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__list"
+                ;;
+            mcsctl__subcmd__help__subcmd__machine,remove)
+                cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__remove"
+                ;;
             mcsctl__subcmd__help__subcmd__token,create)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__create"
                 ;;
@@ -213,6 +228,30 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__help__subcmd__token,rotate)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__rotate"
+                ;;
+            mcsctl__subcmd__machine,add)
+                cmd="mcsctl__subcmd__machine__subcmd__add"
+                ;;
+            mcsctl__subcmd__machine,help)
+                cmd="mcsctl__subcmd__machine__subcmd__help"
+                ;;
+            mcsctl__subcmd__machine,list)
+                cmd="mcsctl__subcmd__machine__subcmd__list"
+                ;;
+            mcsctl__subcmd__machine,remove)
+                cmd="mcsctl__subcmd__machine__subcmd__remove"
+                ;;
+            mcsctl__subcmd__machine__subcmd__help,add)
+                cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__add"
+                ;;
+            mcsctl__subcmd__machine__subcmd__help,help)
+                cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__help"
+                ;;
+            mcsctl__subcmd__machine__subcmd__help,list)
+                cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__list"
+                ;;
+            mcsctl__subcmd__machine__subcmd__help,remove)
+                cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__remove"
                 ;;
             mcsctl__subcmd__token,create)
                 cmd="mcsctl__subcmd__token__subcmd__create"
@@ -257,7 +296,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token inspect render serve doctor csr manifests completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -961,7 +1000,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token inspect render serve doctor csr manifests completions man help"
+            opts="init ca cert pointer token machine inspect render serve doctor csr manifests completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1201,6 +1240,62 @@ _mcsctl() {
         mcsctl__subcmd__help__subcmd__inspect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__machine)
+            opts="add list remove"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__machine__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__machine__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__machine__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1467,6 +1562,188 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine)
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version add list remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__add)
+            opts="-q -v -h -V --pool --ip --ttl --uses --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --uses)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help)
+            opts="add list remove help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help__subcmd__add)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__list)
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__remove)
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand cert 'Issue or renew the MCS serving certificate'
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
+            cand machine 'Register the machines a UPI cluster expects, each with its own single-use pointer config'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
             cand render 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
@@ -397,6 +398,83 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;token;help;help'= {
         }
+        &'mcsctl;machine'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
+            cand list 'List the registered machines (tokens by id, never secrets)'
+            cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;machine;add'= {
+            cand --pool 'The pool whose config it fetches'
+            cand --ip 'An address the machine is expected at (repeatable): a serving CSR may name it'
+            cand --ttl 'Lifetime of its token (e.g. 24h); default: no expiry'
+            cand --uses 'How many full-config fetches its token allows (0: any number)'
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --force 'Replace a machine of that name (its old token is revoked)'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;machine;list'= {
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;machine;remove'= {
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;machine;help'= {
+            cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
+            cand list 'List the registered machines (tokens by id, never secrets)'
+            cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;machine;help;add'= {
+        }
+        &'mcsctl;machine;help;list'= {
+        }
+        &'mcsctl;machine;help;remove'= {
+        }
+        &'mcsctl;machine;help;help'= {
+        }
         &'mcsctl;inspect'= {
             cand --remote 'Connect to a live TLS endpoint, show the chain it presents and check each named pointer config against it'
             cand --server-name 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)'
@@ -618,6 +696,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand cert 'Issue or renew the MCS serving certificate'
             cand pointer 'Write an Ignition pointer config for a pool'
             cand token 'Manage bearer provisioning tokens'
+            cand machine 'Register the machines a UPI cluster expects, each with its own single-use pointer config'
             cand inspect 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
             cand render 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
             cand serve 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
@@ -673,6 +752,17 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;token;revoke'= {
         }
         &'mcsctl;help;token;prune'= {
+        }
+        &'mcsctl;help;machine'= {
+            cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
+            cand list 'List the registered machines (tokens by id, never secrets)'
+            cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+        }
+        &'mcsctl;help;machine;add'= {
+        }
+        &'mcsctl;help;machine;list'= {
+        }
+        &'mcsctl;help;machine;remove'= {
         }
         &'mcsctl;help;inspect'= {
         }

@@ -49,6 +49,10 @@ pub mod layout {
     pub const BOOTSTRAP_KUBECONFIG: &str = "auth/bootstrap-kubeconfig";
     /// Lock file that serialises state changes.
     pub const LOCK: &str = ".mcsctl.lock";
+    /// The registered machines (`machine add`).
+    pub const MACHINES: &str = "auth/machines.json";
+    /// The machines' own pointer configs (`<name>.ign`).
+    pub const MACHINE_POINTERS: &str = "machines";
     /// The rendered configs, one per pool (`<pool>.ign`).
     pub const RENDERED: &str = "rendered";
     /// The pre-approval subset of each pool.
@@ -56,6 +60,11 @@ pub mod layout {
     /// Where a pool's pointer config lives.
     pub fn pointer(pool: &str) -> String {
         format!("{pool}.ign")
+    }
+
+    /// The pointer config of the machine `name`.
+    pub fn machine_pointer(name: &str) -> String {
+        format!("{MACHINE_POINTERS}/{name}.ign")
     }
 }
 

@@ -11,6 +11,7 @@ mod check;
 mod csr;
 mod deploy;
 mod docs;
+mod machines;
 mod pki;
 mod tokens;
 pub mod values;
@@ -23,6 +24,7 @@ pub use check::*;
 pub use csr::*;
 pub use deploy::*;
 pub use docs::*;
+pub use machines::*;
 pub use pki::*;
 pub use tokens::*;
 
@@ -137,6 +139,9 @@ pub enum Command {
     /// Manage bearer provisioning tokens.
     #[command(subcommand)]
     Token(TokenCommand),
+    /// Register the machines a UPI cluster expects, each with its own single-use pointer config.
+    #[command(subcommand)]
+    Machine(MachineCommand),
     /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
     Inspect(InspectArgs),
     /// Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset.
@@ -178,6 +183,11 @@ impl Command {
                 TokenCommand::Revoke(_) => "token revoke",
                 TokenCommand::Prune(_) => "token prune",
             },
+            Command::Machine(m) => match m {
+                MachineCommand::Add(_) => "machine add",
+                MachineCommand::List(_) => "machine list",
+                MachineCommand::Remove(_) => "machine remove",
+            },
             Command::Inspect(_) => "inspect",
             Command::Render(_) => "render",
             Command::Serve(_) => "serve",
@@ -210,6 +220,11 @@ impl Command {
                 TokenCommand::List(a) => (Some(&a.dir), Some(&a.out)),
                 TokenCommand::Revoke(a) => (Some(&a.dir), Some(&a.out)),
                 TokenCommand::Prune(a) => (Some(&a.dir), Some(&a.out)),
+            },
+            Command::Machine(m) => match m {
+                MachineCommand::Add(a) => (Some(&a.dir), Some(&a.out)),
+                MachineCommand::List(a) => (Some(&a.dir), Some(&a.out)),
+                MachineCommand::Remove(a) => (Some(&a.dir), Some(&a.out)),
             },
             Command::Inspect(a) => (Some(&a.dir), Some(&a.out)),
             Command::Render(a) => (Some(&a.dir), Some(&a.out)),

@@ -9,6 +9,7 @@ pub mod docs;
 pub mod doctor;
 pub mod init;
 pub mod inspect;
+pub mod machine;
 pub mod manifests;
 pub mod pointer;
 pub mod render;
@@ -85,6 +86,7 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
         Command::Cert(cli::CertCommand::Renew(a)) => cert::renew(&ui, &dir, a),
         Command::Pointer(a) => pointer::run(&ui, &dir, a),
         Command::Token(t) => token::run(&ui, &dir, t),
+        Command::Machine(m) => machine::run(&ui, &dir, m),
         Command::Inspect(a) => inspect::run(&ui, &dir, a),
         Command::Render(a) => render::run(&ui, &dir, a),
         Command::Serve(a) => serve::run(&dir, a, clock),

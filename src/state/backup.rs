@@ -92,6 +92,7 @@ pub fn stage(
             )),
         ));
     }
+    rows.extend(stage_machines(dir, change, &backup)?);
     for rel in OBSOLETE {
         if dir.exists(rel) {
             change.remove(rel);
@@ -107,6 +108,34 @@ pub fn stage(
                 &format!("pool {pool} is no longer listed (it carried the old CA and token)"),
             ));
         }
+    }
+    Ok(rows)
+}
+
+/// Machines were registered with the old CA and tokens: their records and pointer configs
+/// move to the backup (`mcsctl machine add` registers them again).
+fn stage_machines(dir: &AssetDir, change: &mut Change<'_>, backup: &str) -> Result<Vec<Written>> {
+    let mut rows = Vec::new();
+    let machines = crate::state::pointers::read_all(dir)?
+        .into_iter()
+        .filter(|p| p.machine.is_some())
+        .map(|p| p.rel)
+        .chain(
+            dir.exists(layout::MACHINES)
+                .then(|| layout::MACHINES.to_string()),
+        );
+    for rel in machines {
+        let to = format!("{backup}/{rel}");
+        change.write(&to, &dir.read(&rel)?, SECRET_MODE, Overwrite::Never);
+        change.remove(&rel);
+        rows.push(Written::file(
+            &to,
+            true,
+            "backup",
+            Some(format!(
+                "{rel}, made for the replaced CA and tokens (run `mcsctl machine add` again)"
+            )),
+        ));
     }
     Ok(rows)
 }

@@ -22,6 +22,7 @@ pub mod ca;
 pub mod cas;
 pub mod config;
 pub mod init;
+pub mod machines;
 pub mod manifests;
 pub mod pointer;
 pub mod pointers;
@@ -54,8 +55,11 @@ pub struct Snapshot {
     pub cas: CaSet,
     /// `auth/tokens.json`, when the directory has one.
     pub tokens: Option<TokenStore>,
-    /// The pointer configs at the top of the directory (`*.ign`), in name order.
+    /// The pointer configs at the top of the directory (`*.ign`), in name order, then the
+    /// machines' (`machines/*.ign`).
     pub pointers: Vec<PointerFile>,
+    /// `auth/machines.json`, when a machine was ever registered.
+    pub machines: Option<machines::Registry>,
 }
 
 impl Snapshot {
@@ -73,6 +77,7 @@ impl Snapshot {
             cas: CaSet::read(dir)?,
             tokens: read_tokens(dir)?,
             pointers: pointers::read_all(dir)?,
+            machines: machines::read(dir)?,
         })
     }
 

@@ -22,6 +22,8 @@ pub struct PointerFile {
     pub path: PathBuf,
     /// Its contents.
     pub bytes: Vec<u8>,
+    /// For a machine's pointer config (`machines/<name>.ign`), the machine.
+    pub machine: Option<String>,
 }
 
 impl PointerFile {
@@ -41,16 +43,46 @@ impl PointerFile {
     }
 }
 
-/// Reads the pointer configs at the top of `dir` (`*.ign`, symlinks followed).
+/// Reads the pointer configs at the top of `dir` (`*.ign`, symlinks followed), then the
+/// machines' (`machines/*.ign`): a CA rotation edits them all, and a promotion waits for all.
 pub fn read_all(dir: &AssetDir) -> Result<Vec<PointerFile>> {
     let mut out = Vec::new();
-    for rel in dir.pointer_files()? {
+    let machines = machine_files(dir)?
+        .into_iter()
+        .map(|(rel, name)| (rel, Some(name)));
+    for (rel, machine) in dir
+        .pointer_files()?
+        .into_iter()
+        .map(|r| (r, None))
+        .chain(machines)
+    {
         let link = dir.path(&rel);
         let path = std::fs::canonicalize(&link)
             .with_context(|| format!("following {}", link.display()))?;
         let bytes = crate::assets::read_file(&path)?;
-        out.push(PointerFile { rel, path, bytes });
+        out.push(PointerFile {
+            rel,
+            path,
+            bytes,
+            machine,
+        });
     }
+    Ok(out)
+}
+
+/// The machines' pointer configs, (`machines/<name>.ign`, name), in name order.
+fn machine_files(dir: &AssetDir) -> Result<Vec<(String, String)>> {
+    let Ok(rd) = std::fs::read_dir(dir.path(layout::MACHINE_POINTERS)) else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for e in rd {
+        let name = e?.file_name().to_string_lossy().into_owned();
+        if let Some(machine) = name.strip_suffix(".ign") {
+            out.push((layout::machine_pointer(machine), machine.to_string()));
+        }
+    }
+    out.sort();
     Ok(out)
 }
 
@@ -128,9 +160,13 @@ pub fn edit_all(
     let transport = super::config::token_transport(cfg, latest);
     let mut out = Vec::new();
     for f in files {
+        // A machine's pointer config keeps its own token, never the pool's.
         let bearer = target
             .tokens
-            .and_then(|s| s.current_for(f.pool(), now))
+            .and_then(|s| match &f.machine {
+                Some(m) => s.machine_token(m),
+                None => s.current_for(f.pool(), now),
+            })
             .map(Token::bearer);
         let name = dir.path(&f.rel).display().to_string();
         let bytes = ptr_edit::edit(

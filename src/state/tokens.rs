@@ -56,7 +56,12 @@ pub fn pools_of(snap: &Snapshot, store: &TokenStore) -> Vec<String> {
         .as_ref()
         .map(|c| c.pools.clone())
         .unwrap_or_default();
-    pools.extend(snap.pointers.iter().map(|p| p.pool().to_string()));
+    pools.extend(
+        snap.pointers
+            .iter()
+            .filter(|p| p.machine.is_none())
+            .map(|p| p.pool().to_string()),
+    );
     for t in &store.tokens {
         if t.state == crate::token::State::Current
             && let Some(ps) = &t.pools

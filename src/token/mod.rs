@@ -9,6 +9,8 @@
 //! existed (format version 1) have none and fetch every pool; `inspect` warns about them and
 //! `token rotate` replaces them.
 
+mod machine;
+
 use std::fmt;
 
 use anyhow::{Result, anyhow, bail};
@@ -51,6 +53,13 @@ pub struct Token {
     /// The pools it may fetch; `None` for a token made before scopes existed (every pool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pools: Option<Vec<String>>,
+    /// The node name of the one machine it is bound to (`machine add`); such a token is
+    /// never current and never goes into a pool's pointer config.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// How many full-config fetches it allows (`machine add --uses`); `None` for any number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uses: Option<u32>,
 }
 
 impl fmt::Debug for Token {
@@ -61,6 +70,8 @@ impl fmt::Debug for Token {
             .field("expires", &self.expires)
             .field("state", &self.state)
             .field("pools", &self.pools)
+            .field("machine", &self.machine)
+            .field("uses", &self.uses)
             .finish()
     }
 }
@@ -110,6 +121,9 @@ pub struct TokenSummary {
     pub state: String,
     /// The pools it may fetch; null for a token without a scope (every pool).
     pub pools: Option<Vec<String>>,
+    /// The machine it is bound to, for a machine token.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
 }
 
 /// One pool's token change in a rotation.
@@ -187,6 +201,16 @@ impl TokenStore {
             {
                 bail!(
                     "{what}: token {} has a malformed pool scope (pool names are DNS labels, at least one)",
+                    t.id
+                );
+            }
+        }
+        for t in store.tokens.iter().filter(|t| t.machine.is_some()) {
+            let one_pool = t.pools.as_ref().is_some_and(|p| p.len() == 1);
+            let name_ok = t.machine.as_deref().is_some_and(crate::names::is_dns_name);
+            if !one_pool || !name_ok || t.state == State::Current || t.uses == Some(0) {
+                bail!(
+                    "{what}: machine token {} is malformed (one machine name, one pool, never current, at least one use)",
                     t.id
                 );
             }
@@ -372,6 +396,7 @@ impl TokenStore {
                     .map(|e| crate::pki::cert::rfc3339(e.unix_timestamp())),
                 state: t.effective_state(now).to_string(),
                 pools: t.pools.clone(),
+                machine: t.machine.clone(),
             })
             .collect()
     }
@@ -401,6 +426,8 @@ impl TokenStore {
             expires: ttl.map(|d| now + d),
             state,
             pools: Some(pools),
+            machine: None,
+            uses: None,
         })
     }
 }

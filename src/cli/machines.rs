@@ -1,0 +1,85 @@
+//! `machine`: the machines a UPI cluster expects, each with its own pointer config.
+
+use std::net::IpAddr;
+
+use clap::{Args, Subcommand};
+
+use super::values;
+use super::{DirArg, FormatArg};
+use crate::duration::Duration;
+
+/// `machine` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum MachineCommand {
+    /// Register a machine: its own pointer config (machines/NAME.ign) with a token bound to
+    /// it, scoped to its pool, single-use by default.
+    Add(MachineAddArgs),
+    /// List the registered machines (tokens by id, never secrets).
+    List(MachineListArgs),
+    /// Unregister a machine: its token is revoked, its pointer config removed.
+    Remove(MachineRemoveArgs),
+}
+
+/// Arguments of `machine add`.
+#[derive(Debug, Args)]
+pub struct MachineAddArgs {
+    /// The machine's node name (its kubelet asks as system:node:NAME).
+    #[arg(value_name = "NAME", value_parser = values::dns_name)]
+    pub name: String,
+
+    /// The pool whose config it fetches.
+    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
+    pub pool: String,
+
+    /// An address the machine is expected at (repeatable): a serving CSR may name it.
+    #[arg(long = "ip", value_name = "ADDR")]
+    pub ips: Vec<IpAddr>,
+
+    /// Lifetime of its token (e.g. 24h); default: no expiry.
+    #[arg(long, value_name = "DUR", value_parser = values::duration)]
+    pub ttl: Option<Duration>,
+
+    /// How many full-config fetches its token allows (0: any number).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub uses: u32,
+
+    /// Replace a machine of that name (its old token is revoked).
+    #[arg(long)]
+    pub force: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `machine list`.
+#[derive(Debug, Args)]
+pub struct MachineListArgs {
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `machine remove`.
+#[derive(Debug, Args)]
+pub struct MachineRemoveArgs {
+    /// The machine's node name.
+    #[arg(value_name = "NAME", value_parser = values::dns_name)]
+    pub name: String,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}

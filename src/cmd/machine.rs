@@ -1,0 +1,94 @@
+//! `mcsctl machine add`, `list` and `remove`.
+
+use anyhow::Result;
+
+use crate::assets::AssetDir;
+use crate::cli::{MachineAddArgs, MachineCommand, MachineRemoveArgs};
+use crate::exit;
+use crate::state::machines::{self, AddInputs, MachineReport, MachineRow};
+use crate::ui::{Ui, table};
+
+/// Runs a `machine` subcommand.
+pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
+    match c {
+        MachineCommand::Add(a) => add(ui, dir, a),
+        MachineCommand::List(_) => list(ui, dir),
+        MachineCommand::Remove(a) => remove(ui, dir, a),
+    }
+}
+
+fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
+    let inputs = AddInputs {
+        name: a.name.clone(),
+        pool: a.pool.clone(),
+        addresses: a.ips.clone(),
+        ttl: a.ttl.map(|d| d.to_time()),
+        uses: (a.uses > 0).then_some(a.uses),
+        force: a.force,
+    };
+    let (lock, snap) = super::load(ui, dir)?;
+    let out = machines::add(&snap, &inputs, ui.now)?;
+    let (_, out) = super::commit(&lock, out)?;
+    super::print_notes(ui, &out.notes);
+    print(ui, &format!("Registered machine {}:", a.name), &out.report)
+}
+
+fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs) -> Result<u8> {
+    let (lock, snap) = super::load(ui, dir)?;
+    let out = machines::remove(&snap, &a.name, ui.now)?;
+    let (_, out) = super::commit(&lock, out)?;
+    print(ui, &format!("Removed machine {}:", a.name), &out.report)
+}
+
+fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
+    if ui.json() {
+        ui.out_json(r)?;
+    } else {
+        super::print_written(ui, heading, &r.files)?;
+    }
+    Ok(exit::OK)
+}
+
+fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
+    let (_lock, snap) = super::load(ui, dir)?;
+    let rows = machines::list(&snap, ui.now);
+    if ui.json() {
+        ui.out_json(&serde_json::json!({ "machines": rows }))?;
+        return Ok(exit::OK);
+    }
+    if rows.is_empty() {
+        ui.info("no machine registered; `mcsctl machine add NAME --pool POOL` registers one");
+        return Ok(exit::OK);
+    }
+    let cells: Vec<Vec<String>> = rows.iter().map(cells).collect();
+    ui.out(table(
+        &[
+            "NAME",
+            "POOL",
+            "ADDRESSES",
+            "TOKEN",
+            "STATE",
+            "USES",
+            "EXPIRES",
+        ],
+        &cells,
+    ))?;
+    Ok(exit::OK)
+}
+
+fn cells(r: &MachineRow) -> Vec<String> {
+    let addresses: Vec<String> = r.addresses.iter().map(|a| a.to_string()).collect();
+    vec![
+        r.name.clone(),
+        r.pool.clone(),
+        if addresses.is_empty() {
+            "-".into()
+        } else {
+            addresses.join(",")
+        },
+        r.token.clone(),
+        r.token_state.clone(),
+        r.uses.map_or("any".into(), |u| u.to_string()),
+        r.expires.clone().unwrap_or_else(|| "never".into()),
+    ]
+}

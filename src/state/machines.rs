@@ -1,0 +1,317 @@
+//! Registered machines (`machine add`, `list`, `remove`): each an expected node with its own
+//! pointer config (`machines/<name>.ign`, 0600) carrying a token bound to it, scoped to its
+//! pool and single-use by default. The registry (`auth/machines.json`) keeps what the token
+//! does not: the addresses a serving CSR may name.
+
+use std::net::IpAddr;
+
+use anyhow::{Result, bail};
+use serde::{Deserialize, Serialize};
+use time::{Duration, OffsetDateTime};
+
+use super::{Note, Outcome, Snapshot, Written, pointers, tokens};
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::token::TokenStore;
+
+/// One registered machine.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Machine {
+    /// Its node name (`system:node:<name>`).
+    pub name: String,
+    /// The pool whose config it fetches.
+    pub pool: String,
+    /// The addresses it is expected at (`--ip`).
+    #[serde(default)]
+    pub addresses: Vec<IpAddr>,
+    /// The id of its token.
+    pub token: String,
+    /// When it was registered, RFC 3339.
+    pub added: String,
+}
+
+/// `auth/machines.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Registry {
+    /// Layout version.
+    pub format_version: u32,
+    /// The machines, in the order registered.
+    pub machines: Vec<Machine>,
+}
+
+impl Registry {
+    /// The layout this mcsctl writes.
+    pub const FORMAT_VERSION: u32 = 1;
+
+    /// Parses the registry; `what` names it in errors.
+    pub fn parse(bytes: &[u8], what: &str) -> Result<Registry> {
+        let r: Registry = serde_json::from_slice(bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "{what} is not a valid machine registry (line {}, column {})",
+                e.line(),
+                e.column()
+            )
+        })?;
+        if r.format_version != Self::FORMAT_VERSION {
+            bail!(
+                "{what} has format version {}, this mcsctl reads version {}",
+                r.format_version,
+                Self::FORMAT_VERSION
+            );
+        }
+        for m in &r.machines {
+            if !crate::names::is_dns_name(&m.name) || !crate::names::is_dns_label(&m.pool) {
+                bail!("{what}: machine {:?} is malformed", m.name);
+            }
+        }
+        Ok(r)
+    }
+
+    /// The machine called `name`.
+    pub fn get(&self, name: &str) -> Option<&Machine> {
+        self.machines.iter().find(|m| m.name == name)
+    }
+
+    fn stage(&self, change: &mut Change<'_>) -> Result<()> {
+        let mut bytes = serde_json::to_vec_pretty(self)?;
+        bytes.push(b'\n');
+        change.write(layout::MACHINES, &bytes, PUBLIC_MODE, Overwrite::Allow);
+        Ok(())
+    }
+}
+
+/// `auth/machines.json`, or `None` when no machine was ever registered.
+pub fn read(dir: &AssetDir) -> Result<Option<Registry>> {
+    match super::cas::optional(dir, layout::MACHINES)? {
+        Some(b) => Registry::parse(&b, &dir.path(layout::MACHINES).display().to_string()).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// What `machine add` registers.
+pub struct AddInputs {
+    /// The node name.
+    pub name: String,
+    /// The pool.
+    pub pool: String,
+    /// Its expected addresses.
+    pub addresses: Vec<IpAddr>,
+    /// The token's lifetime.
+    pub ttl: Option<Duration>,
+    /// Full-config fetches allowed (`None`: any number).
+    pub uses: Option<u32>,
+    /// Replace a machine of that name (its old token is revoked).
+    pub force: bool,
+}
+
+/// A machine as `machine add` and `machine list` report it (never the token's secret).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MachineRow {
+    /// The node name.
+    pub name: String,
+    /// The pool.
+    pub pool: String,
+    /// Expected addresses.
+    pub addresses: Vec<IpAddr>,
+    /// The token's id.
+    pub token: String,
+    /// Its state: current, active, expired or revoked (or `missing`).
+    pub token_state: String,
+    /// Full-config fetches it allows; null for any number.
+    pub uses: Option<u32>,
+    /// When it expires; null for never.
+    pub expires: Option<String>,
+    /// Its pointer config.
+    pub pointer: String,
+}
+
+/// The report of `machine add` and `machine remove`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MachineReport {
+    /// The machine.
+    pub machine: MachineRow,
+    /// Files written or removed.
+    pub files: Vec<Written>,
+}
+
+/// Registers a machine: a token bound to it, its pointer config, its record; one change.
+pub fn add<'s>(
+    snap: &'s Snapshot,
+    m: &AddInputs,
+    now: OffsetDateTime,
+) -> Result<Outcome<'s, MachineReport>> {
+    let cfg = snap.config()?;
+    if !cfg.pools.contains(&m.pool) {
+        bail!(
+            "pool {} is not a pool of {} ({}); `mcsctl pointer --pool {}` adds it",
+            m.pool,
+            layout::CONFIG,
+            cfg.pools.join(", "),
+            m.pool
+        );
+    }
+    let mut registry = snap.machines.clone().unwrap_or(Registry {
+        format_version: Registry::FORMAT_VERSION,
+        machines: Vec::new(),
+    });
+    let mut store = snap.tokens.clone().unwrap_or_default();
+    let notes = replace_old(&mut registry, &mut store, m)?;
+    let id = store.create_machine(now, m.ttl, &m.name, &m.pool, m.uses)?;
+    let token = store
+        .tokens
+        .iter()
+        .find(|t| t.id == id)
+        .expect("create_machine just added it");
+    let version = cfg.spec_version;
+    let transport = super::config::token_transport(Some(cfg), version);
+    let fresh = pointers::fresh(
+        &snap.dir,
+        cfg,
+        &m.pool,
+        snap.bundle()?,
+        Some(token),
+        transport,
+    )?;
+    let rel = layout::machine_pointer(&m.name);
+    let record = Machine {
+        name: m.name.clone(),
+        pool: m.pool.clone(),
+        addresses: m.addresses.clone(),
+        token: id.clone(),
+        added: crate::pki::cert::rfc3339(now.unix_timestamp()),
+    };
+    let row = row(&record, &store, &snap.dir, now);
+    registry.machines.push(record);
+    let mut change = snap.change("machine add");
+    change.write(&rel, &fresh.bytes, SECRET_MODE, Overwrite::Allow);
+    tokens::stage(&mut change, &store)?;
+    registry.stage(&mut change)?;
+    let files = vec![
+        Written::file(
+            &rel,
+            true,
+            "pointer",
+            Some(format!("{version} {}; token {id}", fresh.url)),
+        ),
+        Written::file(layout::TOKENS, true, "tokens", Some(format!("+ {id}"))),
+        Written::file(layout::MACHINES, false, "machines", Some(m.name.clone())),
+    ];
+    Ok(Outcome {
+        change: Some(change),
+        report: MachineReport {
+            machine: row,
+            files,
+        },
+        notes,
+    })
+}
+
+/// With --force, a machine of the same name leaves the registry and its token is revoked;
+/// without, it is refused.
+fn replace_old(
+    registry: &mut Registry,
+    store: &mut TokenStore,
+    m: &AddInputs,
+) -> Result<Vec<Note>> {
+    let mut notes = Vec::new();
+    if let Some(old) = registry.get(&m.name).cloned() {
+        if !m.force {
+            bail!(
+                "machine {} is registered (token {}); pass --force to replace it (its token is revoked)",
+                m.name,
+                old.token
+            );
+        }
+        revoke_quietly(store, &old.token);
+        registry.machines.retain(|x| x.name != m.name);
+        notes.push(Note::Info(format!(
+            "replaced machine {}: its token {} is revoked",
+            m.name, old.token
+        )));
+    }
+    Ok(notes)
+}
+
+/// Unregisters a machine: its token revoked, its pointer config and record removed.
+pub fn remove<'s>(
+    snap: &'s Snapshot,
+    name: &str,
+    now: OffsetDateTime,
+) -> Result<Outcome<'s, MachineReport>> {
+    let Some(mut registry) = snap.machines.clone() else {
+        bail!("no machine is registered in {}", snap.dir.root().display());
+    };
+    let Some(old) = registry.get(name).cloned() else {
+        bail!("machine {name} is not registered (`mcsctl machine list` shows those that are)");
+    };
+    let mut store = snap.tokens.clone().unwrap_or_default();
+    revoke_quietly(&mut store, &old.token);
+    registry.machines.retain(|x| x.name != name);
+    let rel = layout::machine_pointer(name);
+    let mut change = snap.change("machine remove");
+    tokens::stage(&mut change, &store)?;
+    registry.stage(&mut change)?;
+    let mut files = vec![Written::file(
+        layout::TOKENS,
+        true,
+        "tokens",
+        Some(format!("{} revoked", old.token)),
+    )];
+    if snap.dir.exists(&rel) {
+        change.remove(&rel);
+        files.push(Written {
+            mode: "-".into(),
+            ..Written::file(&rel, false, "removed", Some("its pointer config".into()))
+        });
+    }
+    Ok(Outcome {
+        change: Some(change),
+        report: MachineReport {
+            machine: row(&old, &store, &snap.dir, now),
+            files,
+        },
+        notes: Vec::new(),
+    })
+}
+
+/// Every registered machine, in the order registered.
+pub fn list(snap: &Snapshot, now: OffsetDateTime) -> Vec<MachineRow> {
+    let empty = TokenStore::default();
+    let store = snap.tokens.as_ref().unwrap_or(&empty);
+    snap.machines
+        .iter()
+        .flat_map(|r| &r.machines)
+        .map(|m| row(m, store, &snap.dir, now))
+        .collect()
+}
+
+fn row(m: &Machine, store: &TokenStore, dir: &AssetDir, now: OffsetDateTime) -> MachineRow {
+    let token = store.tokens.iter().find(|t| t.id == m.token);
+    MachineRow {
+        name: m.name.clone(),
+        pool: m.pool.clone(),
+        addresses: m.addresses.clone(),
+        token: m.token.clone(),
+        token_state: token
+            .map_or("missing", |t| t.effective_state(now))
+            .to_string(),
+        uses: token.and_then(|t| t.uses),
+        expires: token
+            .and_then(|t| t.expires)
+            .map(|e| crate::pki::cert::rfc3339(e.unix_timestamp())),
+        pointer: dir
+            .path(&layout::machine_pointer(&m.name))
+            .display()
+            .to_string(),
+    }
+}
+
+/// Revokes a token if the store has it (a registry may outlive a pruned token).
+fn revoke_quietly(store: &mut TokenStore, id: &str) {
+    if store.tokens.iter().any(|t| t.id == id) {
+        let _ = store.revoke(id);
+    }
+}

@@ -1,0 +1,190 @@
+//! `machine add`, `list` and `remove`: a machine's own pointer config, with a token bound to
+//! it that token rotations leave alone and CA rotations keep trusting the right CAs.
+
+use std::path::Path;
+
+use crate::support::*;
+
+/// The bearer token a pointer config carries in its Authorization header.
+fn bearer(p: &Path) -> String {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+    v["ignition"]["config"]["merge"][0]["httpHeaders"][0]["value"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("Bearer ")
+        .to_string()
+}
+
+/// How many certificates the pointer config's inline CA bundle holds.
+fn trusted(p: &Path) -> usize {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap();
+    let src = v["ignition"]["security"]["tls"]["certificateAuthorities"][0]["source"]
+        .as_str()
+        .unwrap();
+    let (head, data) = src.split_once(',').unwrap();
+    let text = if head.ends_with(";base64") {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(data)
+            .unwrap()
+    } else {
+        percent_decode(data)
+    };
+    String::from_utf8(text)
+        .unwrap()
+        .matches("BEGIN CERTIFICATE")
+        .count()
+}
+
+fn percent_decode(s: &str) -> Vec<u8> {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn add_writes_a_private_pointer_with_a_token_bound_to_the_machine() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    ok(
+        d.path(),
+        &[
+            "machine",
+            "add",
+            "w1.demo.example.com",
+            "--pool",
+            "worker",
+            "--ip",
+            "10.0.0.5",
+        ],
+    );
+    let ptr = a.join("machines/w1.demo.example.com.ign");
+    assert_eq!(mode(&ptr) & 0o777, 0o600);
+    assert_ignition_valid(&ptr);
+    let token = bearer(&ptr);
+    assert_ne!(token, token_for(&a, "worker"), "not the pool's token");
+    let (id, secret) = token.split_once('.').unwrap();
+    // The store binds it: one pool, one use, never current.
+    let store: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("auth/tokens.json")).unwrap()).unwrap();
+    let t = store["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["id"] == id)
+        .unwrap();
+    assert_eq!(t["machine"], "w1.demo.example.com");
+    assert_eq!(t["pools"], serde_json::json!(["worker"]));
+    assert_eq!(t["uses"], 1);
+    assert_eq!(t["state"], "active");
+    // list shows it, never the secret.
+    let out = ok(d.path(), &["--format", "json", "machine", "list"]);
+    assert!(!out.contains(secret));
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let m = &v["machines"][0];
+    assert_eq!(
+        (m["name"].as_str(), m["pool"].as_str(), m["token"].as_str()),
+        (Some("w1.demo.example.com"), Some("worker"), Some(id))
+    );
+    assert_eq!(m["addresses"], serde_json::json!(["10.0.0.5"]));
+    assert_eq!(
+        (m["tokenState"].as_str(), m["uses"].as_u64()),
+        (Some("active"), Some(1))
+    );
+    // A second registration of the name is refused without --force, and changes nothing.
+    let before = snapshot(&a);
+    let (code, _, err) = run(
+        d.path(),
+        &["machine", "add", "w1.demo.example.com", "--pool", "worker"],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("is registered (token"), "{err}");
+    assert_eq!(snapshot(&a), before);
+    // A pool mcsctl.json does not know is refused.
+    let (code, _, err) = run(d.path(), &["machine", "add", "w2", "--pool", "gpu"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("pool gpu is not a pool of mcsctl.json"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rotations_keep_a_machine_token_and_give_its_pointer_the_new_ca() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "--uses", "0"],
+    );
+    let ptr = a.join("machines/w1.ign");
+    let token = bearer(&ptr);
+    ok(d.path(), &["token", "rotate"]);
+    assert_eq!(
+        bearer(&ptr),
+        token,
+        "token rotate leaves a machine's token alone"
+    );
+    assert_eq!(trusted(&ptr), 1);
+    ok(d.path(), &["ca", "rotate"]);
+    assert_eq!(
+        trusted(&ptr),
+        2,
+        "the machine's pointer trusts the new CA too"
+    );
+    assert_eq!(bearer(&ptr), token);
+    ok(d.path(), &["ca", "promote"]);
+    ok(d.path(), &["ca", "retire"]);
+    assert_eq!(trusted(&ptr), 1);
+    assert_ignition_valid(&ptr);
+}
+
+#[test]
+fn remove_revokes_the_token_and_removes_the_pointer() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    ok(d.path(), &["machine", "add", "w1", "--pool", "worker"]);
+    let id = bearer(&a.join("machines/w1.ign"))
+        .split_once('.')
+        .unwrap()
+        .0
+        .to_string();
+    ok(d.path(), &["machine", "remove", "w1"]);
+    assert!(!a.join("machines/w1.ign").exists());
+    let list = ok(d.path(), &["token", "list"]);
+    let row = list.lines().find(|l| l.starts_with(&id)).unwrap();
+    assert!(row.contains("revoked"), "{row}");
+    let (code, _, err) = run(d.path(), &["machine", "remove", "w1"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("machine w1 is not registered"), "{err}");
+    // init --force keeps the machines in its backup: they belonged to the old CA and tokens.
+    ok(d.path(), &["machine", "add", "w2", "--pool", "worker"]);
+    ok(
+        d.path(),
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--force",
+        ],
+    );
+    assert!(!a.join("machines/w2.ign").exists());
+    assert!(!a.join("auth/machines.json").exists());
+    let kept: Vec<_> = std::fs::read_dir(a.join("backup"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("machines/w2.ign"))
+        .collect();
+    assert!(kept.iter().any(|p| p.exists()), "{kept:?}");
+}
