@@ -434,6 +434,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;machine;list'= {
+            cand --ledger 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
@@ -521,6 +522,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;serve'= {
+            cand --ledger 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts'
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'
             cand --auth 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)'

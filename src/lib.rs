@@ -19,6 +19,7 @@ pub mod ignition;
 pub mod inspect;
 pub mod kube;
 pub mod kubeconfig;
+pub mod ledger;
 pub mod manifests;
 pub mod names;
 pub mod pki;

@@ -121,6 +121,11 @@ an unparsable header gets spec 2.2.0, 2.2 to 2.x gets 2.2.0, 3.0.0 to 3.5.0 get 
 version, anything newer gets 3.5.0; 2.0 and 2.1 get 400, a config that cannot be written in the \
 asked spec 406. GET /healthz answers 200. Other methods get 405.")]
 pub struct ServeArgs {
+    /// Where this replica records each fetch of a machine token (default
+    /// <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts.
+    #[arg(long, value_name = "FILE")]
+    pub ledger: Option<std::path::PathBuf>,
+
     /// HTTPS listen address.
     #[arg(long, default_value = "0.0.0.0:22623", value_name = "ADDR", value_parser = values::listen)]
     pub listen: SocketAddr,

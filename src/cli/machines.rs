@@ -59,6 +59,10 @@ pub struct MachineAddArgs {
 /// Arguments of `machine list`.
 #[derive(Debug, Args)]
 pub struct MachineListArgs {
+    /// Another replica's ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read.
+    #[arg(long = "ledger", value_name = "FILE")]
+    pub ledgers: Vec<std::path::PathBuf>,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

@@ -12,7 +12,7 @@ use crate::ui::{Ui, table};
 pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
     match c {
         MachineCommand::Add(a) => add(ui, dir, a),
-        MachineCommand::List(_) => list(ui, dir),
+        MachineCommand::List(a) => list(ui, dir, &a.ledgers),
         MachineCommand::Remove(a) => remove(ui, dir, a),
     }
 }
@@ -49,9 +49,10 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
+fn list(ui: &Ui, dir: &AssetDir, ledgers: &[std::path::PathBuf]) -> Result<u8> {
     let (_lock, snap) = super::load(ui, dir)?;
-    let rows = machines::list(&snap, ui.now);
+    let records = crate::ledger::read(&crate::ledger::files(dir, ledgers))?;
+    let rows = machines::list(&snap, &records, ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);
@@ -70,6 +71,7 @@ fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
             "STATE",
             "USES",
             "EXPIRES",
+            "FETCHED",
         ],
         &cells,
     ))?;
@@ -90,5 +92,15 @@ fn cells(r: &MachineRow) -> Vec<String> {
         r.token_state.clone(),
         r.uses.map_or("any".into(), |u| u.to_string()),
         r.expires.clone().unwrap_or_else(|| "never".into()),
+        match r.fetches.last() {
+            None => "not yet".into(),
+            Some(f) => format!(
+                "{}x, last {} from {} (spec {})",
+                r.fetches.len(),
+                f.time.get(..19).unwrap_or(&f.time),
+                f.client,
+                f.spec
+            ),
+        },
     ]
 }

@@ -21,6 +21,10 @@ fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
 pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
     let opts = Options {
         dir: dir.clone(),
+        ledger: a
+            .ledger
+            .clone()
+            .unwrap_or_else(|| crate::ledger::default_path(dir, &crate::ledger::hostname())),
         clock: clock.clone(),
         listen: a.listen,
         insecure_listen: a.insecure_listen,

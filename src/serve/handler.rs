@@ -53,6 +53,24 @@ pub struct Response {
     pub auth: String,
     /// Set when this request's guess blocked its client (for one event line).
     pub blocked_for: Option<Duration>,
+    /// A full config about to go to a machine token: the fetch to record (and to refuse when
+    /// the token's uses are spent) before the config is sent.
+    pub machine: Option<MachineFetch>,
+    /// The spec version of the config served.
+    pub spec: Option<String>,
+    /// The ledger record of a machine token's fetch, once written (for the access log).
+    pub recorded: Option<crate::ledger::Record>,
+}
+
+/// A full-config fetch made with a machine token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineFetch {
+    /// The token's id.
+    pub token: String,
+    /// The machine it is bound to.
+    pub machine: String,
+    /// How many fetches it allows.
+    pub uses: Option<u32>,
 }
 
 impl Response {
@@ -79,6 +97,9 @@ impl Response {
             pool: None,
             auth: "none".into(),
             blocked_for: None,
+            machine: None,
+            spec: None,
+            recorded: None,
         }
     }
 }
@@ -145,7 +166,7 @@ pub fn handle(
 ) -> Response {
     let pool = match route(req) {
         Route::Pool(p) => p,
-        Route::Answer(r) => return r,
+        Route::Answer(r) => return *r,
     };
     let pool = pool.as_str();
     let who = classify(&state.tokens, presented(req), now);
@@ -170,7 +191,19 @@ pub fn handle(
             forbidden(t, pool)
         }
         Presented::Valid(t) if !t.covers(pool) => Response::text(404, "no config for this pool"),
-        Presented::Valid(_) => full(),
+        Presented::Valid(t) => {
+            let mut r = full();
+            if r.status == 200
+                && let Some((machine, uses)) = &t.machine
+            {
+                r.machine = Some(MachineFetch {
+                    token: t.id.clone(),
+                    machine: machine.clone(),
+                    uses: *uses,
+                });
+            }
+            r
+        }
         Presented::Stale(..) if state.auth != AuthMode::None => {
             unauthorized(&who, state.tokens.live_at(now))
         }
@@ -204,10 +237,10 @@ fn route(req: &Request<'_>) -> Route {
     // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
     // redirected to its clean form.
     let Some(path) = percent_decode(req.path) else {
-        return Route::Answer(Response::text(
+        return Route::Answer(Box::new(Response::text(
             400,
             "bad request: invalid escape in the path",
-        ));
+        )));
     };
     let clean = clean_path(&path);
     if clean != path {
@@ -217,28 +250,28 @@ fn route(req: &Request<'_>) -> Route {
             None => clean,
         };
         r.headers.push(("location", location));
-        return Route::Answer(r);
+        return Route::Answer(Box::new(r));
     }
     if path == "/healthz" {
         if !get_or_head {
-            return Route::Answer(method_not_allowed());
+            return Route::Answer(Box::new(method_not_allowed()));
         }
-        return Route::Answer(Response::text(200, "ok"));
+        return Route::Answer(Box::new(Response::text(200, "ok")));
     }
     if !path.starts_with("/config/") {
         if !get_or_head {
-            return Route::Answer(method_not_allowed());
+            return Route::Answer(Box::new(method_not_allowed()));
         }
-        return Route::Answer(Response::text(404, "not found"));
+        return Route::Answer(Box::new(Response::text(404, "not found")));
     }
     if !get_or_head {
-        return Route::Answer(method_not_allowed());
+        return Route::Answer(Box::new(method_not_allowed()));
     }
     // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
     // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
     let pool = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
     if !is_dns_label(pool) {
-        return Route::Answer(Response::text(404, "not found"));
+        return Route::Answer(Box::new(Response::text(404, "not found")));
     }
     Route::Pool(pool.to_string())
 }
@@ -248,7 +281,7 @@ enum Route {
     /// `/config/<pool>`.
     Pool(String),
     /// Anything else, answered as it is.
-    Answer(Response),
+    Answer(Box<Response>),
 }
 
 /// 403: a valid token asking for another pool's config.
@@ -276,6 +309,30 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
     let mut r = Response::text(401, msg);
     r.headers.push(("www-authenticate", "Bearer".into()));
     r
+}
+
+impl Response {
+    /// 401 for a machine token whose fetches are spent, naming the last one.
+    pub fn spent(f: &MachineFetch, last: &crate::ledger::Record) -> Response {
+        let n = f.uses.unwrap_or(1);
+        let mut r = Response::text(
+            401,
+            format!(
+                "token {} of machine {} was used at {} from {}: it fetches the config {n} time(s). If that was not the machine, the token may be stolen: `mcsctl machine add {} --pool {} --force` gives the machine a new one",
+                f.token, f.machine, last.time, last.client, f.machine, last.pool
+            ),
+        );
+        r.headers.push(("www-authenticate", "Bearer".into()));
+        r
+    }
+
+    /// 503: the fetch of a machine token cannot be recorded, so the config is not sent.
+    pub fn unrecorded() -> Response {
+        Response::text(
+            503,
+            "the provisioning ledger cannot be written, so no machine token is served; see the server's log",
+        )
+    }
 }
 
 fn method_not_allowed() -> Response {
@@ -312,6 +369,9 @@ fn serve_config(
         pool: None,
         auth: String::new(),
         blocked_for: None,
+        machine: None,
+        spec: Some(spec.to_string()),
+        recorded: None,
     }
 }
 
@@ -386,12 +446,14 @@ mod tests {
                     digest: digest("aaaaaa.live"),
                     expires: None,
                     pools: None,
+                    machine: None,
                 },
                 TokenDigest {
                     id: "bbbbbb".into(),
                     digest: digest("bbbbbb.lapsed"),
                     expires: Some(now - time::Duration::seconds(1)),
                     pools: Some(vec!["worker".into()]),
+                    machine: None,
                 },
             ],
             dead: vec![DeadToken {

@@ -15,6 +15,7 @@
 mod accept;
 mod banner;
 pub mod conns;
+mod fetches;
 pub mod handler;
 pub mod handshakes;
 pub mod io;
@@ -53,6 +54,8 @@ use respond::{PANIC_LOG, install_panic_hook};
 pub struct Options {
     /// The asset directory.
     pub dir: AssetDir,
+    /// This replica's ledger of machine-token fetches.
+    pub ledger: std::path::PathBuf,
     /// The wall clock: expiry of tokens and certificates.
     pub clock: crate::clock::Clock,
     /// HTTPS listen address.
@@ -103,6 +106,7 @@ struct Shared {
     log: Log,
     handshakes: handshakes::Handshakes,
     clock: crate::clock::Clock,
+    fetches: fetches::Fetches,
 }
 
 impl Shared {
@@ -157,6 +161,7 @@ async fn serve(opts: Options) -> Result<u8> {
         log: log.clone(),
         handshakes: handshakes::Handshakes::default(),
         clock: opts.clock.clone(),
+        fetches: open_ledger(&opts, &log),
     });
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
@@ -207,6 +212,20 @@ fn settle(dir: &AssetDir, log: &Log) {
         Ok(None) => {}
         Err(e) => log.event("recovery-failed", &format!("{e:#}")),
     }
+}
+
+/// This replica's ledger, and the fetches every ledger of the directory holds.
+fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
+    let f = fetches::Fetches::open(&opts.dir, &opts.ledger);
+    if let Some(p) = f.problem() {
+        log.event(
+            "ledger-failed",
+            &format!(
+                "{p}: machine tokens are refused (503) until serve restarts with a readable ledger"
+            ),
+        );
+    }
+    f
 }
 
 /// The TLS listener and, with --insecure-listen, the plain one.

@@ -9,6 +9,7 @@ use hyper::body::Incoming;
 
 use super::Shared;
 use super::accept::Peer;
+use super::fetches::Refusal;
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, now_rfc3339};
@@ -65,7 +66,7 @@ pub(super) fn respond(
             .iter()
             .map(|(k, v)| k.as_str().len() + v.len() + 4)
             .sum::<usize>();
-    let r = if head_size > shared.max_header_bytes {
+    let mut r = if head_size > shared.max_header_bytes {
         handler::Response::too_large()
     } else {
         guarded(|| handler::handle(&state, &shared.limiter, &request, shared.clock.now(), start))
@@ -81,6 +82,10 @@ pub(super) fn respond(
         );
     }
     let head = req.method() == hyper::Method::HEAD;
+    let r = match r.machine.take() {
+        Some(f) if !head => record(shared, peer, &f, r),
+        _ => r,
+    };
     let bytes = if head { 0 } else { r.body.len() };
     access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
     let mut resp = hyper::Response::builder()
@@ -95,6 +100,53 @@ pub(super) fn respond(
         *fallback.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
         fallback
     })
+}
+
+/// A full config for a machine token: counted and recorded in the ledger before it is sent
+/// (on a blocking section: the record is flushed to disk), else refused: 401 when its fetches
+/// are spent (a possible stolen token, logged), 503 when the ledger cannot be written.
+fn record(
+    shared: &Shared,
+    peer: Peer,
+    f: &handler::MachineFetch,
+    r: handler::Response,
+) -> handler::Response {
+    let pool = r.pool.clone().unwrap_or_default();
+    let spec = r.spec.clone().unwrap_or_default();
+    let claimed = tokio::task::block_in_place(|| {
+        shared
+            .fetches
+            .claim(f, &pool, peer, &spec, r.body.len() as u64, now_rfc3339())
+    });
+    match claimed {
+        Ok(rec) => handler::Response {
+            recorded: Some(rec),
+            ..r
+        },
+        Err(Refusal::Spent(last)) => {
+            shared.log.event(
+                "token-reused",
+                &format!(
+                    "machine {}'s token {} asked again from {} after its last fetch at {} from {}: possible stolen token; refused with 401",
+                    f.machine, f.token, peer.client, last.time, last.client
+                ),
+            );
+            let mut refused = handler::Response::spent(f, &last);
+            refused.pool = r.pool;
+            refused.auth = r.auth;
+            refused
+        }
+        Err(Refusal::Unrecorded(why)) => {
+            shared.log.event(
+                "ledger-failed",
+                &format!("{why}: machine {}'s fetch refused with 503", f.machine),
+            );
+            let mut refused = handler::Response::unrecorded();
+            refused.pool = r.pool;
+            refused.auth = r.auth;
+            refused
+        }
+    }
 }
 
 /// One JSON line per request. The query is never logged (it may carry `?token=`), nor any
@@ -124,6 +176,9 @@ fn access_log(
         user_agent: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         via: Option<String>,
+        /// The ledger record of a machine token's fetch, as written there.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ledger: Option<&'a crate::ledger::Record>,
     }
     /// At most `n` characters of a client-controlled value.
     fn cut(s: &str, n: usize) -> &str {
@@ -141,6 +196,7 @@ fn access_log(
         time: now_rfc3339(),
         user_agent: ua.map(|u| cut(u, 256)),
         via: peer.via.map(|v| v.to_string()),
+        ledger: r.recorded.as_ref(),
     };
     if let Ok(text) = serde_json::to_string(&line) {
         shared.log.access(text);

@@ -31,6 +31,8 @@ pub struct TokenDigest {
     pub expires: Option<OffsetDateTime>,
     /// The pools it may fetch; `None` for a token without a scope.
     pub pools: Option<Vec<String>>,
+    /// For a machine token, the machine and how many full-config fetches it allows.
+    pub machine: Option<(String, Option<u32>)>,
 }
 
 impl TokenDigest {
@@ -321,6 +323,7 @@ impl Loader {
                     digest: d,
                     expires: tok.expires,
                     pools: tok.pools.clone(),
+                    machine: tok.machine.clone().map(|m| (m, tok.uses)),
                 });
             } else {
                 t.dead.push(DeadToken {

@@ -125,6 +125,8 @@ pub struct MachineRow {
     pub expires: Option<String>,
     /// Its pointer config.
     pub pointer: String,
+    /// The full-config fetches its token made, from the ledgers, oldest first.
+    pub fetches: Vec<crate::ledger::Record>,
 }
 
 /// The report of `machine add` and `machine remove`.
@@ -277,14 +279,27 @@ pub fn remove<'s>(
     })
 }
 
-/// Every registered machine, in the order registered.
-pub fn list(snap: &Snapshot, now: OffsetDateTime) -> Vec<MachineRow> {
+/// Every registered machine, in the order registered, with its fetches from `ledger` (the
+/// merged records of every replica's ledger).
+pub fn list(
+    snap: &Snapshot,
+    ledger: &[crate::ledger::Record],
+    now: OffsetDateTime,
+) -> Vec<MachineRow> {
     let empty = TokenStore::default();
     let store = snap.tokens.as_ref().unwrap_or(&empty);
     snap.machines
         .iter()
         .flat_map(|r| &r.machines)
-        .map(|m| row(m, store, &snap.dir, now))
+        .map(|m| {
+            let mut r = row(m, store, &snap.dir, now);
+            r.fetches = ledger
+                .iter()
+                .filter(|f| f.token == m.token && f.machine == m.name)
+                .cloned()
+                .collect();
+            r
+        })
         .collect()
 }
 
@@ -306,6 +321,7 @@ fn row(m: &Machine, store: &TokenStore, dir: &AssetDir, now: OffsetDateTime) -> 
             .path(&layout::machine_pointer(&m.name))
             .display()
             .to_string(),
+        fetches: Vec::new(),
     }
 }
 

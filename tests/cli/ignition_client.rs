@@ -8,7 +8,10 @@ use std::time::{Duration, Instant};
 use crate::serve::{FULL_34, PRE_32};
 use serde_json::json;
 
-use crate::support::{Https, Serve, bootstrap_kubeconfig, demo, fixture, ignition, ok, render};
+use crate::support::{
+    Https, Serve, accept, assert_ignition_valid, bootstrap_kubeconfig, demo, fixture, https_get,
+    ignition, ok, render,
+};
 
 /// Runs one Ignition stage on `pointer` in `work` (config cache, state and `root/` there), as
 /// a booting machine does. Ignition retries a failed fetch for ever (a booting machine has
@@ -588,4 +591,138 @@ fn a_plain_file_overriding_a_gzip_one_boots() {
         b"compressed by 00\n",
         "a file nobody overrode keeps its compression"
     );
+}
+
+/// Every record of the asset directory's ledgers.
+fn ledger_records(assets: &Path) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(assets.join("auth/ledger"))
+        .into_iter()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        out.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
+    }
+    out
+}
+
+#[test]
+fn a_machine_pointer_boots_once_and_a_second_boot_gets_401_with_the_reason() {
+    let (d, s) = served(&[], &[]);
+    let a = d.path().join("mcs-assets");
+    // The pool's URL (remembered in mcsctl.json) is where machine pointers point too.
+    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
+    ok(
+        d.path(),
+        &["pointer", "--pool", "worker", "--url", &url, "--force"],
+    );
+    ok(
+        d.path(),
+        &[
+            "machine",
+            "add",
+            "w1.demo.example.com",
+            "--pool",
+            "worker",
+            "--ip",
+            "127.0.0.1",
+        ],
+    );
+    s.reload();
+    let ptr = a.join("machines/w1.demo.example.com.ign");
+    assert_ignition_valid(&ptr);
+    let Some(boot) = ignition_boot(&ptr) else {
+        return;
+    };
+    assert!(boot.success, "{}", boot.log);
+    let recs = ledger_records(&a);
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["machine"], "w1.demo.example.com");
+    assert_eq!(recs[0]["pool"], "worker");
+    assert!(
+        recs[0]["client"]
+            .as_str()
+            .unwrap()
+            .starts_with("127.0.0.1:")
+    );
+    assert_eq!(
+        recs[0]["spec"], "3.3.0",
+        "Ignition 2.14 asks for 3.3.0 at most"
+    );
+    // The same pointer again: refused with the reason, and logged as a possible theft.
+    let (fetched, _, log) =
+        ignition_fetch_within(&ptr, Duration::from_secs(30), &["Unauthorized"]).unwrap();
+    assert!(!fetched, "{log}");
+    assert!(log.contains("Unauthorized"), "{log}");
+    assert!(
+        s.wait_stderr("\"event\":\"token-reused\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert!(s.stderr().contains("possible stolen token"));
+    assert_eq!(
+        ledger_records(&a).len(),
+        1,
+        "a refused fetch is not a fetch"
+    );
+    // The access log line carries the record.
+    let line = s.access_log_with("\"ledger\"");
+    assert!(line.contains("w1.demo.example.com"), "{line}");
+}
+
+#[test]
+fn a_fetch_recorded_survives_kill_9_right_after_the_response() {
+    let (d, mut s) = served(&[], &[]);
+    let a = d.path().join("mcs-assets");
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "--uses", "2"],
+    );
+    let store: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("auth/tokens.json")).unwrap()).unwrap();
+    let t = store["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["machine"] == "w1")
+        .unwrap();
+    let bearer = format!(
+        "Bearer {}.{}",
+        t["id"].as_str().unwrap(),
+        t["secret"].as_str().unwrap()
+    );
+    s.reload();
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Authorization", &bearer), ("Accept", &accept("3.2.0"))],
+    );
+    assert_eq!(r.status, 200, "{}", r.text());
+    s.signal("KILL");
+    assert!(
+        s.wait_exit(Duration::from_secs(10)).is_none(),
+        "killed, no exit code"
+    );
+    let recs = ledger_records(&a);
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(
+        (recs[0]["machine"].as_str(), recs[0]["spec"].as_str()),
+        (Some("w1"), Some("3.2.0"))
+    );
+    assert_eq!(recs[0]["bytes"].as_u64(), Some(r.body.len() as u64));
+    // A restarted serve counts it: the second use is the last.
+    let s = Serve::start(d.path(), &[]);
+    let get = || {
+        https_get(
+            &s,
+            &a.join("tls/mcs-ca.crt"),
+            "/config/worker",
+            &[("Authorization", &bearer), ("Accept", &accept("3.2.0"))],
+        )
+        .status
+    };
+    assert_eq!(get(), 200);
+    assert_eq!(get(), 401);
+    assert_eq!(ledger_records(&a).len(), 2);
 }

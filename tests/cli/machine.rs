@@ -188,3 +188,40 @@ fn remove_revokes_the_token_and_removes_the_pointer() {
         .collect();
     assert!(kept.iter().any(|p| p.exists()), "{kept:?}");
 }
+
+#[test]
+fn list_merges_the_ledgers_of_every_replica() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    ok(d.path(), &["machine", "add", "w1", "--pool", "worker"]);
+    let id = bearer(&a.join("machines/w1.ign"))
+        .split_once('.')
+        .unwrap()
+        .0
+        .to_string();
+    let rec = |time: &str, client: &str, replica: &str| {
+        format!(
+            "{{\"time\":\"{time}\",\"machine\":\"w1\",\"token\":\"{id}\",\"pool\":\"worker\",\"client\":\"{client}\",\"spec\":\"3.2.0\",\"bytes\":10,\"replica\":\"{replica}\"}}\n"
+        )
+    };
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    std::fs::write(
+        a.join("auth/ledger/a.jsonl"),
+        rec("2026-11-23T10:00:00Z", "10.0.0.5:4000", "a"),
+    )
+    .unwrap();
+    let other = d.path().join("replica-b.jsonl");
+    std::fs::write(&other, rec("2026-11-23T10:05:00Z", "10.9.9.9:4000", "b")).unwrap();
+    let one = ok(d.path(), &["--format", "json", "machine", "list"]);
+    let v: serde_json::Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["machines"][0]["fetches"].as_array().unwrap().len(), 1);
+    let out = ok(
+        d.path(),
+        &["machine", "list", "--ledger", other.to_str().unwrap()],
+    );
+    let row = out.lines().find(|l| l.starts_with("w1 ")).unwrap();
+    assert!(
+        row.contains("2x, last 2026-11-23T10:05:00 from 10.9.9.9:4000 (spec 3.2.0)"),
+        "{out}"
+    );
+}
