@@ -74,6 +74,25 @@ pub struct CsrReviewArgs {
     #[arg(long)]
     pub approve_names: bool,
 
+    /// Decide from evidence: a client CSR only for a machine registered with `machine add`
+    /// whose token fetched its config (the ledger) within --window before it; a serving CSR only
+    /// for the fetch and registered addresses. The default when the asset directory has
+    /// registered machines and neither --machines nor --inventory is given.
+    #[arg(long, conflicts_with_all = ["machines", "inventory"])]
+    pub evidence: bool,
+
+    /// With evidence: how long after a machine's first fetch its client CSR may come.
+    #[arg(long, default_value = "2h", value_name = "DUR", value_parser = values::duration)]
+    pub window: Duration,
+
+    /// With evidence: another replica's ledger to merge (repeatable).
+    #[arg(long = "ledger", value_name = "FILE")]
+    pub ledgers: Vec<PathBuf>,
+
+    /// `--dir` after the command: the asset directory with the registered machines.
+    #[command(flatten)]
+    pub dir: DirArg,
+
     /// `--format` after the command.
     #[command(flatten)]
     pub out: FormatArg,

@@ -230,7 +230,7 @@ impl Command {
             Command::Render(a) => (Some(&a.dir), Some(&a.out)),
             Command::Serve(a) => (Some(&a.dir), None),
             Command::Doctor(a) => (Some(&a.dir), Some(&a.out)),
-            Command::Csr(CsrCommand::Review(a)) => (None, Some(&a.out)),
+            Command::Csr(CsrCommand::Review(a)) => (Some(&a.dir), Some(&a.out)),
             Command::Csr(CsrCommand::Sign(a)) => (Some(&a.dir), None),
             Command::Manifests(a) => (Some(&a.dir), Some(&a.out)),
             Command::Completions(_) | Command::Man(_) => (None, None),

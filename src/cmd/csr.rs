@@ -75,7 +75,7 @@ struct ReviewReport {
 }
 
 /// Runs `csr review`.
-pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
+pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
     let now = Some(a.now.unwrap_or(ui.now));
     let (bytes, name) = read_input(&a.csrs)?;
     let csrs = csr_objects(&bytes, &name)?;
@@ -90,7 +90,10 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
         ));
     }
     let ctx = context(ui, a, &csrs, now)?;
-    let (pending, limit, verdicts) = csr::review(&csrs, &ctx);
+    let (pending, limit, verdicts) = match evidence(ui, dir, a)? {
+        Some(ev) => csr::evidence::review(&csrs, &ctx, &ev),
+        None => csr::review(&csrs, &ctx),
+    };
     if a.approve_names {
         let names: String = csrs
             .iter()
@@ -108,6 +111,37 @@ pub fn review(ui: &Ui, a: &CsrReviewArgs) -> Result<u8> {
         .collect();
     print_review(ui, rows, pending, limit, now)?;
     Ok(exit::OK)
+}
+
+/// The evidence of the asset directory's registered machines and ledgers, when review
+/// decides from it: with --evidence, or by default when machines are registered and neither
+/// --machines nor --inventory is given.
+fn evidence(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<Option<csr::evidence::Evidence>> {
+    let registry = if dir.root().is_dir() {
+        crate::state::machines::read(dir)?.filter(|r| !r.machines.is_empty())
+    } else {
+        None
+    };
+    let Some(registry) = registry else {
+        if a.evidence {
+            return Err(usage(format!(
+                "--evidence: {} has no registered machine (`mcsctl machine add NAME --pool POOL`)",
+                dir.root().display()
+            )));
+        }
+        return Ok(None);
+    };
+    if !a.evidence && (a.machines.is_some() || a.inventory.is_some()) {
+        return Ok(None);
+    }
+    let records = crate::ledger::read(&crate::ledger::files(dir, &a.ledgers))?;
+    let ev = crate::state::machines::evidence(&registry, &records, a.window.to_time());
+    ui.detail(format!(
+        "deciding from evidence: {} registered machine(s), {} fetch(es) in the ledgers",
+        ev.machines.len(),
+        records.len()
+    ));
+    Ok(Some(ev))
 }
 
 /// What the approver knows besides the CSRs: Machines (or an inventory), Nodes, host subnets,

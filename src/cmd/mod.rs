@@ -91,7 +91,7 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
         Command::Render(a) => render::run(&ui, &dir, a),
         Command::Serve(a) => serve::run(&dir, a, clock),
         Command::Doctor(a) => doctor::run(&ui, &dir, a),
-        Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, a),
+        Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, &dir, a),
         Command::Csr(cli::CsrCommand::Sign(a)) => csr::sign(&ui, &dir, a),
         Command::Manifests(a) => manifests::run(&ui, &dir, a),
         Command::Completions(a) => docs::completions(a),

@@ -2,6 +2,7 @@
 //! `tests/fixtures/cluster-machine-approver/RULES.md`). Pure functions over data; the clock and
 //! the nodes' current serving certificates are inputs, so every decision is reproducible.
 
+pub mod evidence;
 pub mod kube;
 pub mod request;
 mod serving;
@@ -167,7 +168,7 @@ impl Decision {
 pub struct Verdict {
     /// The decision.
     pub decision: Decision,
-    /// Rule id (F1, F2, L3, P1, C0..C6, S1..S9).
+    /// Rule id (F1, F2, L3, P1, C0..C6, S1..S9; E1..E5 with evidence).
     pub rule: &'static str,
     /// One sentence.
     pub reason: String,

@@ -331,3 +331,34 @@ fn revoke_quietly(store: &mut TokenStore, id: &str) {
         let _ = store.revoke(id);
     }
 }
+
+/// The evidence `csr review` decides from: each registered machine with the fetches its token
+/// made (from `ledger`, the merged records of every replica).
+pub fn evidence(
+    registry: &Registry,
+    ledger: &[crate::ledger::Record],
+    window: Duration,
+) -> crate::csr::evidence::Evidence {
+    let machines = registry
+        .machines
+        .iter()
+        .map(|m| crate::csr::evidence::Registered {
+            name: m.name.clone(),
+            addresses: m.addresses.clone(),
+            fetches: ledger
+                .iter()
+                .filter(|f| f.token == m.token && f.machine == m.name)
+                .filter_map(|f| {
+                    let at = OffsetDateTime::parse(
+                        &f.time,
+                        &time::format_description::well_known::Rfc3339,
+                    )
+                    .ok()?;
+                    let from = f.client.parse::<std::net::SocketAddr>().ok()?.ip();
+                    Some((at, from))
+                })
+                .collect(),
+        })
+        .collect();
+    crate::csr::evidence::Evidence { machines, window }
+}

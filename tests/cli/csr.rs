@@ -718,3 +718,184 @@ fn review_output_escapes_controls_and_bidi_from_csrs() {
 fn openssl_csr_utf8(dir: &Path, name: &str, cn: &str) -> Option<String> {
     openssl_csr_with(dir, name, cn, None, &["-utf8"])
 }
+
+/// A ledger line for machine `name`'s token (read from auth/machines.json).
+fn fetch_record(assets: &Path, name: &str, time: &str, client: &str, replica: &str) -> String {
+    let reg: Value =
+        serde_json::from_slice(&std::fs::read(assets.join("auth/machines.json")).unwrap()).unwrap();
+    let m = reg["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap();
+    format!(
+        "{}\n",
+        json!({"time": time, "machine": name, "token": m["token"], "pool": "worker",
+               "client": client, "spec": "3.2.0", "bytes": 100, "replica": replica})
+    )
+}
+
+#[test]
+fn evidence_approves_only_what_a_registered_machines_fetch_vouches_for() {
+    let d = demo(&[]);
+    let p = d.path();
+    let a = p.join("mcs-assets");
+    let w1 = "w1.demo.example.com";
+    ok(
+        p,
+        &[
+            "machine",
+            "add",
+            w1,
+            "--pool",
+            "worker",
+            "--ip",
+            "192.0.2.30",
+        ],
+    );
+    ok(
+        p,
+        &["machine", "add", "w2.demo.example.com", "--pool", "worker"],
+    );
+    // w1's token fetched at 08:30 from 192.0.2.31 (another address than registered).
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    std::fs::write(
+        a.join("auth/ledger/a.jsonl"),
+        fetch_record(&a, w1, "2026-11-21T08:30:00Z", "192.0.2.31:40000", "a"),
+    )
+    .unwrap();
+    let csr = |n: &str, cn: &str, san: Option<&str>| openssl_csr(p, n, cn, san);
+    let Some(c1) = csr("c1", &format!("system:node:{w1}"), None) else {
+        return;
+    };
+    let c2 = csr("c2", &format!("system:node:{w1}"), None).unwrap();
+    let early = csr("c0", &format!("system:node:{w1}"), None).unwrap();
+    let rogue = csr("r", "system:node:rogue.demo.example.com", None).unwrap();
+    let w2 = csr("w2", "system:node:w2.demo.example.com", None).unwrap();
+    let s_ok = csr(
+        "s1",
+        &format!("system:node:{w1}"),
+        Some(&format!("DNS:{w1},IP:192.0.2.30,IP:192.0.2.31")),
+    )
+    .unwrap();
+    let s_bad = csr(
+        "s2",
+        &format!("system:node:{w1}"),
+        Some(&format!("DNS:{w1},IP:198.51.100.7")),
+    )
+    .unwrap();
+    let mut items = vec![
+        client_csr("early", w1, &early, "2026-11-21T08:20:00Z"),
+        client_csr("first", w1, &c1, "2026-11-21T08:40:00Z"),
+        client_csr("second", w1, &c2, "2026-11-21T08:45:00Z"),
+        client_csr("rogue", "rogue", &rogue, "2026-11-21T08:41:00Z"),
+        client_csr("w2", "w2", &w2, "2026-11-21T08:42:00Z"),
+        serving_csr("serving-ok", w1, &s_ok, "2026-11-21T08:50:00Z"),
+        serving_csr("serving-bad", w1, &s_bad, "2026-11-21T08:51:00Z"),
+    ];
+    for it in &mut items {
+        it.as_object_mut().unwrap().remove("_node");
+    }
+    std::fs::write(
+        p.join("csrs.json"),
+        serde_json::to_vec(&json!({"kind": "List", "items": items})).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(p.join("nodes.json"), r#"{"kind":"List","items":[]}"#).unwrap();
+    let review = |extra: &[&str]| -> Vec<(String, String, String)> {
+        let mut args = vec![
+            "--format",
+            "json",
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--nodes",
+            "nodes.json",
+            "--now",
+            NOW,
+        ];
+        args.extend_from_slice(extra);
+        let v: Value = serde_json::from_str(&ok(p, &args)).unwrap();
+        v["csrs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| {
+                (
+                    c["name"].as_str().unwrap().to_string(),
+                    c["decision"].as_str().unwrap().to_string(),
+                    format!(
+                        "{} {}",
+                        c["rule"].as_str().unwrap(),
+                        c["reason"].as_str().unwrap()
+                    ),
+                )
+            })
+            .collect()
+    };
+    let got = review(&[]);
+    let rule = |name: &str| {
+        let (_, d, r) = got.iter().find(|(n, _, _)| n == name).unwrap();
+        format!("{d} {r}")
+    };
+    assert!(rule("first").starts_with("approve E5 registered machine w1.demo.example.com fetched its config at 2026-11-21T08:30:00Z from 192.0.2.31"), "{got:?}");
+    assert!(
+        rule("early").starts_with("pending E3 created 2026-11-21T08:20:00Z"),
+        "{got:?}"
+    );
+    assert!(
+        rule("second").starts_with(
+            "pending E4 a client CSR for w1.demo.example.com was already approved (first)"
+        ),
+        "{got:?}"
+    );
+    assert!(
+        rule("rogue")
+            .starts_with("pending E1 node rogue.demo.example.com is not a registered machine"),
+        "{got:?}"
+    );
+    assert!(
+        rule("w2").starts_with(
+            "pending E2 machine w2.demo.example.com is registered but its token never fetched"
+        ),
+        "{got:?}"
+    );
+    assert!(rule("serving-ok").starts_with("approve S7"), "{got:?}");
+    assert!(
+        rule("serving-bad").starts_with("pending S9")
+            && rule("serving-bad").contains("198.51.100.7"),
+        "{got:?}"
+    );
+    // --approve-names prints only the evidence-backed ones.
+    let names = ok(
+        p,
+        &[
+            "csr",
+            "review",
+            "--csrs",
+            "csrs.json",
+            "--nodes",
+            "nodes.json",
+            "--now",
+            NOW,
+            "--approve-names",
+        ],
+    );
+    assert_eq!(names, "first\nserving-ok\n");
+    // The same fetch in another replica's ledger, merged with --ledger: the same decisions.
+    std::fs::remove_file(a.join("auth/ledger/a.jsonl")).unwrap();
+    std::fs::write(
+        a.join("auth/ledger/b.jsonl"),
+        fetch_record(&a, w1, "2026-11-21T08:35:00Z", "192.0.2.30:40001", "b"),
+    )
+    .unwrap();
+    let other = p.join("replica-a.jsonl");
+    std::fs::write(
+        &other,
+        fetch_record(&a, w1, "2026-11-21T08:30:00Z", "192.0.2.31:40000", "a"),
+    )
+    .unwrap();
+    assert_eq!(review(&["--ledger", other.to_str().unwrap()]), got);
+}
