@@ -457,6 +457,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         'mcsctl;machine;add' {
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'The pool whose config it fetches')
             [CompletionResult]::new('--ip', '--ip', [CompletionResultType]::ParameterName, 'An address the machine is expected at (repeatable): a serving CSR may name it')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated by spaces or '';''), or YAML (a list of {name, pool, addresses}); - for stdin')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of its token (e.g. 24h); default: no expiry')
             [CompletionResult]::new('--uses', '--uses', [CompletionResultType]::ParameterName, 'How many full-config fetches its token allows (0: any number)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')

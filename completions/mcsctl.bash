@@ -1612,7 +1612,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-q -v -h -V --pool --ip --ttl --uses --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1623,6 +1623,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --ip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -417,6 +417,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;machine;add'= {
             cand --pool 'The pool whose config it fetches'
             cand --ip 'An address the machine is expected at (repeatable): a serving CSR may name it'
+            cand --from 'Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated by spaces or '';''), or YAML (a list of {name, pool, addresses}); - for stdin'
             cand --ttl 'Lifetime of its token (e.g. 24h); default: no expiry'
             cand --uses 'How many full-config fetches its token allows (0: any number)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'

@@ -314,6 +314,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_se
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l pool -d 'The pool whose config it fetches' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l ip -d 'An address the machine is expected at (repeatable): a serving CSR may name it' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l from -d 'Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated by spaces or \';\'), or YAML (a list of {name, pool, addresses}); - for stdin' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l ttl -d 'Lifetime of its token (e.g. 24h); default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l uses -d 'How many full-config fetches its token allows (0: any number)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F

@@ -24,16 +24,32 @@ pub enum MachineCommand {
 #[derive(Debug, Args)]
 pub struct MachineAddArgs {
     /// The machine's node name (its kubelet asks as system:node:NAME).
-    #[arg(value_name = "NAME", value_parser = values::dns_name)]
-    pub name: String,
+    #[arg(
+        value_name = "NAME",
+        value_parser = values::dns_name,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    pub name: Option<String>,
 
     /// The pool whose config it fetches.
-    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
-    pub pool: String,
+    #[arg(
+        long,
+        value_name = "POOL",
+        value_parser = values::dns_label,
+        required_unless_present = "from",
+        conflicts_with = "from"
+    )]
+    pub pool: Option<String>,
 
     /// An address the machine is expected at (repeatable): a serving CSR may name it.
-    #[arg(long = "ip", value_name = "ADDR")]
+    #[arg(long = "ip", value_name = "ADDR", conflicts_with = "from")]
     pub ips: Vec<IpAddr>,
+
+    /// Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated
+    /// by spaces or ';'), or YAML (a list of {name, pool, addresses}); - for stdin.
+    #[arg(long, value_name = "FILE")]
+    pub from: Option<std::path::PathBuf>,
 
     /// Lifetime of its token (e.g. 24h); default: no expiry.
     #[arg(long, value_name = "DUR", value_parser = values::duration)]

@@ -5,6 +5,7 @@ use anyhow::Result;
 use crate::assets::AssetDir;
 use crate::cli::{MachineAddArgs, MachineCommand, MachineRemoveArgs};
 use crate::exit;
+use crate::state::machine_list::{self, Listed};
 use crate::state::machines::{self, AddInputs, MachineReport, MachineRow};
 use crate::ui::{Ui, table};
 
@@ -18,19 +19,47 @@ pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
 }
 
 fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
-    let inputs = AddInputs {
-        name: a.name.clone(),
-        pool: a.pool.clone(),
-        addresses: a.ips.clone(),
-        ttl: a.ttl.map(|d| d.to_time()),
-        uses: (a.uses > 0).then_some(a.uses),
-        force: a.force,
+    let listed = match (&a.from, &a.name, &a.pool) {
+        (Some(p), _, _) => {
+            let (text, what) = if p.as_os_str() == "-" {
+                let b = crate::assets::read_stdin()?;
+                (
+                    String::from_utf8_lossy(&b).into_owned(),
+                    "stdin".to_string(),
+                )
+            } else {
+                (crate::assets::read_text(p)?, p.display().to_string())
+            };
+            machine_list::parse(&text, &what)?
+        }
+        (None, Some(name), Some(pool)) => vec![Listed {
+            name: name.clone(),
+            pool: pool.clone(),
+            addresses: a.ips.clone(),
+        }],
+        // clap requires NAME and --pool unless --from is given.
+        _ => return Err(crate::exit::usage("NAME and --pool, or --from FILE")),
     };
+    let inputs: Vec<AddInputs> = listed
+        .into_iter()
+        .map(|l| AddInputs {
+            name: l.name,
+            pool: l.pool,
+            addresses: l.addresses,
+            ttl: a.ttl.map(|d| d.to_time()),
+            uses: (a.uses > 0).then_some(a.uses),
+            force: a.force,
+        })
+        .collect();
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::add(&snap, &inputs, ui.now)?;
     let (_, out) = super::commit(&lock, out)?;
     super::print_notes(ui, &out.notes);
-    print(ui, &format!("Registered machine {}:", a.name), &out.report)
+    let heading = match inputs.as_slice() {
+        [one] => format!("Registered machine {}:", one.name),
+        many => format!("Registered {} machines:", many.len()),
+    };
+    print(ui, &heading, &out.report)
 }
 
 fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs) -> Result<u8> {

@@ -133,34 +133,85 @@ pub struct MachineRow {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MachineReport {
-    /// The machine.
-    pub machine: MachineRow,
+    /// The machines added or removed.
+    pub machines: Vec<MachineRow>,
     /// Files written or removed.
     pub files: Vec<Written>,
 }
 
-/// Registers a machine: a token bound to it, its pointer config, its record; one change.
+/// Registers machines: for each a token bound to it, its pointer config and its record; all
+/// in one change (one bad entry registers none).
 pub fn add<'s>(
     snap: &'s Snapshot,
-    m: &AddInputs,
+    ms: &[AddInputs],
     now: OffsetDateTime,
 ) -> Result<Outcome<'s, MachineReport>> {
     let cfg = snap.config()?;
+    let mut registry = snap.machines.clone().unwrap_or(Registry {
+        format_version: Registry::FORMAT_VERSION,
+        machines: Vec::new(),
+    });
+    let mut store = snap.tokens.clone().unwrap_or_default();
+    let mut change = snap.change("machine add");
+    let mut report = MachineReport {
+        machines: Vec::new(),
+        files: Vec::new(),
+    };
+    let mut notes = Vec::new();
+    for (i, m) in ms.iter().enumerate() {
+        if ms[..i].iter().any(|x| x.name == m.name) {
+            bail!("machine {} is listed twice", m.name);
+        }
+        notes.extend(replace_old(&mut registry, &mut store, m)?);
+        let (row, file) = add_one(snap, cfg, &mut store, &mut change, m, now)?;
+        registry.machines.push(Machine {
+            name: m.name.clone(),
+            pool: m.pool.clone(),
+            addresses: m.addresses.clone(),
+            token: row.token.clone(),
+            added: crate::pki::cert::rfc3339(now.unix_timestamp()),
+        });
+        report.machines.push(row);
+        report.files.push(file);
+    }
+    tokens::stage(&mut change, &store)?;
+    registry.stage(&mut change)?;
+    let names: Vec<&str> = ms.iter().map(|m| m.name.as_str()).collect();
+    report.files.extend([
+        Written::file(
+            layout::TOKENS,
+            true,
+            "tokens",
+            Some(format!("+ {}", ms.len())),
+        ),
+        Written::file(layout::MACHINES, false, "machines", Some(names.join(", "))),
+    ]);
+    Ok(Outcome {
+        change: Some(change),
+        report,
+        notes,
+    })
+}
+
+/// One machine: its token in `store`, its pointer config in `change`.
+fn add_one(
+    snap: &Snapshot,
+    cfg: &super::ClusterConfig,
+    store: &mut TokenStore,
+    change: &mut Change<'_>,
+    m: &AddInputs,
+    now: OffsetDateTime,
+) -> Result<(MachineRow, Written)> {
     if !cfg.pools.contains(&m.pool) {
         bail!(
-            "pool {} is not a pool of {} ({}); `mcsctl pointer --pool {}` adds it",
+            "machine {}: pool {} is not a pool of {} ({}); `mcsctl pointer --pool {}` adds it",
+            m.name,
             m.pool,
             layout::CONFIG,
             cfg.pools.join(", "),
             m.pool
         );
     }
-    let mut registry = snap.machines.clone().unwrap_or(Registry {
-        format_version: Registry::FORMAT_VERSION,
-        machines: Vec::new(),
-    });
-    let mut store = snap.tokens.clone().unwrap_or_default();
-    let notes = replace_old(&mut registry, &mut store, m)?;
     let id = store.create_machine(now, m.ttl, &m.name, &m.pool, m.uses)?;
     let token = store
         .tokens
@@ -178,37 +229,21 @@ pub fn add<'s>(
         transport,
     )?;
     let rel = layout::machine_pointer(&m.name);
+    change.write(&rel, &fresh.bytes, SECRET_MODE, Overwrite::Allow);
     let record = Machine {
         name: m.name.clone(),
         pool: m.pool.clone(),
         addresses: m.addresses.clone(),
         token: id.clone(),
-        added: crate::pki::cert::rfc3339(now.unix_timestamp()),
+        added: String::new(),
     };
-    let row = row(&record, &store, &snap.dir, now);
-    registry.machines.push(record);
-    let mut change = snap.change("machine add");
-    change.write(&rel, &fresh.bytes, SECRET_MODE, Overwrite::Allow);
-    tokens::stage(&mut change, &store)?;
-    registry.stage(&mut change)?;
-    let files = vec![
-        Written::file(
-            &rel,
-            true,
-            "pointer",
-            Some(format!("{version} {}; token {id}", fresh.url)),
-        ),
-        Written::file(layout::TOKENS, true, "tokens", Some(format!("+ {id}"))),
-        Written::file(layout::MACHINES, false, "machines", Some(m.name.clone())),
-    ];
-    Ok(Outcome {
-        change: Some(change),
-        report: MachineReport {
-            machine: row,
-            files,
-        },
-        notes,
-    })
+    let file = Written::file(
+        &rel,
+        true,
+        "pointer",
+        Some(format!("{version} {}; token {id}", fresh.url)),
+    );
+    Ok((row(&record, store, &snap.dir, now), file))
 }
 
 /// With --force, a machine of the same name leaves the registry and its token is revoked;
@@ -272,7 +307,7 @@ pub fn remove<'s>(
     Ok(Outcome {
         change: Some(change),
         report: MachineReport {
-            machine: row(&old, &store, &snap.dir, now),
+            machines: vec![row(&old, &store, &snap.dir, now)],
             files,
         },
         notes: Vec::new(),

@@ -22,6 +22,7 @@ pub mod ca;
 pub mod cas;
 pub mod config;
 pub mod init;
+pub mod machine_list;
 pub mod machines;
 pub mod manifests;
 pub mod pointer;

@@ -225,3 +225,39 @@ fn list_merges_the_ledgers_of_every_replica() {
         "{out}"
     );
 }
+
+#[test]
+fn from_a_list_every_machine_lands_or_none() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    std::fs::write(
+        d.path().join("hosts.csv"),
+        "name,pool,addresses\nw1.demo.example.com,worker,192.0.2.20\nm3.demo.example.com,master,192.0.2.13;192.0.2.14\n",
+    )
+    .unwrap();
+    let out = ok(d.path(), &["machine", "add", "--from", "hosts.csv"]);
+    assert!(out.starts_with("Registered 2 machines:"), "{out}");
+    for n in ["w1.demo.example.com", "m3.demo.example.com"] {
+        assert_eq!(mode(&a.join(format!("machines/{n}.ign"))) & 0o777, 0o600);
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(d.path(), &["--format", "json", "machine", "list"])).unwrap();
+    assert_eq!(v["machines"][1]["addresses"], serde_json::json!(["192.0.2.13", "192.0.2.14"]));
+    // One bad entry (a pool that does not exist) registers none of the list.
+    std::fs::write(
+        d.path().join("more.yaml"),
+        "- {name: w2.demo.example.com, pool: worker}\n- {name: g1.demo.example.com, pool: gpu}\n",
+    )
+    .unwrap();
+    let before = snapshot(&a);
+    let (code, _, err) = run(d.path(), &["machine", "add", "--from", "more.yaml"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("machine g1.demo.example.com: pool gpu is not a pool"), "{err}");
+    assert_eq!(snapshot(&a), before);
+    // NAME and --from do not go together.
+    let (code, _, _) = run(
+        d.path(),
+        &["machine", "add", "w9", "--pool", "worker", "--from", "more.yaml"],
+    );
+    assert_eq!(code, 2);
+}
