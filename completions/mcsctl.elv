@@ -523,6 +523,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;serve'= {
+            cand --metrics-listen 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections'
             cand --ledger 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts'
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'

@@ -101,6 +101,9 @@ impl ServiceType {
 /// so the nearest memorable one.
 pub const NODE_PORT: u16 = 32623;
 
+/// The port of `serve --metrics-listen` in the Deployment's pods.
+pub const METRICS_PORT: u16 = 9623;
+
 /// Namespace of the serving certificate Secret (as the MCO keeps it).
 pub const MCO_NAMESPACE: &str = "openshift-machine-config-operator";
 
@@ -312,8 +315,10 @@ fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
         "containers": [{
             "name": "serve",
             "image": d.image,
-            "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth],
-            "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"}],
+            "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth,
+                     "--metrics-listen", format!("0.0.0.0:{METRICS_PORT}")],
+            "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"},
+                      {"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}],
             "readinessProbe": probe(2),
             "livenessProbe": probe(10),
             "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
@@ -326,7 +331,10 @@ fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
 }
 
 /// A Deployment, or with host networking a DaemonSet on the control plane as the real MCS runs.
+/// Its pods carry the `prometheus.io` scrape annotations for their metrics port.
 fn workload(d: &Deployment, mut pod: Value, labels: &Value) -> Value {
+    let scrape = json!({"prometheus.io/scrape": "true", "prometheus.io/port": METRICS_PORT.to_string(),
+                        "prometheus.io/path": "/metrics"});
     let selector = json!({"matchLabels": {"app.kubernetes.io/name": "mcsctl-serve"}});
     if d.host_network {
         // As the real MCS runs (manifests/machineconfigserver/daemonset.yaml of the MCO): one
@@ -351,7 +359,7 @@ fn workload(d: &Deployment, mut pod: Value, labels: &Value) -> Value {
             "spec": {
                 "selector": selector,
                 "updateStrategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": 1}},
-                "template": {"metadata": {"labels": labels}, "spec": pod},
+                "template": {"metadata": {"labels": labels, "annotations": scrape}, "spec": pod},
             },
         })
     } else {
@@ -361,7 +369,7 @@ fn workload(d: &Deployment, mut pod: Value, labels: &Value) -> Value {
             "spec": {
                 "replicas": 2,
                 "selector": selector,
-                "template": {"metadata": {"labels": labels}, "spec": pod},
+                "template": {"metadata": {"labels": labels, "annotations": scrape}, "spec": pod},
             },
         })
     }

@@ -121,6 +121,18 @@ an unparsable header gets spec 2.2.0, 2.2 to 2.x gets 2.2.0, 3.0.0 to 3.5.0 get 
 version, anything newer gets 3.5.0; 2.0 and 2.1 get 400, a config that cannot be written in the \
 asked spec 406. GET /healthz answers 200. Other methods get 405.")]
 pub struct ServeArgs {
+    /// Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when
+    /// given without ADDR): requests by pool, status and auth outcome, failed handshakes,
+    /// machine fetches, token and certificate expiry, reloads, config sizes, connections.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_missing_value = "127.0.0.1:9623",
+        value_parser = values::listen
+    )]
+    pub metrics_listen: Option<SocketAddr>,
+
     /// Where this replica records each fetch of a machine token (default
     /// <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts.
     #[arg(long, value_name = "FILE")]

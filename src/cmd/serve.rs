@@ -21,6 +21,7 @@ fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
 pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
     let opts = Options {
         dir: dir.clone(),
+        metrics_listen: a.metrics_listen,
         ledger: a
             .ledger
             .clone()

@@ -192,6 +192,9 @@ async fn handle_conn(
                         Ok(Err(e)) => handshakes::Reason::of(&e),
                         _ => Some(handshakes::Reason::Timeout),
                     };
+                    if let Some(r) = &reason {
+                        shared.metrics.handshake_failed(r);
+                    }
                     if let Some(r) = reason
                         && let Some(line) = shared.handshakes.record(
                             client.ip(),

@@ -14,6 +14,7 @@ pub(super) fn banner(
     outcome: &state::Outcome,
     tls: &TcpListener,
     plain: Option<&TcpListener>,
+    metrics: Option<&TcpListener>,
 ) -> String {
     let addr = |l: &TcpListener| l.local_addr().map(|a| a.to_string()).unwrap_or_default();
     let mut b = format!("mcsctl serve {}\n", env!("CARGO_PKG_VERSION"));
@@ -22,6 +23,9 @@ pub(super) fn banner(
         b.push_str(&format!(" and http://{} (plain HTTP)", addr(p)));
     }
     b.push('\n');
+    if let Some(m) = metrics {
+        b.push_str(&format!("  metrics: http://{}/metrics\n", addr(m)));
+    }
     b.push_str(&format!(
         "  asset directory: {}\n",
         opts.dir.root().display()

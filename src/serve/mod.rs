@@ -21,6 +21,7 @@ pub mod handshakes;
 pub mod io;
 pub mod limit;
 pub mod log;
+pub mod metrics;
 pub mod proxy;
 mod reload;
 mod respond;
@@ -54,6 +55,8 @@ use respond::{PANIC_LOG, install_panic_hook};
 pub struct Options {
     /// The asset directory.
     pub dir: AssetDir,
+    /// Where to answer `GET /metrics` (plain HTTP), if anywhere.
+    pub metrics_listen: Option<SocketAddr>,
     /// This replica's ledger of machine-token fetches.
     pub ledger: std::path::PathBuf,
     /// The wall clock: expiry of tokens and certificates.
@@ -107,6 +110,7 @@ struct Shared {
     handshakes: handshakes::Handshakes,
     clock: crate::clock::Clock,
     fetches: fetches::Fetches,
+    metrics: metrics::Metrics,
 }
 
 impl Shared {
@@ -134,7 +138,7 @@ async fn serve(opts: Options) -> Result<u8> {
     // Taken before the load: a change that lands while loading is seen by the first poll.
     let loaded_from = loader.fingerprint();
     let (state, outcome) = loader.initial(opts.clock.now())?;
-    let (tls_listener, plain_listener) = listeners(&opts).await?;
+    let (tls_listener, plain_listener, metrics_listener) = listeners(&opts).await?;
     // Handlers go in before the banner says "ready": a signal that comes early must not fall
     // to the default action (SIGHUP would end the process).
     let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
@@ -146,6 +150,7 @@ async fn serve(opts: Options) -> Result<u8> {
         &outcome,
         &tls_listener,
         plain_listener.as_ref(),
+        metrics_listener.as_ref(),
     ));
     if state.auth != AuthMode::None && state.tokens.live_at(opts.clock.now()) == 0 {
         log.event(
@@ -154,15 +159,7 @@ async fn serve(opts: Options) -> Result<u8> {
         );
     }
 
-    let shared = Arc::new(Shared {
-        max_header_bytes: opts.max_header_bytes,
-        state: RwLock::new(Arc::new(state)),
-        limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
-        log: log.clone(),
-        handshakes: handshakes::Handshakes::default(),
-        clock: opts.clock.clone(),
-        fetches: open_ledger(&opts, &log),
-    });
+    let shared = Arc::new(shared(&opts, state, &log));
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.
@@ -186,6 +183,14 @@ async fn serve(opts: Options) -> Result<u8> {
             ))
         })
         .collect();
+    if let Some(l) = metrics_listener {
+        tokio::spawn(metrics::serve_metrics(
+            l,
+            shared.clone(),
+            conns.clone(),
+            stop_rx.clone(),
+        ));
+    }
     let reloader = tokio::spawn(reload_loop(
         loader,
         opts.dir.clone(),
@@ -202,6 +207,20 @@ async fn serve(opts: Options) -> Result<u8> {
     log.event("shutdown", "stopped");
     log.flush(Duration::from_secs(2));
     Ok(crate::exit::OK)
+}
+
+/// What every connection shares: the state, the limits, the log, the ledger, the metrics.
+fn shared(opts: &Options, state: State, log: &Log) -> Shared {
+    Shared {
+        max_header_bytes: opts.max_header_bytes,
+        state: RwLock::new(Arc::new(state)),
+        limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
+        log: log.clone(),
+        handshakes: handshakes::Handshakes::default(),
+        clock: opts.clock.clone(),
+        fetches: open_ledger(opts, log),
+        metrics: metrics::Metrics::default(),
+    }
 }
 
 /// Completes a change a killed command committed, before anything is read (a read-only
@@ -228,20 +247,31 @@ fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
     f
 }
 
-/// The TLS listener and, with --insecure-listen, the plain one.
-async fn listeners(opts: &Options) -> Result<(TcpListener, Option<TcpListener>)> {
+/// The TLS listener and, with --insecure-listen, the plain one; with --metrics-listen, the
+/// metrics one.
+async fn listeners(
+    opts: &Options,
+) -> Result<(TcpListener, Option<TcpListener>, Option<TcpListener>)> {
     let tls_listener = TcpListener::bind(opts.listen)
         .await
         .with_context(|| format!("listening on {}", opts.listen))?;
-    let plain_listener = match opts.insecure_listen {
-        Some(a) => Some(
-            TcpListener::bind(a)
-                .await
-                .with_context(|| format!("listening on {a}"))?,
-        ),
-        None => None,
-    };
-    Ok((tls_listener, plain_listener))
+    let mut more = Vec::new();
+    for (a, what) in [
+        (opts.insecure_listen, ""),
+        (opts.metrics_listen, " for metrics"),
+    ] {
+        more.push(match a {
+            Some(a) => Some(
+                TcpListener::bind(a)
+                    .await
+                    .with_context(|| format!("listening on {a}{what}"))?,
+            ),
+            None => None,
+        });
+    }
+    let metrics = more.pop().flatten();
+    let plain = more.pop().flatten();
+    Ok((tls_listener, plain, metrics))
 }
 
 /// hyper's connection settings and the per-connection limits.

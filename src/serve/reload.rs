@@ -122,6 +122,12 @@ pub(super) async fn reload_loop(
                 continue;
             }
         };
+        for part in &outcome.changed {
+            shared.metrics.reload(part, true);
+        }
+        for (part, _) in &outcome.failed {
+            shared.metrics.reload(part, false);
+        }
         said.failures(&shared, outcome.failed);
         publish(&shared, *next, &outcome.changed, forced, now);
         seen = fp;

@@ -82,10 +82,16 @@ pub(super) fn respond(
         );
     }
     let head = req.method() == hyper::Method::HEAD;
+    let machine = r.machine.is_some();
     let r = match r.machine.take() {
         Some(f) if !head => record(shared, peer, &f, r),
         _ => r,
     };
+    let outcome = super::metrics::auth_outcome(&r.auth, machine);
+    shared.metrics.request(r.pool.as_deref(), r.status, outcome);
+    if let Some(rec) = &r.recorded {
+        shared.metrics.machine_fetch(&rec.pool);
+    }
     let bytes = if head { 0 } else { r.body.len() };
     access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
     let mut resp = hyper::Response::builder()

@@ -242,7 +242,10 @@ fn from_a_list_every_machine_lands_or_none() {
     }
     let v: serde_json::Value =
         serde_json::from_str(&ok(d.path(), &["--format", "json", "machine", "list"])).unwrap();
-    assert_eq!(v["machines"][1]["addresses"], serde_json::json!(["192.0.2.13", "192.0.2.14"]));
+    assert_eq!(
+        v["machines"][1]["addresses"],
+        serde_json::json!(["192.0.2.13", "192.0.2.14"])
+    );
     // One bad entry (a pool that does not exist) registers none of the list.
     std::fs::write(
         d.path().join("more.yaml"),
@@ -252,12 +255,23 @@ fn from_a_list_every_machine_lands_or_none() {
     let before = snapshot(&a);
     let (code, _, err) = run(d.path(), &["machine", "add", "--from", "more.yaml"]);
     assert_eq!(code, 1);
-    assert!(err.contains("machine g1.demo.example.com: pool gpu is not a pool"), "{err}");
+    assert!(
+        err.contains("machine g1.demo.example.com: pool gpu is not a pool"),
+        "{err}"
+    );
     assert_eq!(snapshot(&a), before);
     // NAME and --from do not go together.
     let (code, _, _) = run(
         d.path(),
-        &["machine", "add", "w9", "--pool", "worker", "--from", "more.yaml"],
+        &[
+            "machine",
+            "add",
+            "w9",
+            "--pool",
+            "worker",
+            "--from",
+            "more.yaml",
+        ],
     );
     assert_eq!(code, 2);
 }

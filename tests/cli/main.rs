@@ -16,6 +16,7 @@ mod machine;
 mod manifests;
 mod mco;
 mod mco_conformance;
+mod metrics;
 mod pki;
 mod pointer;
 mod render;

@@ -1,0 +1,257 @@
+//! Prometheus metrics (`serve --metrics-listen ADDR`): counters kept as serve works, gauges
+//! read from the state at scrape time, written in the text exposition format (version 0.0.4)
+//! on a plain-HTTP listener of their own, loopback unless told otherwise.
+//!
+//! Names follow the Prometheus conventions: the `mcsctl_` prefix, `_total` for counters,
+//! `_seconds` and `_bytes` for units, `_timestamp_seconds` for points in time.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::sync::Mutex;
+
+use super::handshakes::Reason;
+use super::state::State;
+
+/// The counters.
+#[derive(Debug, Default)]
+pub struct Metrics {
+    inner: Mutex<Counters>,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    /// (pool, status, auth outcome) -> requests.
+    requests: BTreeMap<(String, u16, &'static str), u64>,
+    /// alert or reason -> failed handshakes.
+    handshakes: BTreeMap<String, u64>,
+    /// pool -> recorded machine-token fetches.
+    machine_fetches: BTreeMap<String, u64>,
+    /// (part, result) -> reloads.
+    reloads: BTreeMap<(String, &'static str), u64>,
+}
+
+/// What a request's `auth` field says, as a label: `token`, `machine`, `none`, `invalid`,
+/// `expired`, `revoked`.
+pub fn auth_outcome(auth: &str, machine: bool) -> &'static str {
+    match auth.split(':').next().unwrap_or("") {
+        "token" if machine => "machine",
+        "token" => "token",
+        "expired" => "expired",
+        "revoked" => "revoked",
+        "invalid" => "invalid",
+        _ => "none",
+    }
+}
+
+impl Metrics {
+    fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
+        f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+    }
+
+    /// One request answered.
+    pub fn request(&self, pool: Option<&str>, status: u16, auth: &'static str) {
+        let pool = pool.unwrap_or("").to_string();
+        self.with(|c| *c.requests.entry((pool, status, auth)).or_default() += 1);
+    }
+
+    /// One failed TLS handshake.
+    pub fn handshake_failed(&self, r: &Reason) {
+        let label = match r {
+            Reason::Alert(a) => a.clone(),
+            Reason::NotTls => "not_tls".into(),
+            Reason::NoCommonGround => "no_common_ground".into(),
+            Reason::Timeout => "timeout".into(),
+            Reason::Other(_) => "other".into(),
+        };
+        self.with(|c| *c.handshakes.entry(label).or_default() += 1);
+    }
+
+    /// One machine-token fetch recorded in the ledger.
+    pub fn machine_fetch(&self, pool: &str) {
+        self.with(|c| *c.machine_fetches.entry(pool.to_string()).or_default() += 1);
+    }
+
+    /// One reload of `part`, successful or not.
+    pub fn reload(&self, part: &str, ok: bool) {
+        let result = if ok { "success" } else { "failure" };
+        self.with(|c| *c.reloads.entry((part.to_string(), result)).or_default() += 1);
+    }
+
+    /// The exposition: the counters, and the gauges of `state` and `open` connections.
+    pub fn render(&self, state: &State, open: usize) -> String {
+        let mut out = String::new();
+        self.with(|c| counters(&mut out, c));
+        gauges(&mut out, state, open);
+        out
+    }
+}
+
+/// A label value, escaped as the format asks (backslash, quote, newline).
+fn esc(v: &str) -> String {
+    v.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
+fn head(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+}
+
+fn counters(out: &mut String, c: &Counters) {
+    head(
+        out,
+        "mcsctl_requests_total",
+        "counter",
+        "Requests answered, by pool, status and auth outcome.",
+    );
+    for ((pool, status, auth), n) in &c.requests {
+        let _ = writeln!(
+            out,
+            "mcsctl_requests_total{{pool=\"{}\",status=\"{status}\",auth=\"{auth}\"}} {n}",
+            esc(pool)
+        );
+    }
+    head(
+        out,
+        "mcsctl_handshake_failures_total",
+        "counter",
+        "Failed TLS handshakes, by the client's alert or the reason.",
+    );
+    for (alert, n) in &c.handshakes {
+        let _ = writeln!(
+            out,
+            "mcsctl_handshake_failures_total{{alert=\"{}\"}} {n}",
+            esc(alert)
+        );
+    }
+    head(
+        out,
+        "mcsctl_machine_fetches_total",
+        "counter",
+        "Full-config fetches of machine tokens recorded in the ledger, by pool.",
+    );
+    for (pool, n) in &c.machine_fetches {
+        let _ = writeln!(
+            out,
+            "mcsctl_machine_fetches_total{{pool=\"{}\"}} {n}",
+            esc(pool)
+        );
+    }
+    head(
+        out,
+        "mcsctl_reloads_total",
+        "counter",
+        "Reloads of each part of the asset directory, by result.",
+    );
+    for ((part, result), n) in &c.reloads {
+        let _ = writeln!(
+            out,
+            "mcsctl_reloads_total{{part=\"{}\",result=\"{result}\"}} {n}",
+            esc(part)
+        );
+    }
+}
+
+fn gauges(out: &mut String, state: &State, open: usize) {
+    head(
+        out,
+        "mcsctl_token_expiry_timestamp_seconds",
+        "gauge",
+        "When each live token stops being accepted (Unix time); tokens without expiry are left out.",
+    );
+    for t in &state.tokens.live {
+        if let Some(e) = t.expires {
+            let _ = writeln!(
+                out,
+                "mcsctl_token_expiry_timestamp_seconds{{token=\"{}\"}} {}",
+                esc(&t.id),
+                e.unix_timestamp()
+            );
+        }
+    }
+    head(
+        out,
+        "mcsctl_certificate_expiry_timestamp_seconds",
+        "gauge",
+        "When the serving certificate expires (Unix time).",
+    );
+    let _ = writeln!(
+        out,
+        "mcsctl_certificate_expiry_timestamp_seconds{{certificate=\"serving\"}} {}",
+        state.tls.leaf.not_after
+    );
+    head(
+        out,
+        "mcsctl_config_bytes",
+        "gauge",
+        "Size of the config served, by pool, set (full or pre-approval) and Ignition spec version.",
+    );
+    for (set, pools) in [("full", &state.full), ("pre-approval", &state.pre)] {
+        let mut names: Vec<&String> = pools.keys().collect();
+        names.sort();
+        for p in names {
+            for spec in crate::ignition::spec::Spec::ALL {
+                if let Ok(body) = pools[p].variants.get(spec) {
+                    let _ = writeln!(
+                        out,
+                        "mcsctl_config_bytes{{pool=\"{}\",set=\"{set}\",spec=\"{spec}\"}} {}",
+                        esc(p),
+                        body.len()
+                    );
+                }
+            }
+        }
+    }
+    head(
+        out,
+        "mcsctl_connections_open",
+        "gauge",
+        "Connections open now.",
+    );
+    let _ = writeln!(out, "mcsctl_connections_open {open}");
+}
+
+/// Answers `GET /metrics` on `listener` (plain HTTP) until `stop`: the exposition of the
+/// counters and of the state at that moment.
+pub(super) async fn serve_metrics(
+    listener: tokio::net::TcpListener,
+    shared: std::sync::Arc<super::Shared>,
+    conns: std::sync::Arc<super::conns::Conns>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    use http_body_util::Full;
+    use hyper::body::Bytes;
+    loop {
+        let (tcp, _) = tokio::select! {
+            r = listener.accept() => match r {
+                Ok(x) => x,
+                Err(_) => continue,
+            },
+            _ = stop.changed() => return,
+        };
+        let (shared, conns) = (shared.clone(), conns.clone());
+        tokio::spawn(async move {
+            let svc =
+                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let (status, body) = if req.uri().path() != "/metrics" {
+                        (404, "not found: metrics are at /metrics\n".to_string())
+                    } else if req.method() != hyper::Method::GET {
+                        (405, "method not allowed\n".to_string())
+                    } else {
+                        (200, shared.metrics.render(&shared.current(), conns.open()))
+                    };
+                    let resp = hyper::Response::builder()
+                        .status(status)
+                        .header("content-type", "text/plain; version=0.0.4; charset=utf-8")
+                        .body(Full::new(Bytes::from(body)));
+                    async move { resp }
+                });
+            let io = hyper_util::rt::TokioIo::new(tcp);
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(hyper_util::rt::TokioTimer::new())
+                .header_read_timeout(std::time::Duration::from_secs(10))
+                .serve_connection(io, svc)
+                .await;
+        });
+    }
+}
