@@ -477,6 +477,8 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;machine;list' {
             [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read')
+            [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')

@@ -1728,13 +1728,21 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__list)
-            opts="-q -v -h -V --ledger --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --ledger --csrs --nodes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --csrs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

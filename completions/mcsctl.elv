@@ -436,6 +436,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;machine;list'= {
             cand --ledger 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read'
+            cand --csrs 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs'
+            cand --nodes 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'

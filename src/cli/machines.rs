@@ -79,6 +79,14 @@ pub struct MachineListArgs {
     #[arg(long = "ledger", value_name = "FILE")]
     pub ledgers: Vec<std::path::PathBuf>,
 
+    /// The cluster's CSRs (`oc get csr -o json`): each machine's trail goes on to its CSRs.
+    #[arg(long, value_name = "FILE")]
+    pub csrs: Option<std::path::PathBuf>,
+
+    /// The cluster's Nodes (`oc get nodes -o json`): the trail ends at a Ready node.
+    #[arg(long, value_name = "FILE")]
+    pub nodes: Option<std::path::PathBuf>,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

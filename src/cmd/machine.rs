@@ -3,17 +3,18 @@
 use anyhow::Result;
 
 use crate::assets::AssetDir;
-use crate::cli::{MachineAddArgs, MachineCommand, MachineRemoveArgs};
+use crate::cli::{MachineAddArgs, MachineCommand, MachineListArgs, MachineRemoveArgs};
 use crate::exit;
 use crate::state::machine_list::{self, Listed};
 use crate::state::machines::{self, AddInputs, MachineReport, MachineRow};
+use crate::state::trail::Cluster;
 use crate::ui::{Ui, table};
 
 /// Runs a `machine` subcommand.
 pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
     match c {
         MachineCommand::Add(a) => add(ui, dir, a),
-        MachineCommand::List(a) => list(ui, dir, &a.ledgers),
+        MachineCommand::List(a) => list(ui, dir, a),
         MachineCommand::Remove(a) => remove(ui, dir, a),
     }
 }
@@ -78,10 +79,31 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn list(ui: &Ui, dir: &AssetDir, ledgers: &[std::path::PathBuf]) -> Result<u8> {
+fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
+    let text = |p: &std::path::Path| -> Result<(String, String)> {
+        Ok((crate::assets::read_text(p)?, p.display().to_string()))
+    };
+    let csrs = match &a.csrs {
+        Some(p) => {
+            let (t, n) = text(p)?;
+            Some(crate::csr::kube::csrs(&t, &n)?)
+        }
+        None => None,
+    };
+    let nodes = match &a.nodes {
+        Some(p) => {
+            let (t, n) = text(p)?;
+            Some(crate::csr::kube::nodes(&t, &n)?)
+        }
+        None => None,
+    };
+    let cluster = Cluster {
+        csrs: csrs.as_deref(),
+        nodes: nodes.as_deref(),
+    };
     let (_lock, snap) = super::load(ui, dir)?;
-    let records = crate::ledger::read(&crate::ledger::files(dir, ledgers))?;
-    let rows = machines::list(&snap, &records, ui.now);
+    let records = crate::ledger::read(&crate::ledger::files(dir, &a.ledgers))?;
+    let rows = machines::list(&snap, &records, &cluster, ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);
@@ -101,9 +123,15 @@ fn list(ui: &Ui, dir: &AssetDir, ledgers: &[std::path::PathBuf]) -> Result<u8> {
             "USES",
             "EXPIRES",
             "FETCHED",
+            "TRAIL",
         ],
         &cells,
     ))?;
+    for r in &rows {
+        if let Some(next) = &r.trail.next {
+            ui.info(format!("{}: {next}", r.name));
+        }
+    }
     Ok(exit::OK)
 }
 
@@ -130,6 +158,16 @@ fn cells(r: &MachineRow) -> Vec<String> {
                 f.client,
                 f.spec
             ),
+        },
+        if r.trail.steps.is_empty() {
+            "-".into()
+        } else {
+            r.trail
+                .steps
+                .iter()
+                .map(|s| s.step)
+                .collect::<Vec<_>>()
+                .join(" > ")
         },
     ]
 }

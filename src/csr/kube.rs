@@ -122,6 +122,11 @@ pub fn nodes(text: &str, what: &str) -> Result<Vec<Node>> {
             kubelet_port: o["status"]["daemonEndpoints"]["kubeletEndpoint"]["Port"]
                 .as_u64()
                 .unwrap_or(10250) as u16,
+            ready: o["status"]["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|c| c["type"] == "Ready" && c["status"] == "True"),
         })
         .collect())
 }

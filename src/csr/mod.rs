@@ -106,6 +106,8 @@ pub struct Node {
     pub addresses: Vec<Address>,
     /// status.daemonEndpoints.kubeletEndpoint.Port.
     pub kubelet_port: u16,
+    /// Its Ready condition is True.
+    pub ready: bool,
 }
 
 /// An OpenShiftSDN HostSubnet (egress fallback, S8).

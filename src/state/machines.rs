@@ -127,6 +127,9 @@ pub struct MachineRow {
     pub pointer: String,
     /// The full-config fetches its token made, from the ledgers, oldest first.
     pub fetches: Vec<crate::ledger::Record>,
+    /// Its way from the first fetch to a Ready node, as far as the cluster's CSRs and Nodes
+    /// (when given) show it.
+    pub trail: super::trail::Trail,
 }
 
 /// The report of `machine add` and `machine remove`.
@@ -319,6 +322,7 @@ pub fn remove<'s>(
 pub fn list(
     snap: &Snapshot,
     ledger: &[crate::ledger::Record],
+    cluster: &super::trail::Cluster<'_>,
     now: OffsetDateTime,
 ) -> Vec<MachineRow> {
     let empty = TokenStore::default();
@@ -333,6 +337,7 @@ pub fn list(
                 .filter(|f| f.token == m.token && f.machine == m.name)
                 .cloned()
                 .collect();
+            r.trail = super::trail::trail(&m.name, &r.fetches, cluster, now);
             r
         })
         .collect()
@@ -357,6 +362,10 @@ fn row(m: &Machine, store: &TokenStore, dir: &AssetDir, now: OffsetDateTime) -> 
             .display()
             .to_string(),
         fetches: Vec::new(),
+        trail: super::trail::Trail {
+            steps: Vec::new(),
+            next: None,
+        },
     }
 }
 

@@ -32,6 +32,7 @@ pub mod report;
 pub mod rotation;
 pub mod serving;
 pub mod tokens;
+pub mod trail;
 
 use anyhow::Result;
 use rcgen::KeyPair;

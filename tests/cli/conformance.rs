@@ -258,6 +258,7 @@ fn all_15_aux_cases_pending_limit_and_node_addresses() {
                         })
                         .collect(),
                     kubelet_port: 10250,
+                    ready: false,
                 };
                 match csr::node_internal_ip(&node) {
                     Ok(ip) => assert_eq!(ip, f["expected_ip"].as_str().unwrap(), "{}", f["id"]),

@@ -898,4 +898,67 @@ fn evidence_approves_only_what_a_registered_machines_fetch_vouches_for() {
     )
     .unwrap();
     assert_eq!(review(&["--ledger", other.to_str().unwrap()]), got);
+    // machine list follows each machine to its node: the approved CSRs, then a Ready node.
+    for it in items.iter_mut() {
+        if it["metadata"]["name"] == "first" || it["metadata"]["name"] == "serving-ok" {
+            it["status"] = json!({"conditions": [{"type": "Approved", "status": "True",
+                "lastTransitionTime": "2026-11-21T08:52:00Z", "message": "approved"}]});
+        }
+    }
+    std::fs::write(
+        p.join("csrs.json"),
+        serde_json::to_vec(&json!({"kind": "List", "items": items})).unwrap(),
+    )
+    .unwrap();
+    let mut n = node(w1, "192.0.2.30");
+    n["status"]["conditions"] = json!([{"type": "Ready", "status": "True"}]);
+    std::fs::write(
+        p.join("nodes.json"),
+        serde_json::to_vec(&json!({"kind": "List", "items": [n]})).unwrap(),
+    )
+    .unwrap();
+    let args = [
+        "--format",
+        "json",
+        "machine",
+        "list",
+        "--csrs",
+        "csrs.json",
+        "--nodes",
+        "nodes.json",
+        "--ledger",
+        other.to_str().unwrap(),
+    ];
+    let v: Value = serde_json::from_str(&ok(p, &args)).unwrap();
+    let trail = |i: usize| -> Vec<String> {
+        v["machines"][i]["trail"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {}",
+                    s["step"].as_str().unwrap(),
+                    s["seen"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    // An approved CSR is the one that counts; the later pending ones stay pending.
+    assert_eq!(
+        trail(0)[1..],
+        [
+            "client-csr first approved",
+            "serving-csr serving-ok approved",
+            "ready node w1.demo.example.com Ready"
+        ],
+        "{v:#}"
+    );
+    assert!(v["machines"][0]["trail"]["next"].is_null());
+    assert!(
+        v["machines"][1]["trail"]["next"]
+            .as_str()
+            .unwrap()
+            .starts_with("not fetched yet")
+    );
 }
