@@ -157,6 +157,31 @@ for size in small large; do
   done
 done
 
+# The ledger: the small keep-alive case on mcsctl alone, with a machine token (every request
+# a fetch recorded in auth/ledger) and with the pool token (no record), alternating, twice each.
+"$mcsctl" --dir "$work/a" pointer --pool small -q >/dev/null
+"$mcsctl" --dir "$work/a" machine add bench-0 --pool small --uses 0 -q >/dev/null
+kill -HUP "$mpid"
+for _ in $(seq 100); do grep -q 'reloaded on SIGHUP' "$work/mcsctl.err" && break; sleep 0.1; done
+mtoken=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['ignition']['config']['merge'][0]['httpHeaders'][0]['value'])" "$work/a/machines/bench-0.ign")
+echo
+echo "| ledger | run | req/s | p99 (ms) |"
+echo "| --- | --- | --- | --- |"
+on=(); off=()
+for run in 1 2; do
+  o=$(run_wrk "https://127.0.0.1:$mport/config/small" "Authorization: Bearer $token" "$accept")
+  l=$(run_wrk "https://127.0.0.1:$mport/config/small" "Authorization: $mtoken" "$accept")
+  for out in "$o" "$l"; do
+    if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses in the ledger case:" >&2; echo "$out" >&2; exit 1; fi
+  done
+  echo "| off (pool token) | $run | $(echo "$o" | rps) | $(echo "$o" | p99) |"
+  echo "| on (machine token) | $run | $(echo "$l" | rps) | $(echo "$l" | p99) |"
+  off+=("$(echo "$o" | rps)"); on+=("$(echo "$l" | rps)")
+done
+records=$(cat "$work/a/auth/ledger/"*.jsonl | wc -l)
+echo
+echo "Ledger on / off: $(python3 -c "import sys; on=[float(x) for x in sys.argv[1].split()]; off=[float(x) for x in sys.argv[2].split()]; print(round(sum(on)/sum(off), 3))" "${on[*]}" "${off[*]}") of the req/s; $records records written."
+
 # Peak RSS with 1000 open TLS connections, each having made one keep-alive request.
 hold() { # port header
   python3 - "$1" "$work/a/tls/mcs-ca.crt" "$2" <<'PY' &

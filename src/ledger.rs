@@ -1,7 +1,9 @@
 //! The provisioning ledger: one JSON line per full-config fetch made with a machine token,
-//! appended by `serve` and flushed to disk (`fdatasync`) before the config is sent, so a fetch
-//! a machine got is never lost to a kill -9. Each serve replica keeps its own file
-//! (`auth/ledger/<replica>.jsonl`); readers merge every file they are given.
+//! written (`write(2)`, into the kernel's page cache) before the config is sent, so a fetch a
+//! machine got is never lost to a kill -9 of serve; flushed to disk (`fdatasync`) at the next
+//! reload poll (`--reload-interval`, 2 s), so a power cut loses at most those seconds. A flush
+//! per record would cap the fetches at the disk's flush rate; this costs a write per fetch. Each serve replica keeps
+//! its own file (`auth/ledger/<replica>.jsonl`); readers merge every file they are given.
 //!
 //! Why an append-only log and not an embedded database: one writer per file, records that are
 //! never updated, readers in other processes (and on other replicas' copies) while serve
@@ -53,6 +55,8 @@ pub struct Record {
 pub struct Writer {
     path: PathBuf,
     file: Mutex<File>,
+    /// The same file, for flushing without holding up appends.
+    syncer: File,
 }
 
 impl Writer {
@@ -68,9 +72,13 @@ impl Writer {
             .mode(SECRET_MODE)
             .open(path)
             .with_context(|| format!("opening the ledger {}", path.display()))?;
+        let syncer = file
+            .try_clone()
+            .with_context(|| format!("opening the ledger {}", path.display()))?;
         Ok(Writer {
             path: path.to_path_buf(),
             file: Mutex::new(file),
+            syncer,
         })
     }
 
@@ -79,14 +87,21 @@ impl Writer {
         &self.path
     }
 
-    /// Appends `r` as one line and flushes it to disk before returning.
+    /// Appends `r` as one line, in one `write`: once this returns, another process reads it
+    /// and a kill of this one cannot lose it.
     pub fn append(&self, r: &Record) -> Result<()> {
         let mut line = serde_json::to_vec(r)?;
         line.push(b'\n');
         let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
         f.write_all(&line)
-            .and_then(|()| f.sync_data())
             .with_context(|| format!("writing the ledger {}", self.path.display()))
+    }
+
+    /// Flushes what was appended to disk; appends go on meanwhile.
+    pub fn sync(&self) -> Result<()> {
+        self.syncer
+            .sync_data()
+            .with_context(|| format!("flushing the ledger {}", self.path.display()))
     }
 }
 

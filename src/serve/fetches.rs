@@ -1,5 +1,6 @@
 //! The fetches of machine tokens: counted against each token's uses and recorded in this
-//! replica's ledger (flushed to disk) before the config is sent. What the ledgers held at
+//! replica's ledger before the config is sent (one `write`, no flush: a kill cannot lose it),
+//! and flushed to disk at each reload poll ([`Fetches::flush`], on a blocking thread). What the ledgers held at
 //! start counts too, so a restart does not give a spent token another fetch. The ledger is
 //! opened at the first machine-token fetch: a directory without machines gets none.
 
@@ -30,8 +31,11 @@ pub(super) struct Fetches {
 }
 
 struct Inner {
-    writer: Option<Writer>,
-    seen: HashMap<String, Vec<Record>>,
+    writer: Option<std::sync::Arc<Writer>>,
+    /// Each token's fetches: how many, and the last (memory stays one record per token).
+    seen: HashMap<String, (usize, Record)>,
+    /// Records appended since the last flush.
+    unsynced: usize,
 }
 
 impl Fetches {
@@ -40,7 +44,7 @@ impl Fetches {
         let replica = path
             .file_stem()
             .map_or("serve".into(), |s| s.to_string_lossy().into_owned());
-        let mut seen: HashMap<String, Vec<Record>> = HashMap::new();
+        let mut seen: HashMap<String, (usize, Record)> = HashMap::new();
         let own: Vec<PathBuf> = path
             .exists()
             .then(|| path.to_path_buf())
@@ -49,13 +53,25 @@ impl Fetches {
         let read = ledger::read(&ledger::files(dir, &own));
         let unreadable = read.as_ref().err().map(|e| format!("{e:#}"));
         for r in read.unwrap_or_default() {
-            seen.entry(r.token.clone()).or_default().push(r);
+            match seen.get_mut(&r.token) {
+                Some((n, last)) => {
+                    *n += 1;
+                    *last = r;
+                }
+                None => {
+                    seen.insert(r.token.clone(), (1, r));
+                }
+            }
         }
         Fetches {
             path: path.to_path_buf(),
             replica,
             unreadable,
-            inner: Mutex::new(Inner { writer: None, seen }),
+            inner: Mutex::new(Inner {
+                writer: None,
+                seen,
+                unsynced: 0,
+            }),
         }
     }
 
@@ -79,9 +95,8 @@ impl Fetches {
             return Err(Refusal::Unrecorded(e.clone()));
         }
         let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        let used = inner.seen.get(&f.token).map_or(0, Vec::len);
-        if let (Some(n), Some(last)) = (f.uses, inner.seen.get(&f.token).and_then(|v| v.last()))
-            && used >= n as usize
+        if let (Some(n), Some((used, last))) = (f.uses, inner.seen.get(&f.token))
+            && *used >= n as usize
         {
             return Err(Refusal::Spent(Box::new(last.clone())));
         }
@@ -98,16 +113,38 @@ impl Fetches {
         };
         if inner.writer.is_none() {
             let w = Writer::open(&self.path).map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-            inner.writer = Some(w);
+            inner.writer = Some(std::sync::Arc::new(w));
         }
         let w = inner.writer.as_ref().expect("opened just above");
         w.append(&r)
             .map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-        inner
-            .seen
-            .entry(f.token.clone())
-            .or_default()
-            .push(r.clone());
+        match inner.seen.get_mut(&f.token) {
+            Some((n, last)) => {
+                *n += 1;
+                *last = r.clone();
+            }
+            None => {
+                inner.seen.insert(f.token.clone(), (1, r.clone()));
+            }
+        }
+        inner.unsynced += 1;
         Ok(r)
+    }
+
+    /// Flushes the records appended since the last flush to disk (without holding up the
+    /// fetches meanwhile).
+    pub(super) fn flush(&self) -> Result<(), String> {
+        let writer = {
+            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if inner.unsynced == 0 {
+                return Ok(());
+            }
+            inner.unsynced = 0;
+            inner.writer.clone()
+        };
+        match writer {
+            Some(w) => w.sync().map_err(|e| format!("{e:#}")),
+            None => Ok(()),
+        }
     }
 }

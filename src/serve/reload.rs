@@ -87,6 +87,14 @@ pub(super) async fn reload_loop(
             _ = stop.changed() => return,
         };
         let now = shared.clock.now();
+        // The ledger's records of the last poll go to disk (off the async workers).
+        let flushed = {
+            let shared = shared.clone();
+            tokio::task::spawn_blocking(move || shared.fetches.flush()).await
+        };
+        if let Ok(Err(e)) = flushed {
+            shared.log.event("ledger-failed", &e);
+        }
         said.expiry(&shared, now);
         // Stat, lock, file reads, x509 and the spec conversions of every changed pool: on a
         // blocking thread, so the async workers keep serving meanwhile.

@@ -108,8 +108,8 @@ pub(super) fn respond(
     })
 }
 
-/// A full config for a machine token: counted and recorded in the ledger before it is sent
-/// (on a blocking section: the record is flushed to disk), else refused: 401 when its fetches
+/// A full config for a machine token: counted and recorded in the ledger before it is sent,
+/// else refused: 401 when its fetches
 /// are spent (a possible stolen token, logged), 503 when the ledger cannot be written.
 fn record(
     shared: &Shared,
@@ -119,11 +119,10 @@ fn record(
 ) -> handler::Response {
     let pool = r.pool.clone().unwrap_or_default();
     let spec = r.spec.clone().unwrap_or_default();
-    let claimed = tokio::task::block_in_place(|| {
-        shared
-            .fetches
-            .claim(f, &pool, peer, &spec, r.body.len() as u64, now_rfc3339())
-    });
+    // One `write` into the page cache, no flush: cheap enough for the worker thread.
+    let claimed = shared
+        .fetches
+        .claim(f, &pool, peer, &spec, r.body.len() as u64, now_rfc3339());
     match claimed {
         Ok(rec) => handler::Response {
             recorded: Some(rec),
