@@ -139,9 +139,11 @@ for size in small large; do
   curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "$accept" -o "$work/n-$size" "https://127.0.0.1:$nport/config/$size"
   cmp -s "$work/m-$size" "$work/n-$size" || { echo "servers disagree on $size" >&2; exit 1; }
 done
-echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
-echo "| --- | --- | --- | --- | --- | --- | --- |"
-for size in small large; do
+# LEDGER_ONLY=1: only the ledger table below.
+[ -n "${LEDGER_ONLY:-}" ] && sizes="" || sizes="small large"
+[ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
+[ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- |"
+for size in $sizes; do
   for mode in keep-alive close; do
     extra=()
     [ "$mode" = close ] && extra=("Connection: close")
@@ -182,6 +184,7 @@ records=$(cat "$work/a/auth/ledger/"*.jsonl | wc -l)
 echo
 echo "Ledger on / off: $(python3 -c "import sys; on=[float(x) for x in sys.argv[1].split()]; off=[float(x) for x in sys.argv[2].split()]; print(round(sum(on)/sum(off), 3))" "${on[*]}" "${off[*]}") of the req/s; $records records written."
 
+[ -n "${LEDGER_ONLY:-}" ] && exit 0
 # Peak RSS with 1000 open TLS connections, each having made one keep-alive request.
 hold() { # port header
   python3 - "$1" "$work/a/tls/mcs-ca.crt" "$2" <<'PY' &

@@ -15,7 +15,6 @@ use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
@@ -54,8 +53,7 @@ pub struct Record {
 #[derive(Debug)]
 pub struct Writer {
     path: PathBuf,
-    file: Mutex<File>,
-    /// The same file, for flushing without holding up appends.
+    /// The file, opened for appending; writes and flushes need no lock.
     syncer: File,
 }
 
@@ -72,13 +70,9 @@ impl Writer {
             .mode(SECRET_MODE)
             .open(path)
             .with_context(|| format!("opening the ledger {}", path.display()))?;
-        let syncer = file
-            .try_clone()
-            .with_context(|| format!("opening the ledger {}", path.display()))?;
         Ok(Writer {
             path: path.to_path_buf(),
-            file: Mutex::new(file),
-            syncer,
+            syncer: file,
         })
     }
 
@@ -92,8 +86,14 @@ impl Writer {
     pub fn append(&self, r: &Record) -> Result<()> {
         let mut line = serde_json::to_vec(r)?;
         line.push(b'\n');
-        let mut f = self.file.lock().unwrap_or_else(|p| p.into_inner());
-        f.write_all(&line)
+        self.append_line(&line)
+    }
+
+    /// Appends a line already serialized (ending in a newline). The file is opened with
+    /// `O_APPEND`, so concurrent appends each land whole at the end, without a lock.
+    pub fn append_line(&self, line: &[u8]) -> Result<()> {
+        (&self.syncer)
+            .write_all(line)
             .with_context(|| format!("writing the ledger {}", self.path.display()))
     }
 

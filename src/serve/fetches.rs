@@ -80,8 +80,9 @@ impl Fetches {
         self.unreadable.as_deref()
     }
 
-    /// Counts and records a fetch of `f` (the config of `pool`, `bytes` long at `spec`), or
-    /// says why it may not be served.
+    /// Counts and records a fetch of `f` (the config of `pool`, `bytes` long at `spec`) and
+    /// returns the record as written (JSON), or says why it may not be served. The record is
+    /// one `write` into the page cache, made outside the lock; no flush (see [`Fetches::flush`]).
     pub(super) fn claim(
         &self,
         f: &MachineFetch,
@@ -90,15 +91,9 @@ impl Fetches {
         spec: &str,
         bytes: u64,
         time: String,
-    ) -> Result<Record, Refusal> {
+    ) -> Result<String, Refusal> {
         if let Some(e) = &self.unreadable {
             return Err(Refusal::Unrecorded(e.clone()));
-        }
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-        if let (Some(n), Some((used, last))) = (f.uses, inner.seen.get(&f.token))
-            && *used >= n as usize
-        {
-            return Err(Refusal::Spent(Box::new(last.clone())));
         }
         let r = Record {
             time,
@@ -111,24 +106,44 @@ impl Fetches {
             bytes,
             replica: self.replica.clone(),
         };
-        if inner.writer.is_none() {
-            let w = Writer::open(&self.path).map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-            inner.writer = Some(std::sync::Arc::new(w));
-        }
-        let w = inner.writer.as_ref().expect("opened just above");
-        w.append(&r)
-            .map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-        match inner.seen.get_mut(&f.token) {
-            Some((n, last)) => {
-                *n += 1;
-                *last = r.clone();
+        let json = serde_json::to_string(&r).map_err(|e| Refusal::Unrecorded(e.to_string()))?;
+        // Counted under the lock (two requests with one single-use token: one wins), written
+        // outside it.
+        let writer = {
+            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if let (Some(n), Some((used, last))) = (f.uses, inner.seen.get(&f.token))
+                && *used >= n as usize
+            {
+                return Err(Refusal::Spent(Box::new(last.clone())));
             }
-            None => {
-                inner.seen.insert(f.token.clone(), (1, r.clone()));
+            if inner.writer.is_none() {
+                let w =
+                    Writer::open(&self.path).map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
+                inner.writer = Some(std::sync::Arc::new(w));
             }
+            match inner.seen.get_mut(&f.token) {
+                Some(e) => {
+                    e.0 += 1;
+                    e.1 = r;
+                }
+                None => {
+                    inner.seen.insert(f.token.clone(), (1, r));
+                }
+            }
+            inner.unsynced += 1;
+            inner.writer.clone().expect("opened just above")
+        };
+        let mut line = json.clone().into_bytes();
+        line.push(b'\n');
+        if let Err(e) = writer.append_line(&line) {
+            // Not recorded: not counted.
+            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(entry) = inner.seen.get_mut(&f.token) {
+                entry.0 -= 1;
+            }
+            return Err(Refusal::Unrecorded(format!("{e:#}")));
         }
-        inner.unsynced += 1;
-        Ok(r)
+        Ok(json)
     }
 
     /// Flushes the records appended since the last flush to disk (without holding up the

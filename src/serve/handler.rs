@@ -58,8 +58,8 @@ pub struct Response {
     pub machine: Option<MachineFetch>,
     /// The spec version of the config served.
     pub spec: Option<String>,
-    /// The ledger record of a machine token's fetch, once written (for the access log).
-    pub recorded: Option<crate::ledger::Record>,
+    /// The ledger record of a machine token's fetch as written (JSON, for the access log).
+    pub recorded: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// A full-config fetch made with a machine token.

@@ -89,8 +89,10 @@ pub(super) fn respond(
     };
     let outcome = super::metrics::auth_outcome(&r.auth, machine);
     shared.metrics.request(r.pool.as_deref(), r.status, outcome);
-    if let Some(rec) = &r.recorded {
-        shared.metrics.machine_fetch(&rec.pool);
+    if r.recorded.is_some() {
+        shared
+            .metrics
+            .machine_fetch(r.pool.as_deref().unwrap_or(""));
     }
     let bytes = if head { 0 } else { r.body.len() };
     access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
@@ -124,8 +126,8 @@ fn record(
         .fetches
         .claim(f, &pool, peer, &spec, r.body.len() as u64, now_rfc3339());
     match claimed {
-        Ok(rec) => handler::Response {
-            recorded: Some(rec),
+        Ok(json) => handler::Response {
+            recorded: serde_json::value::RawValue::from_string(json).ok(),
             ..r
         },
         Err(Refusal::Spent(last)) => {
@@ -183,7 +185,7 @@ fn access_log(
         via: Option<String>,
         /// The ledger record of a machine token's fetch, as written there.
         #[serde(skip_serializing_if = "Option::is_none")]
-        ledger: Option<&'a crate::ledger::Record>,
+        ledger: Option<&'a serde_json::value::RawValue>,
     }
     /// At most `n` characters of a client-controlled value.
     fn cut(s: &str, n: usize) -> &str {
@@ -201,7 +203,7 @@ fn access_log(
         time: now_rfc3339(),
         user_agent: ua.map(|u| cut(u, 256)),
         via: peer.via.map(|v| v.to_string()),
-        ledger: r.recorded.as_ref(),
+        ledger: r.recorded.as_deref(),
     };
     if let Ok(text) = serde_json::to_string(&line) {
         shared.log.access(text);
