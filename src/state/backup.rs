@@ -50,49 +50,43 @@ pub fn stage(
         backup = format!("backup/{stamp}-{n}");
         n += 1;
     }
+    let keep = Keep {
+        dir,
+        backup: &backup,
+    };
     for (rel, secret) in KEPT {
-        if !dir.exists(rel) {
-            continue;
+        if dir.exists(rel) {
+            rows.push(keep.copy(change, rel, secret, format!("the replaced {rel}"))?);
         }
-        let to = format!("{backup}/{rel}");
-        let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
-        change.write(&to, &dir.read(rel)?, mode, Overwrite::Never);
-        rows.push(Written::file(
-            &to,
-            secret,
-            "backup",
-            Some(format!("the replaced {rel}")),
-        ));
     }
     // Pointer configs carry the old CA and token and may hold an admin's edits (extra
     // headers, a proxy): every one is kept, whether init rewrites or removes it.
     for name in dir.pointer_files()? {
-        let to = format!("{backup}/{name}");
-        change.write(&to, &dir.read(&name)?, SECRET_MODE, Overwrite::Never);
-        rows.push(Written::file(
-            &to,
-            true,
-            "backup",
-            Some(format!("the replaced {name}")),
-        ));
+        rows.push(keep.copy(change, &name, true, format!("the replaced {name}"))?);
     }
     // Manifests written for the old CA and tokens would break the cluster if applied now:
     // they move to the backup, and `mcsctl manifests` writes them afresh.
     for name in manifest_files(dir)? {
         let rel = format!("{MANIFESTS}/{name}");
-        let to = format!("{backup}/{rel}");
-        change.write(&to, &dir.read(&rel)?, SECRET_MODE, Overwrite::Never);
+        let why = format!("{rel}, written for the replaced CA (run `mcsctl manifests` again)");
+        rows.push(keep.copy(change, &rel, true, why)?);
         change.remove(&rel);
-        rows.push(Written::file(
-            &to,
-            true,
-            "backup",
-            Some(format!(
-                "{rel}, written for the replaced CA (run `mcsctl manifests` again)"
-            )),
-        ));
     }
-    rows.extend(stage_machines(dir, change, &backup)?);
+    // Machines were registered with the old CA and tokens: their records and pointer configs
+    // move to the backup (`mcsctl machine add` registers them again).
+    let machines = super::pointers::machine_files(dir)?
+        .into_iter()
+        .map(|(rel, _)| rel)
+        .chain(
+            dir.exists(layout::MACHINES)
+                .then(|| layout::MACHINES.to_string()),
+        );
+    for rel in machines {
+        let why =
+            format!("{rel}, made for the replaced CA and tokens (run `mcsctl machine add` again)");
+        rows.push(keep.copy(change, &rel, true, why)?);
+        change.remove(&rel);
+    }
     for rel in OBSOLETE {
         if dir.exists(rel) {
             change.remove(rel);
@@ -112,32 +106,26 @@ pub fn stage(
     Ok(rows)
 }
 
-/// Machines were registered with the old CA and tokens: their records and pointer configs
-/// move to the backup (`mcsctl machine add` registers them again).
-fn stage_machines(dir: &AssetDir, change: &mut Change<'_>, backup: &str) -> Result<Vec<Written>> {
-    let mut rows = Vec::new();
-    let machines = crate::state::pointers::read_all(dir)?
-        .into_iter()
-        .filter(|p| p.machine.is_some())
-        .map(|p| p.rel)
-        .chain(
-            dir.exists(layout::MACHINES)
-                .then(|| layout::MACHINES.to_string()),
-        );
-    for rel in machines {
-        let to = format!("{backup}/{rel}");
-        change.write(&to, &dir.read(&rel)?, SECRET_MODE, Overwrite::Never);
-        change.remove(&rel);
-        rows.push(Written::file(
-            &to,
-            true,
-            "backup",
-            Some(format!(
-                "{rel}, made for the replaced CA and tokens (run `mcsctl machine add` again)"
-            )),
-        ));
+/// Where replaced files are kept.
+struct Keep<'a> {
+    dir: &'a AssetDir,
+    backup: &'a str,
+}
+
+impl Keep<'_> {
+    /// Stages a copy of `rel` under the backup (0600 when `secret`); returns its row.
+    fn copy(
+        &self,
+        change: &mut Change<'_>,
+        rel: &str,
+        secret: bool,
+        why: String,
+    ) -> Result<Written> {
+        let to = format!("{}/{rel}", self.backup);
+        let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
+        change.write(&to, &self.dir.read(rel)?, mode, Overwrite::Never);
+        Ok(Written::file(&to, secret, "backup", Some(why)))
     }
-    Ok(rows)
 }
 
 /// Where `mcsctl manifests` writes by default.

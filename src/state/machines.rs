@@ -332,15 +332,22 @@ pub fn list(
         .flat_map(|r| &r.machines)
         .map(|m| {
             let mut r = row(m, store, &snap.dir, now);
-            r.fetches = ledger
-                .iter()
-                .filter(|f| f.token == m.token && f.machine == m.name)
-                .cloned()
-                .collect();
+            r.fetches = fetches_of(m, ledger).cloned().collect();
             r.trail = super::trail::trail(&m.name, &r.fetches, cluster, now);
             r
         })
         .collect()
+}
+
+/// The fetches of machine `m`'s own token among the ledgers' records.
+fn fetches_of<'l>(
+    m: &Machine,
+    ledger: &'l [crate::ledger::Record],
+) -> impl Iterator<Item = &'l crate::ledger::Record> {
+    let (token, name) = (m.token.clone(), m.name.clone());
+    ledger
+        .iter()
+        .filter(move |f| f.token == token && f.machine == name)
 }
 
 fn row(m: &Machine, store: &TokenStore, dir: &AssetDir, now: OffsetDateTime) -> MachineRow {
@@ -389,9 +396,7 @@ pub fn evidence(
         .map(|m| crate::csr::evidence::Registered {
             name: m.name.clone(),
             addresses: m.addresses.clone(),
-            fetches: ledger
-                .iter()
-                .filter(|f| f.token == m.token && f.machine == m.name)
+            fetches: fetches_of(m, ledger)
                 .filter_map(|f| {
                     let at = OffsetDateTime::parse(
                         &f.time,

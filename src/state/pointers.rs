@@ -71,7 +71,7 @@ pub fn read_all(dir: &AssetDir) -> Result<Vec<PointerFile>> {
 }
 
 /// The machines' pointer configs, (`machines/<name>.ign`, name), in name order.
-fn machine_files(dir: &AssetDir) -> Result<Vec<(String, String)>> {
+pub fn machine_files(dir: &AssetDir) -> Result<Vec<(String, String)>> {
     let Ok(rd) = std::fs::read_dir(dir.path(layout::MACHINE_POINTERS)) else {
         return Ok(Vec::new());
     };

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::support::{
     Https, Serve, accept, assert_ignition_valid, bootstrap_kubeconfig, demo, fixture, https_get,
-    ignition, ok, render,
+    ignition, machine_token, ok, render,
 };
 
 /// Runs one Ignition stage on `pointer` in `work` (config cache, state and `root/` there), as
@@ -678,19 +678,8 @@ fn a_fetch_recorded_survives_kill_9_right_after_the_response() {
         d.path(),
         &["machine", "add", "w1", "--pool", "worker", "--uses", "2"],
     );
-    let store: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(a.join("auth/tokens.json")).unwrap()).unwrap();
-    let t = store["tokens"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["machine"] == "w1")
-        .unwrap();
-    let bearer = format!(
-        "Bearer {}.{}",
-        t["id"].as_str().unwrap(),
-        t["secret"].as_str().unwrap()
-    );
+    let bearer = format!("Bearer {}", machine_token(&a, "w1"));
+
     s.reload();
     let r = https_get(
         &s,

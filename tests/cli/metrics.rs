@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use crate::serve::setup_with;
-use crate::support::{Https, Serve, accept, https_get, ok, token_for};
+use crate::support::{Https, Serve, accept, https_get, machine_token, ok, token_for};
 
 /// The samples of an exposition as Prometheus parses it: "name{a=b,...}" -> value, labels in
 /// name order. Fails the test when the parser refuses the text or Python lacks it (unless the
@@ -93,12 +93,7 @@ fn metrics_count_what_was_sent_and_prometheus_parses_them() {
         .to_string();
     let ca = a.join("tls/mcs-ca.crt");
     let worker = format!("Bearer {}", token_for(&a, "worker"));
-    let machine = std::fs::read_to_string(a.join("machines/w1.ign")).unwrap();
-    let v: serde_json::Value = serde_json::from_str(&machine).unwrap();
-    let machine = v["ignition"]["config"]["merge"][0]["httpHeaders"][0]["value"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let machine = format!("Bearer {}", machine_token(&a, "w1"));
     let get = |auth: Option<&str>, path: &str| {
         let mut h = vec![("Accept", accept("3.2.0"))];
         if let Some(t) = auth {

@@ -721,25 +721,41 @@ pub fn pools_token(cwd: &Path, pools: &[&str]) -> String {
     ok(cwd, &args).trim().to_string()
 }
 
-/// The bearer string of `pool`'s current token in `assets/auth/tokens.json`.
-pub fn token_for(assets: &Path, pool: &str) -> String {
+/// The bearer string (`id.secret`) of the first token of `assets/auth/tokens.json` that `pick`
+/// takes; `what` names it when there is none.
+fn bearer_of(assets: &Path, pick: impl Fn(&serde_json::Value) -> bool, what: &str) -> String {
     let v: serde_json::Value =
         serde_json::from_slice(&std::fs::read(assets.join("auth/tokens.json")).unwrap()).unwrap();
     let t = v["tokens"]
         .as_array()
         .unwrap()
         .iter()
-        .find(|t| {
-            t["state"] == "current"
-                && t["pools"]
-                    .as_array()
-                    .is_none_or(|ps| ps.iter().any(|p| p == pool))
-        })
-        .unwrap_or_else(|| panic!("no current token for pool {pool}"));
+        .find(|t| pick(t))
+        .unwrap_or_else(|| panic!("no {what}"));
     format!(
         "{}.{}",
         t["id"].as_str().unwrap(),
         t["secret"].as_str().unwrap()
+    )
+}
+
+/// The bearer string of `pool`'s current token in `assets/auth/tokens.json`.
+pub fn token_for(assets: &Path, pool: &str) -> String {
+    let current = |t: &serde_json::Value| {
+        t["state"] == "current"
+            && t["pools"]
+                .as_array()
+                .is_none_or(|ps| ps.iter().any(|p| p == pool))
+    };
+    bearer_of(assets, current, &format!("current token for pool {pool}"))
+}
+
+/// The bearer string of the token bound to machine `name` (`machine add`).
+pub fn machine_token(assets: &Path, name: &str) -> String {
+    bearer_of(
+        assets,
+        |t| t["machine"] == name,
+        &format!("token for machine {name}"),
     )
 }
 
