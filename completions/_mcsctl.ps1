@@ -576,7 +576,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;serve' {
             [CompletionResult]::new('--metrics-listen', '--metrics-listen', [CompletionResultType]::ParameterName, 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections')
-            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts')
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll')
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'HTTPS listen address')
             [CompletionResult]::new('--insecure-listen', '--insecure-listen', [CompletionResultType]::ParameterName, 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default')
             [CompletionResult]::new('--auth', '--auth', [CompletionResultType]::ParameterName, 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)')

@@ -526,7 +526,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;serve'= {
             cand --metrics-listen 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections'
-            cand --ledger 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts'
+            cand --ledger 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll'
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'
             cand --auth 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)'

@@ -389,7 +389,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l metrics-listen -d 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l ledger -d 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l ledger -d 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l insecure-listen -d 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l auth -d 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'

@@ -134,7 +134,8 @@ pub struct ServeArgs {
     pub metrics_listen: Option<SocketAddr>,
 
     /// Where this replica records each fetch of a machine token (default
-    /// <dir>/auth/ledger/<hostname>.jsonl); every ledger under <dir>/auth/ledger counts.
+    /// <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under
+    /// <dir>/auth/ledger counts, read on at each reload poll.
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<std::path::PathBuf>,
 

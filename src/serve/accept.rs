@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
+use super::delivery::{Confirming, Delivery};
 use super::proxy::{self, Cidr};
 use super::respond::respond;
 use super::{Shared, conns, handshakes, io, limit};
@@ -234,14 +235,20 @@ async fn serve_conn<I>(
 ) where
     I: hyper::rt::Read + hyper::rt::Write + Unpin + Send + 'static,
 {
+    let delivery = Delivery::new(shared.clone());
+    let io = Confirming {
+        inner: io,
+        delivery: delivery.clone(),
+    };
     let svc_shared = shared.clone();
     let svc_slot = slot.clone();
     let svc = service_fn(move |req| {
         let shared = svc_shared.clone();
         let slot = svc_slot.clone();
+        let delivery = delivery.clone();
         async move {
             slot.busy(true);
-            let r = respond(&shared, peer, req);
+            let r = respond(&shared, peer, req, &delivery);
             slot.busy(false);
             Ok::<_, Infallible>(r)
         }

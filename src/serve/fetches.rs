@@ -1,17 +1,21 @@
 //! The fetches of machine tokens: counted against each token's uses and recorded in this
-//! replica's ledger before the config is sent (one `write`, no flush: a kill cannot lose it),
-//! and flushed to disk at each reload poll ([`Fetches::flush`], on a blocking thread). What the ledgers held at
-//! start counts too, so a restart does not give a spent token another fetch. The ledger is
-//! opened at the first machine-token fetch: a directory without machines gets none.
+//! replica's ledger before the config is sent (one `pwrite`, no flush: a kill cannot lose it).
+//! At each reload poll ([`Fetches::flush`], on a blocking thread) the records whose response
+//! went out whole are confirmed in place, the ledger is flushed to disk, and what the other
+//! replicas' ledgers gained since is counted too, so a token spent on one replica is spent on
+//! all within a poll. What the ledgers held at start counts, so a restart does not give a
+//! spent token another fetch. The ledger is opened (and locked) at the first machine-token
+//! fetch: a directory without machines gets none.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
-use super::accept::Peer;
-use super::handler::MachineFetch;
 use crate::assets::AssetDir;
-use crate::ledger::{self, Record, Writer};
+use crate::ledger::{self, Record, Scanner, Writer};
+
+use super::handler::MachineFetch;
 
 /// Why a fetch is refused.
 pub(super) enum Refusal {
@@ -21,145 +25,256 @@ pub(super) enum Refusal {
     Unrecorded(String),
 }
 
-/// This replica's ledger and every fetch seen, by token id.
-pub(super) struct Fetches {
-    path: PathBuf,
-    replica: String,
-    /// Why the ledgers could not be read at start: then no machine token is served.
-    unreadable: Option<String>,
-    inner: Mutex<Inner>,
+/// A fetch counted and written to the ledger.
+pub(super) struct Claimed {
+    /// The record as written (JSON, no newline), for the access log.
+    pub line: Arc<str>,
+    /// Where its `"whole"` flag is in the ledger, for [`Fetches::confirm`].
+    pub flag: u64,
 }
 
+/// What a fetch is: the config of `pool` at `spec`, `bytes` long, sent to `client` (through
+/// the balancer `via`) at `time`.
+pub(super) struct Sent<'a> {
+    pub pool: &'a str,
+    pub spec: &'a str,
+    pub bytes: u64,
+    pub client: &'a str,
+    pub via: Option<&'a str>,
+    pub time: &'a str,
+}
+
+/// This replica's ledger and every fetch seen, by token id.
+pub(super) struct Fetches {
+    dir: AssetDir,
+    path: PathBuf,
+    replica: String,
+    /// Why the ledgers could not be read: then no machine token is served until a restart.
+    problem: Mutex<Option<String>>,
+    inner: Mutex<Inner>,
+    /// The ledgers read on at each poll: every one but this replica's once it writes there.
+    scanners: Mutex<Vec<Scanner>>,
+    /// This replica writes its ledger (set under the scanners' lock, with its scanner gone).
+    writing: AtomicBool,
+}
+
+#[derive(Default)]
 struct Inner {
-    writer: Option<std::sync::Arc<Writer>>,
-    /// Each token's fetches: how many, and the last (memory stays one record per token).
-    seen: HashMap<String, (usize, Record)>,
+    writer: Option<Arc<Writer>>,
+    /// Each token's fetches (memory stays one line per token).
+    seen: HashMap<String, Seen>,
     /// Records appended since the last flush.
     unsynced: usize,
+    /// The flags of records whose response went out whole, to rewrite at the next flush.
+    confirmed: Vec<u64>,
+}
+
+/// A token's fetches: how many, and the last one's line.
+struct Seen {
+    count: usize,
+    last: Arc<str>,
+}
+
+type Found = HashMap<String, Seen>;
+
+/// Confirmations held for the next flush at most.
+const MAX_CONFIRMED: usize = 8192;
+
+fn merge(into: &mut Found, found: Found) {
+    for (token, s) in found {
+        match into.get_mut(&token) {
+            Some(e) => {
+                e.count += s.count;
+                e.last = s.last;
+            }
+            None => {
+                into.insert(token, s);
+            }
+        }
+    }
+}
+
+fn fold(into: &mut Found, token: &str, last: Arc<str>) {
+    match into.get_mut(token) {
+        Some(s) => {
+            s.count += 1;
+            s.last = last;
+        }
+        None => {
+            into.insert(token.to_string(), Seen { count: 1, last });
+        }
+    }
 }
 
 impl Fetches {
     /// Reads every ledger of `dir` (and `path`, where this replica writes).
     pub(super) fn open(dir: &AssetDir, path: &Path) -> Fetches {
-        let replica = path
-            .file_stem()
-            .map_or("serve".into(), |s| s.to_string_lossy().into_owned());
-        let mut seen: HashMap<String, (usize, Record)> = HashMap::new();
-        let own: Vec<PathBuf> = path
-            .exists()
-            .then(|| path.to_path_buf())
-            .into_iter()
-            .collect();
-        let read = ledger::read(&ledger::files(dir, &own));
-        let unreadable = read.as_ref().err().map(|e| format!("{e:#}"));
-        for r in read.unwrap_or_default() {
-            match seen.get_mut(&r.token) {
-                Some((n, last)) => {
-                    *n += 1;
-                    *last = r;
-                }
-                None => {
-                    seen.insert(r.token.clone(), (1, r));
+        let f = Fetches {
+            dir: dir.clone(),
+            path: path.to_path_buf(),
+            replica: ledger::replica_of(path),
+            problem: Mutex::new(None),
+            inner: Mutex::default(),
+            scanners: Mutex::default(),
+            writing: AtomicBool::new(false),
+        };
+        let _ = f.read_on();
+        f
+    }
+
+    /// Why no machine token can be served, if that is so.
+    pub(super) fn problem(&self) -> Option<String> {
+        self.problem
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Counts the records the ledgers gained since the last read. A ledger that cannot be read
+    /// stops machine tokens (fail closed); the error is returned the first time only.
+    fn read_on(&self) -> Result<(), String> {
+        let mut found = Found::new();
+        let read = {
+            let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+            let own = self.writing.load(Ordering::Acquire);
+            for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
+                let ours = p == self.path;
+                if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
+                    scanners.push(Scanner::new(&p));
                 }
             }
-        }
-        Fetches {
-            path: path.to_path_buf(),
-            replica,
-            unreadable,
-            inner: Mutex::new(Inner {
-                writer: None,
-                seen,
-                unsynced: 0,
-            }),
-        }
-    }
-
-    /// Why no machine token can be served, if that is so from the start.
-    pub(super) fn problem(&self) -> Option<&str> {
-        self.unreadable.as_deref()
-    }
-
-    /// Counts and records a fetch of `f` (the config of `pool`, `bytes` long at `spec`) and
-    /// returns the record as written (JSON), or says why it may not be served. The record is
-    /// one `write` into the page cache, made outside the lock; no flush (see [`Fetches::flush`]).
-    pub(super) fn claim(
-        &self,
-        f: &MachineFetch,
-        pool: &str,
-        peer: Peer,
-        spec: &str,
-        bytes: u64,
-        time: String,
-    ) -> Result<String, Refusal> {
-        if let Some(e) = &self.unreadable {
-            return Err(Refusal::Unrecorded(e.clone()));
-        }
-        let r = Record {
-            time,
-            machine: f.machine.clone(),
-            token: f.token.clone(),
-            pool: pool.to_string(),
-            client: peer.client.to_string(),
-            via: peer.via.map(|v| v.to_string()),
-            spec: spec.to_string(),
-            bytes,
-            replica: self.replica.clone(),
+            scanners
+                .iter_mut()
+                .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line.into())))
         };
-        let json = serde_json::to_string(&r).map_err(|e| Refusal::Unrecorded(e.to_string()))?;
-        // Counted under the lock (two requests with one single-use token: one wins), written
-        // outside it.
+        merge(&mut self.lock().seen, found);
+        let e = read.err().map(|e| format!("{e:#}"));
+        let mut problem = self.problem.lock().unwrap_or_else(|p| p.into_inner());
+        match e {
+            Some(e) if problem.is_none() => {
+                *problem = Some(e.clone());
+                Err(e)
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Counts and records a fetch of `f` and returns the record as written, or says why it may
+    /// not be served. The record is one `pwrite` into the page cache; no flush.
+    pub(super) fn claim(&self, f: &MachineFetch, s: &Sent<'_>) -> Result<Claimed, Refusal> {
+        if let Some(e) = self.problem() {
+            return Err(Refusal::Unrecorded(e));
+        }
+        let (line, flag) = Record {
+            time: s.time,
+            machine: &f.machine,
+            token: &f.token,
+            pool: s.pool,
+            client: s.client,
+            via: s.via,
+            spec: s.spec,
+            bytes: s.bytes,
+            replica: &self.replica,
+            whole: false,
+        }
+        .line();
+        // serde_json writes UTF-8.
+        let text: Arc<str> = String::from_utf8_lossy(&line[..line.len() - 1]).into();
+        // Counted under the lock (two requests with one single-use token: one wins).
         let writer = {
-            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let (Some(n), Some((used, last))) = (f.uses, inner.seen.get(&f.token))
-                && *used >= n as usize
+            let mut inner = self.lock();
+            if let (Some(n), Some(seen)) = (f.uses, inner.seen.get(&f.token))
+                && seen.count >= n as usize
             {
-                return Err(Refusal::Spent(Box::new(last.clone())));
+                return Err(match serde_json::from_str::<Record>(&seen.last) {
+                    Ok(last) => Refusal::Spent(Box::new(last)),
+                    Err(e) => Refusal::Unrecorded(format!("a ledger record: {e}")),
+                });
             }
             if inner.writer.is_none() {
-                let w =
-                    Writer::open(&self.path).map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-                inner.writer = Some(std::sync::Arc::new(w));
+                self.open_writer(&mut inner)?;
             }
-            match inner.seen.get_mut(&f.token) {
-                Some(e) => {
-                    e.0 += 1;
-                    e.1 = r;
-                }
-                None => {
-                    inner.seen.insert(f.token.clone(), (1, r));
-                }
-            }
+            fold(&mut inner.seen, &f.token, text.clone());
             inner.unsynced += 1;
             inner.writer.clone().expect("opened just above")
         };
-        let mut line = json.clone().into_bytes();
-        line.push(b'\n');
-        if let Err(e) = writer.append_line(&line) {
-            // Not recorded: not counted.
-            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if let Some(entry) = inner.seen.get_mut(&f.token) {
-                entry.0 -= 1;
+        match writer.append(&line) {
+            Ok(at) => Ok(Claimed {
+                line: text,
+                flag: at + flag as u64,
+            }),
+            Err(e) => {
+                // Not recorded: not counted.
+                if let Some(seen) = self.lock().seen.get_mut(&f.token) {
+                    seen.count -= 1;
+                }
+                Err(Refusal::Unrecorded(format!("{e:#}")))
             }
-            return Err(Refusal::Unrecorded(format!("{e:#}")));
         }
-        Ok(json)
     }
 
-    /// Flushes the records appended since the last flush to disk (without holding up the
-    /// fetches meanwhile).
-    pub(super) fn flush(&self) -> Result<(), String> {
-        let writer = {
-            let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
-            if inner.unsynced == 0 {
-                return Ok(());
-            }
-            inner.unsynced = 0;
-            inner.writer.clone()
-        };
-        match writer {
-            Some(w) => w.sync().map_err(|e| format!("{e:#}")),
-            None => Ok(()),
+    /// Opens and locks this replica's ledger, then counts what it gained since it was last
+    /// read (another process wrote it until it let go of the lock); from then on only this
+    /// process writes it, and it is no longer read.
+    fn open_writer(&self, inner: &mut Inner) -> Result<(), Refusal> {
+        let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
+        let w = Writer::open(&self.path).map_err(unrecorded)?;
+        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        let mut own = scanners
+            .iter()
+            .position(|s| s.path() == self.path)
+            .map_or_else(|| Scanner::new(&self.path), |i| scanners.remove(i));
+        let mut found = Found::new();
+        if let Err(e) = own.scan(|r, line| fold(&mut found, &r.token, line.into())) {
+            scanners.push(own);
+            return Err(unrecorded(e));
         }
+        self.writing.store(true, Ordering::Release);
+        drop(scanners);
+        merge(&mut inner.seen, found);
+        inner.writer = Some(Arc::new(w));
+        Ok(())
+    }
+
+    /// The response of the record whose flag is at `flag` went out whole. The flags wait for
+    /// the next flush; past [`MAX_CONFIRMED`] of them (a poll interval of fetches without
+    /// end) they are rewritten at once, so memory stays bounded.
+    pub(super) fn confirm(&self, flag: u64) {
+        let due = {
+            let mut inner = self.lock();
+            inner.confirmed.push(flag);
+            if inner.confirmed.len() < MAX_CONFIRMED {
+                return;
+            }
+            (inner.writer.clone(), std::mem::take(&mut inner.confirmed))
+        };
+        if let (Some(w), flags) = due {
+            for at in flags {
+                // A failed rewrite leaves `false`: the record stays, unconfirmed.
+                let _ = w.rewrite(at, ledger::WHOLE);
+            }
+        }
+    }
+
+    /// Confirms the records whose response went out whole, flushes the ledger to disk, and
+    /// counts what the other ledgers gained (without holding up the fetches meanwhile).
+    pub(super) fn flush(&self) -> Result<(), String> {
+        let (writer, confirmed) = {
+            let mut inner = self.lock();
+            let confirmed = std::mem::take(&mut inner.confirmed);
+            let dirty = std::mem::take(&mut inner.unsynced) > 0 || !confirmed.is_empty();
+            (inner.writer.clone().filter(|_| dirty), confirmed)
+        };
+        if let Some(w) = writer {
+            for at in confirmed {
+                w.rewrite(at, ledger::WHOLE).map_err(|e| format!("{e:#}"))?;
+            }
+            w.sync().map_err(|e| format!("{e:#}"))?;
+        }
+        self.read_on()
     }
 }

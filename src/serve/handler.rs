@@ -58,8 +58,6 @@ pub struct Response {
     pub machine: Option<MachineFetch>,
     /// The spec version of the config served.
     pub spec: Option<String>,
-    /// The ledger record of a machine token's fetch as written (JSON, for the access log).
-    pub recorded: Option<Box<serde_json::value::RawValue>>,
 }
 
 /// A full-config fetch made with a machine token.
@@ -99,7 +97,6 @@ impl Response {
             blocked_for: None,
             machine: None,
             spec: None,
-            recorded: None,
         }
     }
 }
@@ -371,7 +368,6 @@ fn serve_config(
         blocked_for: None,
         machine: None,
         spec: Some(spec.to_string()),
-        recorded: None,
     }
 }
 

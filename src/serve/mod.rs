@@ -15,6 +15,7 @@
 mod accept;
 mod banner;
 pub mod conns;
+mod delivery;
 mod fetches;
 pub mod handler;
 pub mod handshakes;
@@ -204,9 +205,18 @@ async fn serve(opts: Options) -> Result<u8> {
     wait_for_stop(term, int).await;
     reloader.abort();
     drain(&log, stop_tx, tasks, &permits, capacity, opts.drain_timeout).await;
+    stopped(&shared, &log);
+    Ok(crate::exit::OK)
+}
+
+/// After the last connection: the ledger (what the last responses confirmed, every record) and
+/// the log go out.
+fn stopped(shared: &Shared, log: &Log) {
+    if let Err(e) = shared.fetches.flush() {
+        log.event("ledger-failed", &e);
+    }
     log.event("shutdown", "stopped");
     log.flush(Duration::from_secs(2));
-    Ok(crate::exit::OK)
 }
 
 /// What every connection shares: the state, the limits, the log, the ledger, the metrics.
@@ -236,7 +246,7 @@ fn settle(dir: &AssetDir, log: &Log) {
 /// This replica's ledger, and the fetches every ledger of the directory holds.
 fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
     let f = fetches::Fetches::open(&opts.dir, &opts.ledger);
-    if let Some(p) = f.problem() {
+    if let Some(p) = f.problem().as_deref() {
         log.event(
             "ledger-failed",
             &format!(

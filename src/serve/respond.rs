@@ -3,13 +3,15 @@
 
 use std::time::Instant;
 
+use std::sync::Arc;
+
 use bytes::Bytes;
-use http_body_util::Full;
 use hyper::body::Incoming;
 
 use super::Shared;
 use super::accept::Peer;
-use super::fetches::Refusal;
+use super::delivery::{Body, Delivery};
+use super::fetches::{Claimed, Refusal, Sent};
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, now_rfc3339};
@@ -43,11 +45,14 @@ pub(super) fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Respons
         .unwrap_or_else(|_| handler::Response::internal_error())
 }
 
+/// Answers `req`. A machine token's config is recorded in the ledger first; its access-log
+/// line then waits in `delivery` until the response is known to have gone out whole or not.
 pub(super) fn respond(
     shared: &Shared,
     peer: Peer,
     req: hyper::Request<Incoming>,
-) -> hyper::Response<Full<Bytes>> {
+    delivery: &Arc<Delivery>,
+) -> hyper::Response<Body> {
     let start = Instant::now();
     let state = shared.current();
     let headers = req.headers();
@@ -83,19 +88,20 @@ pub(super) fn respond(
     }
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
-    let r = match r.machine.take() {
-        Some(f) if !head => record(shared, peer, &f, r),
-        _ => r,
+    let time = now_rfc3339();
+    let (r, claimed) = match r.machine.take() {
+        Some(f) if !head => record(shared, peer, &f, r, &time),
+        _ => (r, None),
     };
     let outcome = super::metrics::auth_outcome(&r.auth, machine);
     shared.metrics.request(r.pool.as_deref(), r.status, outcome);
-    if r.recorded.is_some() {
+    if claimed.is_some() {
         shared
             .metrics
             .machine_fetch(r.pool.as_deref().unwrap_or(""));
     }
     let bytes = if head { 0 } else { r.body.len() };
-    access_log(shared, &request, peer, &r, bytes, start, h("user-agent"));
+    let line = access_line(&request, peer, &r, bytes, start, h("user-agent"), time);
     let mut resp = hyper::Response::builder()
         .status(r.status)
         .header("content-type", r.content_type)
@@ -103,8 +109,18 @@ pub(super) fn respond(
     for (k, v) in &r.headers {
         resp = resp.header(*k, v.as_str());
     }
-    resp.body(Full::new(r.body)).unwrap_or_else(|_| {
-        let mut fallback = hyper::Response::new(Full::new(Bytes::from_static(b"internal error\n")));
+    let body = match claimed {
+        Some(c) => {
+            delivery.start(c.flag, with_record(line, &c.line));
+            Body::tracked(r.body, delivery.clone())
+        }
+        None => {
+            shared.log.access(line);
+            Body::new(r.body)
+        }
+    };
+    resp.body(body).unwrap_or_else(|_| {
+        let mut fallback = hyper::Response::new(Body::new(Bytes::from_static(b"internal error\n")));
         *fallback.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
         fallback
     })
@@ -118,19 +134,25 @@ fn record(
     peer: Peer,
     f: &handler::MachineFetch,
     r: handler::Response,
-) -> handler::Response {
-    let pool = r.pool.clone().unwrap_or_default();
-    let spec = r.spec.clone().unwrap_or_default();
-    // One `write` into the page cache, no flush: cheap enough for the worker thread.
-    let claimed = shared
-        .fetches
-        .claim(f, &pool, peer, &spec, r.body.len() as u64, now_rfc3339());
-    match claimed {
-        Ok(json) => handler::Response {
-            recorded: serde_json::value::RawValue::from_string(json).ok(),
-            ..r
-        },
-        Err(Refusal::Spent(last)) => {
+    time: &str,
+) -> (handler::Response, Option<Claimed>) {
+    let client = peer.client.to_string();
+    let via = peer.via.map(|v| v.to_string());
+    let sent = Sent {
+        pool: r.pool.as_deref().unwrap_or_default(),
+        spec: r.spec.as_deref().unwrap_or_default(),
+        bytes: r.body.len() as u64,
+        client: &client,
+        via: via.as_deref(),
+        time,
+    };
+    // One `pwrite` into the page cache, no flush: cheap enough for the worker thread.
+    let refused = match shared.fetches.claim(f, &sent) {
+        Ok(c) => return (r, Some(c)),
+        Err(refusal) => refusal,
+    };
+    let refused = match refused {
+        Refusal::Spent(last) => {
             shared.log.event(
                 "token-reused",
                 &format!(
@@ -138,35 +160,48 @@ fn record(
                     f.machine, f.token, peer.client, last.time, last.client
                 ),
             );
-            let mut refused = handler::Response::spent(f, &last);
-            refused.pool = r.pool;
-            refused.auth = r.auth;
-            refused
+            handler::Response::spent(f, &last)
         }
-        Err(Refusal::Unrecorded(why)) => {
+        Refusal::Unrecorded(why) => {
             shared.log.event(
                 "ledger-failed",
                 &format!("{why}: machine {}'s fetch refused with 503", f.machine),
             );
-            let mut refused = handler::Response::unrecorded();
-            refused.pool = r.pool;
-            refused.auth = r.auth;
-            refused
+            handler::Response::unrecorded()
         }
+    };
+    let refused = handler::Response {
+        pool: r.pool,
+        auth: r.auth,
+        ..refused
+    };
+    (refused, None)
+}
+
+/// The access-log `line` (a JSON object) with the ledger record it carries as its last field,
+/// as written to the ledger.
+fn with_record(mut line: String, record: &str) -> String {
+    if line.ends_with('}') {
+        line.pop();
+        line.push_str(r#","ledger":"#);
+        line.push_str(record);
+        line.push('}');
     }
+    line
 }
 
 /// One JSON line per request. The query is never logged (it may carry `?token=`), nor any
-/// header but the user agent; long client-controlled values are cut.
-fn access_log(
-    shared: &Shared,
+/// header but the user agent; long client-controlled values are cut. A machine token's
+/// fetch gains its ledger record as the last field ([`with_record`]).
+fn access_line(
     req: &Request<'_>,
     peer: Peer,
     r: &handler::Response,
     bytes: usize,
     start: Instant,
     ua: Option<&str>,
-) {
+    time: String,
+) -> String {
     /// The line's fields, in the order the JSON has always had them (alphabetical).
     #[derive(serde::Serialize)]
     #[serde(rename_all = "camelCase")]
@@ -183,9 +218,6 @@ fn access_log(
         user_agent: Option<&'a str>,
         #[serde(skip_serializing_if = "Option::is_none")]
         via: Option<String>,
-        /// The ledger record of a machine token's fetch, as written there.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        ledger: Option<&'a serde_json::value::RawValue>,
     }
     /// At most `n` characters of a client-controlled value.
     fn cut(s: &str, n: usize) -> &str {
@@ -200,14 +232,12 @@ fn access_log(
         pool: r.pool.as_deref(),
         remote: peer.client.to_string(),
         status: r.status,
-        time: now_rfc3339(),
+        time,
         user_agent: ua.map(|u| cut(u, 256)),
         via: peer.via.map(|v| v.to_string()),
-        ledger: r.recorded.as_deref(),
     };
-    if let Ok(text) = serde_json::to_string(&line) {
-        shared.log.access(text);
-    }
+    // Strings and numbers into a String: serializing cannot fail.
+    serde_json::to_string(&line).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -665,9 +665,13 @@ fn a_machine_pointer_boots_once_and_a_second_boot_gets_401_with_the_reason() {
         1,
         "a refused fetch is not a fetch"
     );
-    // The access log line carries the record.
+    // The access log line carries the record, confirmed whole once the response went out...
     let line = s.access_log_with("\"ledger\"");
     assert!(line.contains("w1.demo.example.com"), "{line}");
+    assert!(line.contains(r#""whole":true}}"#), "{line}");
+    // ...and the ledger's record is confirmed in place at the next poll.
+    s.reload();
+    assert_eq!(ledger_records(&a)[0]["whole"], true);
 }
 
 #[test]

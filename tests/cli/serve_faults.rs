@@ -7,7 +7,9 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, KARGS_33, PRE_32};
-use crate::support::{Https, Serve, accept, connect_from, https_get, ok, render, token_for};
+use crate::support::{
+    Https, Serve, accept, connect_from, https_get, machine_token, ok, render, token_for,
+};
 
 fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
     crate::serve::setup_with(extra_init)
@@ -647,4 +649,95 @@ fn one_address_holding_idle_connections_never_starves_another() {
         s.stderr()
     );
     drop(more);
+}
+
+/// The `"whole"` flags of the asset directory's ledger records, in order.
+fn whole_flags(assets: &std::path::Path) -> Vec<bool> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(assets.join("auth/ledger")).unwrap() {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        for l in text.lines() {
+            let r: serde_json::Value = serde_json::from_str(l).unwrap();
+            out.push(r["whole"].as_bool().unwrap());
+        }
+    }
+    out
+}
+
+#[test]
+fn a_machine_fetch_cut_off_mid_response_is_recorded_as_not_whole() {
+    let (d, a) = setup(&[]);
+    // Far larger than the socket buffers: a client that never reads stalls the response.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(1 << 20))}}]}
+    });
+    render(&a, "worker", &big.to_string(), None);
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "--uses", "2"],
+    );
+    let bearer = format!("Bearer {}", machine_token(&a, "w1"));
+    let s = Serve::start(d.path(), &["--write-timeout", "2s"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    // Read whole: confirmed.
+    let r = https_get(&s, &ca, "/config/worker", &[("Authorization", &bearer)]);
+    assert_eq!(r.status, 200);
+    assert!(r.body.len() > 1 << 20);
+    // Asked for and never read: recorded (the fetch happened), cut off, never confirmed.
+    let mut c = Https::connect(s.addr, &ca);
+    c.send(
+        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+    assert!(
+        s.wait_stderr("\"event\":\"write-timeout\"", Duration::from_secs(30)),
+        "{}",
+        s.stderr()
+    );
+    let log = s.access_log_with(r#""whole":false}}"#);
+    let flags: Vec<bool> = log
+        .lines()
+        .filter(|l| l.contains("\"ledger\""))
+        .map(|l| l.contains(r#""whole":true}}"#))
+        .collect();
+    assert_eq!(flags, [true, false], "{log}");
+    s.reload();
+    assert_eq!(whole_flags(&a), [true, false]);
+    drop(c);
+}
+
+#[test]
+fn replicas_count_each_others_fetches_at_each_poll_and_never_share_a_ledger() {
+    let (d, a) = setup(&[]);
+    ok(d.path(), &["machine", "add", "w1", "--pool", "worker"]);
+    ok(d.path(), &["machine", "add", "w2", "--pool", "worker"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let get = |s: &Serve, machine: &str| {
+        let bearer = format!("Bearer {}", machine_token(&a, machine));
+        let r = https_get(s, &ca, "/config/worker", &[("Authorization", &bearer)]);
+        (r.status, r.text())
+    };
+    let ledger = |name: &str| a.join(format!("auth/ledger/{name}.jsonl"));
+    let one = Serve::start(d.path(), &["--ledger", ledger("one").to_str().unwrap()]);
+    let two = Serve::start(d.path(), &["--ledger", ledger("two").to_str().unwrap()]);
+    // w1's single use is spent on replica one; replica two learns it at its next poll.
+    assert_eq!(get(&one, "w1").0, 200);
+    two.reload();
+    let (status, text) = get(&two, "w1");
+    assert_eq!(status, 401, "{text}");
+    assert!(text.contains("of machine w1 was used at"), "{text}");
+    // A third serve given replica one's ledger cannot write it while one does: 503, said why.
+    let three = Serve::start(d.path(), &["--ledger", ledger("one").to_str().unwrap()]);
+    assert_eq!(get(&three, "w2").0, 503);
+    assert!(
+        three.wait_stderr(
+            "is being written by another serve process (give each its own --ledger)",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        three.stderr()
+    );
+    assert_eq!(get(&two, "w2").0, 200);
 }

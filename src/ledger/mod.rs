@@ -1,0 +1,136 @@
+//! The provisioning ledger: one JSON line per full-config fetch made with a machine token,
+//! written (`pwrite(2)`, into the kernel's page cache) before the config is sent, so a fetch a
+//! machine got is never lost to a kill -9 of serve; flushed to disk (`fdatasync`) at the next
+//! reload poll (`--reload-interval`, 2 s), so a power cut loses at most those seconds. A flush
+//! per record would cap the fetches at the disk's flush rate; this costs a write per fetch.
+//! Each serve replica keeps its own file (`auth/ledger/<replica>.jsonl`, locked while it
+//! writes); readers merge every file they are given.
+//!
+//! A record is written with `"whole":false` and, once serve has handed the response's last
+//! byte to the kernel, that flag is rewritten in place to `"whole":true ` (same length, so no
+//! other byte moves). The rewrite is applied at the next flush: a kill can lose the last
+//! seconds' confirmations, never a record.
+//!
+//! Why an append-only log and not an embedded database: one writer per file, records that
+//! are only ever confirmed in place, readers in other processes (and on other replicas'
+//! copies) while serve writes, and a format `jq`, a log shipper or a cluster's log store reads
+//! as it is. A torn line (a kill in the middle of a write) is the only damage a crash can do,
+//! and a reader skips it: its fetch was never answered.
+
+mod scan;
+mod writer;
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+
+use crate::assets::AssetDir;
+
+pub use scan::Scanner;
+pub use writer::Writer;
+
+/// The directory of the ledgers, relative to the asset directory.
+pub const DIR: &str = "auth/ledger";
+
+/// One full-config fetch made with a machine token. `S` is `&str` when serve writes one
+/// (nothing is copied), `String` when a reader reads one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record<S = String> {
+    /// When it was answered, RFC 3339 (UTC).
+    pub time: S,
+    /// The machine the token is bound to.
+    pub machine: S,
+    /// The token's id (never its secret).
+    pub token: S,
+    /// The pool whose config was served.
+    pub pool: S,
+    /// The client, after the PROXY protocol (`IP:PORT`).
+    pub client: S,
+    /// The balancer it came through, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<S>,
+    /// The Ignition spec version of the config served.
+    pub spec: S,
+    /// The size of the config served.
+    pub bytes: u64,
+    /// The replica that served it.
+    pub replica: S,
+    /// Whether serve saw the whole response go out (false while it is being sent, and for a
+    /// connection cut before its end). The last field: its value is rewritten in place.
+    #[serde(default)]
+    pub whole: bool,
+}
+
+/// Where the `false` of a record's `"whole":false` starts, counted from the line's end
+/// (`false}` and the newline).
+const WHOLE_FROM_END: usize = "false}\n".len();
+
+/// What `"whole":false` becomes: the same length, so the rewrite moves no other byte.
+pub const WHOLE: &[u8] = b"true ";
+
+impl Record<&str> {
+    /// The record as one line (ending in a newline) and where, in that line, the `false` of
+    /// `"whole"` starts. `self.whole` must be false: only the rewrite sets it.
+    pub fn line(&self) -> (Vec<u8>, usize) {
+        debug_assert!(!self.whole, "a record is written unconfirmed");
+        let mut out = Vec::with_capacity(384);
+        // Serializing plain strings and numbers into a Vec cannot fail.
+        serde_json::to_writer(&mut out, self).expect("a record serializes");
+        out.push(b'\n');
+        let flag = out.len() - WHOLE_FROM_END;
+        debug_assert_eq!(&out[flag..flag + 5], b"false");
+        (out, flag)
+    }
+}
+
+/// The default ledger of this serve process: `auth/ledger/<replica>.jsonl`.
+pub fn default_path(dir: &AssetDir, replica: &str) -> PathBuf {
+    dir.path(&format!("{DIR}/{replica}.jsonl"))
+}
+
+/// The replica a ledger belongs to: its file name without `.jsonl`.
+pub fn replica_of(path: &Path) -> String {
+    path.file_stem()
+        .map_or("serve".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// This host's name, the default replica name.
+pub fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|h| h.trim().to_string())
+        .filter(|h| crate::names::is_dns_name(h))
+        .unwrap_or_else(|| "serve".to_string())
+}
+
+/// The ledgers of the asset directory (`auth/ledger/*.jsonl`) and `extra`, in name order.
+pub fn files(dir: &AssetDir, extra: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir.path(DIR))
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    out.sort();
+    for e in extra {
+        if !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    out
+}
+
+/// Every record of `files`, merged in time order, read a line at a time (see [`Scanner`]).
+pub fn read(files: &[PathBuf]) -> Result<Vec<Record>> {
+    let mut all = Vec::new();
+    for f in files {
+        Scanner::new(f).scan(|r, _| all.push(r))?;
+    }
+    all.sort_by(|a, b| a.time.cmp(&b.time));
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,102 @@
+//! Reading a ledger a line at a time, from where the last read stopped: what serve does at
+//! start (every replica's ledger, however long, in memory one line at a time) and at each
+//! reload poll (what the other replicas appended since), and what `machine list` and `csr
+//! review` do once.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context as _, Result, bail};
+
+use super::Record;
+
+/// A line longer than this is not a record (one is a few hundred bytes).
+const MAX_LINE: usize = 16 * 1024;
+
+/// A ledger file and how far it has been read.
+#[derive(Debug)]
+pub struct Scanner {
+    path: PathBuf,
+    /// The end of the last complete line read.
+    offset: u64,
+    /// Lines read so far (for error messages).
+    line: usize,
+}
+
+impl Scanner {
+    /// A scanner at the start of `path`.
+    pub fn new(path: &Path) -> Scanner {
+        Scanner {
+            path: path.to_path_buf(),
+            offset: 0,
+            line: 0,
+        }
+    }
+
+    /// The file it reads.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Calls `each` with every record of the complete lines appended since the last call (and
+    /// the line's text). A missing file has none yet. A last line without its newline is a
+    /// write in progress (or one a kill cut short): it is read again next time. A line that
+    /// stops in the middle of a record is a write a kill cut short, and is skipped; any other
+    /// line that is not a record is an error naming the file and line, and the scanner stays
+    /// before it.
+    pub fn scan(&mut self, mut each: impl FnMut(Record, &str)) -> Result<()> {
+        let file = match File::open(&self.path) {
+            Ok(f) => f,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => {
+                return Err(e).with_context(|| format!("reading {}", self.path.display()));
+            }
+        };
+        let mut r = BufReader::with_capacity(64 * 1024, file);
+        r.seek(SeekFrom::Start(self.offset))
+            .with_context(|| format!("reading {}", self.path.display()))?;
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            let n = (&mut r)
+                .take(MAX_LINE as u64 + 1)
+                .read_until(b'\n', &mut buf)
+                .with_context(|| format!("reading {}", self.path.display()))?;
+            if buf.last() != Some(&b'\n') {
+                if n > MAX_LINE {
+                    bail!(
+                        "{} line {}: longer than {} KiB, not a ledger record",
+                        self.path.display(),
+                        self.line + 1,
+                        MAX_LINE / 1024
+                    );
+                }
+                return Ok(());
+            }
+            self.record(&buf, &mut each)?;
+            self.offset += n as u64;
+            self.line += 1;
+        }
+    }
+
+    /// One complete line: a record, a blank, or a torn write.
+    fn record(&self, line: &[u8], each: &mut impl FnMut(Record, &str)) -> Result<()> {
+        let text = std::str::from_utf8(line).map_err(|_| self.bad("not UTF-8"))?;
+        let text = text.trim_matches(|c: char| c == '\0' || c.is_ascii_whitespace());
+        if text.is_empty() {
+            return Ok(());
+        }
+        match serde_json::from_str::<Record>(text) {
+            Ok(rec) => each(rec, text),
+            // A record that stops short: the write a kill cut (its fetch was never answered).
+            Err(e) if e.classify() == serde_json::error::Category::Eof => {}
+            Err(e) => return Err(self.bad(&format!("not a ledger record ({e})"))),
+        }
+        Ok(())
+    }
+
+    fn bad(&self, why: &str) -> anyhow::Error {
+        anyhow::anyhow!("{} line {}: {why}", self.path.display(), self.line + 1)
+    }
+}

@@ -1,0 +1,141 @@
+use std::fs::OpenOptions;
+use std::io::Write;
+
+use super::*;
+
+fn rec(time: &str, token: &str) -> Record {
+    Record {
+        time: time.into(),
+        machine: "w1".into(),
+        token: token.into(),
+        pool: "worker".into(),
+        client: "10.0.0.5:40000".into(),
+        via: None,
+        spec: "3.2.0".into(),
+        bytes: 100,
+        replica: "a".into(),
+        whole: false,
+    }
+}
+
+fn borrowed(r: &Record) -> Record<&str> {
+    Record {
+        time: &r.time,
+        machine: &r.machine,
+        token: &r.token,
+        pool: &r.pool,
+        client: &r.client,
+        via: r.via.as_deref(),
+        spec: &r.spec,
+        bytes: r.bytes,
+        replica: &r.replica,
+        whole: false,
+    }
+}
+
+fn append(w: &Writer, r: &Record) -> (u64, usize) {
+    let (line, flag) = borrowed(r).line();
+    (w.append(&line).unwrap(), flag)
+}
+
+fn tokens(files: &[PathBuf]) -> Vec<String> {
+    read(files).unwrap().into_iter().map(|r| r.token).collect()
+}
+
+#[test]
+fn records_survive_a_reopen_merge_in_time_order_and_a_torn_line_is_skipped() {
+    let d = tempfile::tempdir().unwrap();
+    let (a, b) = (d.path().join("a.jsonl"), d.path().join("b.jsonl"));
+    append(
+        &Writer::open(&a).unwrap(),
+        &rec("2026-11-23T10:00:02Z", "t2"),
+    );
+    let w = Writer::open(&b).unwrap();
+    append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
+    drop(w);
+    let w = Writer::open(&a).unwrap();
+    append(&w, &rec("2026-11-23T10:00:03Z", "t3"));
+    drop(w);
+    let mode = std::fs::metadata(&a).unwrap().permissions();
+    assert_eq!(
+        std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
+        0o600
+    );
+    // A kill in the middle of a write leaves a line without its end: not read...
+    let mut f = OpenOptions::new().append(true).open(&b).unwrap();
+    f.write_all(br#"{"time":"2026-11-23T10:00:04Z","mach"#)
+        .unwrap();
+    assert_eq!(tokens(&[a.clone(), b.clone()]), ["t1", "t2", "t3"]);
+    // ...and the next writer starts a line of its own after it, which is read.
+    let w = Writer::open(&b).unwrap();
+    append(&w, &rec("2026-11-23T10:00:05Z", "t5"));
+    assert_eq!(tokens(&[a, b.clone()]), ["t1", "t2", "t3", "t5"]);
+    // Damage anywhere else is an error naming the line.
+    f.write_all(b"{}\n").unwrap();
+    let e = read(&[b]).unwrap_err().to_string();
+    assert!(e.contains("b.jsonl line 4: not a ledger record"), "{e}");
+}
+
+#[test]
+fn the_whole_flag_is_rewritten_in_place_and_the_line_stays_a_record() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("a.jsonl");
+    let w = Writer::open(&p).unwrap();
+    let (first, flag) = append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
+    append(&w, &rec("2026-11-23T10:00:02Z", "t2"));
+    let before = std::fs::read(&p).unwrap();
+    w.rewrite(first + flag as u64, WHOLE).unwrap();
+    let after = std::fs::read(&p).unwrap();
+    assert_eq!(before.len(), after.len());
+    let got = read(&[p]).unwrap();
+    assert_eq!(
+        got.iter().map(|r| r.whole).collect::<Vec<_>>(),
+        [true, false]
+    );
+    assert!(
+        String::from_utf8(after)
+            .unwrap()
+            .contains(r#""whole":true }"#)
+    );
+}
+
+#[test]
+fn a_second_writer_of_one_ledger_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("a.jsonl");
+    let _w = Writer::open(&p).unwrap();
+    let e = format!("{:#}", Writer::open(&p).unwrap_err());
+    assert!(
+        e.contains("is being written by another serve process (give each its own --ledger)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_scanner_reads_only_what_was_appended_since_and_waits_for_a_line_in_progress() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("a.jsonl");
+    let mut s = Scanner::new(&p);
+    let mut seen = Vec::new();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert!(seen.is_empty(), "a missing ledger has no records");
+    let w = Writer::open(&p).unwrap();
+    append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    // A line being written (no newline yet) is left for the next scan.
+    let (line, _) = borrowed(&rec("2026-11-23T10:00:02Z", "t2")).line();
+    let mut f = OpenOptions::new().append(true).open(&p).unwrap();
+    f.write_all(&line[..40]).unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    f.write_all(&line[40..]).unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2"]);
+    // NULs (blocks a crash left unwritten) and blank lines are not records.
+    f.write_all(b"\0\0\0\n\n").unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2"]);
+    // A line too long to be a record is an error, not a read of unbounded size.
+    f.write_all(&vec![b'x'; 20 * 1024]).unwrap();
+    let e = s.scan(|_, _| {}).unwrap_err().to_string();
+    assert!(e.contains("line 5: longer than 16 KiB"), "{e}");
+}

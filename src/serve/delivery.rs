@@ -1,0 +1,214 @@
+//! Whether a machine token's config went out whole. The response body says when hyper took
+//! its last byte ([`Body`]); the connection says when everything taken so far has been
+//! written to the kernel ([`Confirming`], on a flush that succeeded). Both for one record: the
+//! ledger's `"whole"` flag is confirmed and the request's access-log line, held back until
+//! then, is written with it. A connection that ends first (cut, timed out, closed by the
+//! client) writes the line with `"whole":false`, and the ledger keeps its `false`.
+//!
+//! hyper flushes the connection only after its own buffer is empty (`Buffered::poll_flush`
+//! writes every queued byte, then flushes the transport; for TLS that writes the records
+//! rustls holds), so a flush completing after the body's last frame was taken means the
+//! response is in the socket.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll, ready};
+
+use bytes::Bytes;
+use hyper::body::{Frame, SizeHint};
+
+use super::Shared;
+
+/// The recorded responses of one connection not yet known to have gone out.
+pub(super) struct Delivery {
+    shared: Arc<Shared>,
+    pending: Mutex<VecDeque<Pending>>,
+    /// Whether `pending` may hold anything: a flush with nothing pending takes no lock.
+    any: AtomicBool,
+}
+
+struct Pending {
+    /// Where the record's flag is in the ledger.
+    flag: u64,
+    /// The request's access-log line, ending in the record with `"whole":false`.
+    line: String,
+    /// hyper took the body's last frame.
+    taken: bool,
+}
+
+impl Delivery {
+    pub(super) fn new(shared: Arc<Shared>) -> Arc<Delivery> {
+        Arc::new(Delivery {
+            shared,
+            pending: Mutex::default(),
+            any: AtomicBool::new(false),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<Pending>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// A recorded response is about to be sent: its access-log `line` waits for the outcome.
+    pub(super) fn start(&self, flag: u64, line: String) {
+        self.lock().push_back(Pending {
+            flag,
+            line,
+            taken: false,
+        });
+        self.any.store(true, Ordering::Release);
+    }
+
+    /// hyper took the last frame of the oldest body not yet taken.
+    fn taken(&self) {
+        if let Some(p) = self.lock().iter_mut().find(|p| !p.taken) {
+            p.taken = true;
+        }
+    }
+
+    /// A flush succeeded: every body taken before it is in the socket.
+    fn flushed(&self) {
+        if !self.any.load(Ordering::Acquire) {
+            return;
+        }
+        let mut done = Vec::new();
+        {
+            let mut q = self.lock();
+            while q.front().is_some_and(|p| p.taken) {
+                done.extend(q.pop_front());
+            }
+            self.any.store(!q.is_empty(), Ordering::Release);
+        }
+        for p in done {
+            self.finish(p, true);
+        }
+    }
+
+    fn finish(&self, mut p: Pending, whole: bool) {
+        if whole {
+            self.shared.fetches.confirm(p.flag);
+            if let Some(i) = p.line.rfind(r#""whole":false"#) {
+                p.line.replace_range(i + 8..i + 13, "true");
+            }
+        }
+        self.shared.log.access(p.line);
+    }
+}
+
+impl Drop for Delivery {
+    /// The connection is gone: what was not confirmed did not go out whole.
+    fn drop(&mut self) {
+        let left: Vec<Pending> = self.lock().drain(..).collect();
+        for p in left {
+            self.finish(p, false);
+        }
+    }
+}
+
+/// A response body of one buffer that tells its [`Delivery`] when hyper takes it.
+pub(super) struct Body {
+    data: Option<Bytes>,
+    delivery: Option<Arc<Delivery>>,
+}
+
+impl Body {
+    /// A body nobody waits on.
+    pub(super) fn new(data: Bytes) -> Body {
+        Body {
+            data: Some(data),
+            delivery: None,
+        }
+    }
+
+    /// A body whose taking `delivery` waits on (an empty one is taken at once: hyper never
+    /// asks for it).
+    pub(super) fn tracked(data: Bytes, delivery: Arc<Delivery>) -> Body {
+        if data.is_empty() {
+            delivery.taken();
+            return Body::new(data);
+        }
+        Body {
+            data: Some(data),
+            delivery: Some(delivery),
+        }
+    }
+}
+
+impl hyper::body::Body for Body {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        _: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = self.get_mut();
+        let frame = this.data.take().filter(|d| !d.is_empty());
+        if let Some(d) = this.delivery.take() {
+            d.taken();
+        }
+        Poll::Ready(frame.map(|d| Ok(Frame::data(d))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.data.as_ref().is_none_or(Bytes::is_empty)
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.data.as_ref().map_or(0, |d| d.len() as u64))
+    }
+}
+
+/// A connection's transport, telling its [`Delivery`] of every flush that succeeded.
+pub(super) struct Confirming<I> {
+    pub(super) inner: I,
+    pub(super) delivery: Arc<Delivery>,
+}
+
+impl<I: hyper::rt::Read + Unpin> hyper::rt::Read for Confirming<I> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: hyper::rt::ReadBufCursor<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_read(cx, buf)
+    }
+}
+
+impl<I: hyper::rt::Write + Unpin> hyper::rt::Write for Confirming<I> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let r = ready!(Pin::new(&mut this.inner).poll_flush(cx));
+        if r.is_ok() {
+            this.delivery.flushed();
+        }
+        Poll::Ready(r)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
