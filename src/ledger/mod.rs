@@ -68,7 +68,7 @@ pub struct Record<S = String> {
 const WHOLE_FROM_END: usize = "false}\n".len();
 
 /// What `"whole":false` becomes: the same length, so the rewrite moves no other byte.
-pub const WHOLE: &[u8] = b"true ";
+const WHOLE: &[u8] = b"true ";
 
 impl Record<&str> {
     /// The record as one line (ending in a newline) and where, in that line, the `false` of

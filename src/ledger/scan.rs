@@ -22,16 +22,39 @@ pub struct Scanner {
     offset: u64,
     /// Lines read so far (for error messages).
     line: usize,
+    /// Following a file being written: a line with NUL bytes (a record's place taken and not
+    /// yet written, before a later record already there) is read only when it is still so at
+    /// the next scan.
+    follow: bool,
+    /// Where such a line was seen last scan.
+    gap: Option<u64>,
 }
 
 impl Scanner {
-    /// A scanner at the start of `path`.
+    /// A scanner at the start of `path`, for one read of it as it is.
     pub fn new(path: &Path) -> Scanner {
         Scanner {
             path: path.to_path_buf(),
             offset: 0,
             line: 0,
+            follow: false,
+            gap: None,
         }
+    }
+
+    /// A scanner at the start of `path`, for a file another process is writing: scanned
+    /// again and again, it never reads past a place a write is about to fill.
+    pub fn follow(path: &Path) -> Scanner {
+        Scanner {
+            follow: true,
+            ..Scanner::new(path)
+        }
+    }
+
+    /// Reads the rest of a file nobody writes any more: gaps are read at once.
+    pub fn finish(mut self, each: impl FnMut(Record, &str)) -> Result<()> {
+        self.follow = false;
+        self.scan(each)
     }
 
     /// The file it reads.
@@ -63,6 +86,9 @@ impl Scanner {
                 .take(MAX_LINE as u64 + 1)
                 .read_until(b'\n', &mut buf)
                 .with_context(|| format!("reading {}", self.path.display()))?;
+            if self.gap.is_some_and(|g| g < self.offset) {
+                self.gap = None;
+            }
             if buf.last() != Some(&b'\n') {
                 if n > MAX_LINE {
                     bail!(
@@ -74,24 +100,26 @@ impl Scanner {
                 }
                 return Ok(());
             }
-            self.record(&buf, &mut each)?;
+            if self.follow && buf.contains(&0) && self.gap != Some(self.offset) {
+                self.gap = Some(self.offset);
+                return Ok(());
+            }
+            self.records(&buf, &mut each)?;
             self.offset += n as u64;
             self.line += 1;
         }
     }
 
-    /// One complete line: a record, a blank, or a torn write.
-    fn record(&self, line: &[u8], each: &mut impl FnMut(Record, &str)) -> Result<()> {
+    /// One complete line: records, blanks, places never written (NULs) and torn writes.
+    fn records(&self, line: &[u8], each: &mut impl FnMut(Record, &str)) -> Result<()> {
         let text = std::str::from_utf8(line).map_err(|_| self.bad("not UTF-8"))?;
-        let text = text.trim_matches(|c: char| c == '\0' || c.is_ascii_whitespace());
-        if text.is_empty() {
-            return Ok(());
-        }
-        match serde_json::from_str::<Record>(text) {
-            Ok(rec) => each(rec, text),
-            // A record that stops short: the write a kill cut (its fetch was never answered).
-            Err(e) if e.classify() == serde_json::error::Category::Eof => {}
-            Err(e) => return Err(self.bad(&format!("not a ledger record ({e})"))),
+        for piece in text.split('\0').map(str::trim).filter(|p| !p.is_empty()) {
+            match serde_json::from_str::<Record>(piece) {
+                Ok(rec) => each(rec, piece),
+                // A record that stops short: a write a kill cut (its fetch was never answered).
+                Err(e) if e.classify() == serde_json::error::Category::Eof => {}
+                Err(e) => return Err(self.bad(&format!("not a ledger record ({e})"))),
+            }
         }
         Ok(())
     }

@@ -84,7 +84,7 @@ fn the_whole_flag_is_rewritten_in_place_and_the_line_stays_a_record() {
     let (first, flag) = append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
     append(&w, &rec("2026-11-23T10:00:02Z", "t2"));
     let before = std::fs::read(&p).unwrap();
-    w.rewrite(first + flag as u64, WHOLE).unwrap();
+    w.confirm(vec![first + flag as u64]).unwrap();
     let after = std::fs::read(&p).unwrap();
     assert_eq!(before.len(), after.len());
     let got = read(&[p]).unwrap();
@@ -138,4 +138,34 @@ fn a_scanner_reads_only_what_was_appended_since_and_waits_for_a_line_in_progress
     f.write_all(&vec![b'x'; 20 * 1024]).unwrap();
     let e = s.scan(|_, _| {}).unwrap_err().to_string();
     assert!(e.contains("line 5: longer than 16 KiB"), "{e}");
+}
+
+#[test]
+fn a_follower_waits_a_scan_for_a_gap_before_a_later_record_and_then_reads_past_it() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("a.jsonl");
+    let (one, _) = borrowed(&rec("2026-11-23T10:00:01Z", "t1")).line();
+    let (two, _) = borrowed(&rec("2026-11-23T10:00:02Z", "t2")).line();
+    // The second record landed before the first one's place was written.
+    let file = std::fs::File::create(&p).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&file, &two, one.len() as u64).unwrap();
+    let mut s = Scanner::follow(&p);
+    let mut seen = Vec::new();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert!(seen.is_empty(), "waits for the gap to fill");
+    std::os::unix::fs::FileExt::write_all_at(&file, &one, 0).unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2"]);
+    // A gap still there at the next scan is a place a kill left: skipped, and what follows read.
+    let (three, _) = borrowed(&rec("2026-11-23T10:00:03Z", "t3")).line();
+    let end = std::fs::metadata(&p).unwrap().len();
+    std::os::unix::fs::FileExt::write_all_at(&file, &three, end + 50).unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2"]);
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2", "t3"]);
+    // A one-time reader reads past gaps at once, and splits a torn write from what follows.
+    let torn = &one[..30];
+    std::os::unix::fs::FileExt::write_all_at(&file, torn, end + 10).unwrap();
+    assert_eq!(tokens(&[p]), ["t1", "t2", "t3"]);
 }

@@ -1,10 +1,22 @@
-//! Appending to this replica's ledger: one `pwrite` per record at the end serve keeps, under
-//! an exclusive lock on the file (`flock`) so that no other process appends to it meanwhile.
+//! Appending to this replica's ledger: one `pwrite` per record at an offset taken from a
+//! counter (no lock is held across the write), under an exclusive lock on the file (`flock`)
+//! so that no other process appends to it meanwhile.
+//!
+//! Two records written at once may land out of order: for a moment the earlier one's place is
+//! NUL bytes before the later one. A reader that follows the file waits a poll for such a gap
+//! to fill ([`super::Scanner`]); one a kill left (a place taken, never written) stays NULs,
+//! which every reader skips: its fetch was never answered.
+//!
+//! Confirming records (their `"whole"` flag) is done in batches: the appends are held back for
+//! a moment ([`Writer::confirm`] takes the gate every append passes), a stretch of the file
+//! holding many flags is read, patched and written back in one `pread` and one `pwrite`. With
+//! the gate held no write is in flight, so the stretch written back is the file as it is.
 
 use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::RwLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, Result, bail};
 
@@ -15,10 +27,14 @@ use crate::assets::SECRET_MODE;
 pub struct Writer {
     path: PathBuf,
     file: File,
-    /// Where the next record goes. Held across the write, so records land in order with no
-    /// gap between them (the kernel serializes writes to one file anyway).
-    end: Mutex<u64>,
+    /// Where the next record goes.
+    end: AtomicU64,
+    /// Every append passes it shared; a confirmation holds it alone.
+    gate: RwLock<()>,
 }
+
+/// The longest stretch of the ledger read and written back at once to confirm records.
+const STRETCH: u64 = 64 * 1024;
 
 impl Writer {
     /// Opens (creating, 0600) the ledger at `path` and locks it. Another process holding the
@@ -48,7 +64,8 @@ impl Writer {
         }
         let w = Writer {
             path: path.to_path_buf(),
-            end: Mutex::new(file.metadata()?.len()),
+            end: AtomicU64::new(file.metadata()?.len()),
+            gate: RwLock::new(()),
             file,
         };
         w.end_line()?;
@@ -58,20 +75,15 @@ impl Writer {
     /// After a kill in the middle of a write, the file ends in a torn line: the next record
     /// starts on a line of its own (the reader skips the torn one).
     fn end_line(&self) -> Result<()> {
-        let mut end = self.lock();
+        let end = self.end.load(Ordering::Relaxed);
         let mut last = [0u8; 1];
-        if *end > 0 {
-            self.file.read_exact_at(&mut last, *end - 1)?;
+        if end > 0 {
+            self.file.read_exact_at(&mut last, end - 1)?;
             if last[0] != b'\n' {
-                self.write_at(b"\n", *end)?;
-                *end += 1;
+                self.append(b"\n")?;
             }
         }
         Ok(())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, u64> {
-        self.end.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     fn write_at(&self, bytes: &[u8], at: u64) -> Result<()> {
@@ -87,19 +99,40 @@ impl Writer {
 
     /// Appends `line` (ending in a newline) and returns where it starts. Once this returns,
     /// another process reads it and a kill of this one cannot lose it. A failed write leaves
-    /// the end where it was: the next record overwrites whatever part of it landed.
+    /// its place unwritten (NULs, skipped by readers).
     pub fn append(&self, line: &[u8]) -> Result<u64> {
-        let mut end = self.lock();
-        let at = *end;
+        let _pass = self.gate.read().unwrap_or_else(|p| p.into_inner());
+        let at = self.end.fetch_add(line.len() as u64, Ordering::Relaxed);
         self.write_at(line, at)?;
-        *end += line.len() as u64;
         Ok(at)
     }
 
-    /// Rewrites `bytes` at `at`, inside a record already appended (the `"whole"` flag).
-    pub fn rewrite(&self, at: u64, bytes: &[u8]) -> Result<()> {
-        debug_assert!(at + bytes.len() as u64 <= *self.lock());
-        self.write_at(bytes, at)
+    /// Rewrites the `"whole":false` at each of `flags` (where [`super::Record::line`] put it,
+    /// in records this writer appended) to `"whole":true `, a stretch of the file at a time.
+    /// A place that does not hold `false` (a record whose write failed) is left alone.
+    pub fn confirm(&self, mut flags: Vec<u64>) -> Result<()> {
+        flags.sort_unstable();
+        let mut rest = &flags[..];
+        let mut buf = Vec::new();
+        while let Some(&first) = rest.first() {
+            let n = rest.partition_point(|&f| f + 5 <= first + STRETCH);
+            let (run, next) = rest.split_at(n.max(1));
+            rest = next;
+            let last = run[run.len() - 1];
+            buf.resize((last + 5 - first) as usize, 0);
+            let _alone = self.gate.write().unwrap_or_else(|p| p.into_inner());
+            self.file
+                .read_exact_at(&mut buf, first)
+                .with_context(|| format!("reading the ledger {}", self.path.display()))?;
+            for &f in run {
+                let at = (f - first) as usize;
+                if &buf[at..at + 5] == b"false" {
+                    buf[at..at + 5].copy_from_slice(super::WHOLE);
+                }
+            }
+            self.write_at(&buf, first)?;
+        }
+        Ok(())
     }
 
     /// Flushes what was written to disk; appends go on meanwhile.

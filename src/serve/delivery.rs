@@ -74,17 +74,15 @@ impl Delivery {
         if !self.any.load(Ordering::Acquire) {
             return;
         }
-        let mut done = Vec::new();
-        {
-            let mut q = self.lock();
-            while q.front().is_some_and(|p| p.taken) {
-                done.extend(q.pop_front());
+        // Finished under the lock: `finish` takes the ledger's lock and queues a log line,
+        // neither of which ever waits on a delivery.
+        let mut q = self.lock();
+        while q.front().is_some_and(|p| p.taken) {
+            if let Some(p) = q.pop_front() {
+                self.finish(p, true);
             }
-            self.any.store(!q.is_empty(), Ordering::Release);
         }
-        for p in done {
-            self.finish(p, true);
-        }
+        self.any.store(!q.is_empty(), Ordering::Release);
     }
 
     fn finish(&self, mut p: Pending, whole: bool) {

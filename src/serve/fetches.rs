@@ -27,8 +27,8 @@ pub(super) enum Refusal {
 
 /// A fetch counted and written to the ledger.
 pub(super) struct Claimed {
-    /// The record as written (JSON, no newline), for the access log.
-    pub line: Arc<str>,
+    /// The record as written (JSON and its newline), for the access log.
+    pub line: Vec<u8>,
     /// Where its `"whole"` flag is in the ledger, for [`Fetches::confirm`].
     pub flag: u64,
 }
@@ -51,6 +51,8 @@ pub(super) struct Fetches {
     replica: String,
     /// Why the ledgers could not be read: then no machine token is served until a restart.
     problem: Mutex<Option<String>>,
+    /// Whether `problem` is set (read without its lock at each fetch).
+    failed: AtomicBool,
     inner: Mutex<Inner>,
     /// The ledgers read on at each poll: every one but this replica's once it writes there.
     scanners: Mutex<Vec<Scanner>>,
@@ -69,10 +71,10 @@ struct Inner {
     confirmed: Vec<u64>,
 }
 
-/// A token's fetches: how many, and the last one's line.
+/// A token's fetches: how many, and the last one's line (its buffer reused for the next).
 struct Seen {
     count: usize,
-    last: Arc<str>,
+    last: String,
 }
 
 type Found = HashMap<String, Seen>;
@@ -94,13 +96,15 @@ fn merge(into: &mut Found, found: Found) {
     }
 }
 
-fn fold(into: &mut Found, token: &str, last: Arc<str>) {
+fn fold(into: &mut Found, token: &str, last: &str) {
     match into.get_mut(token) {
         Some(s) => {
             s.count += 1;
-            s.last = last;
+            s.last.clear();
+            s.last.push_str(last);
         }
         None => {
+            let last = last.to_string();
             into.insert(token.to_string(), Seen { count: 1, last });
         }
     }
@@ -114,6 +118,7 @@ impl Fetches {
             path: path.to_path_buf(),
             replica: ledger::replica_of(path),
             problem: Mutex::new(None),
+            failed: AtomicBool::new(false),
             inner: Mutex::default(),
             scanners: Mutex::default(),
             writing: AtomicBool::new(false),
@@ -144,12 +149,12 @@ impl Fetches {
             for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
                 let ours = p == self.path;
                 if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
-                    scanners.push(Scanner::new(&p));
+                    scanners.push(Scanner::follow(&p));
                 }
             }
             scanners
                 .iter_mut()
-                .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line.into())))
+                .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line)))
         };
         merge(&mut self.lock().seen, found);
         let e = read.err().map(|e| format!("{e:#}"));
@@ -157,6 +162,7 @@ impl Fetches {
         match e {
             Some(e) if problem.is_none() => {
                 *problem = Some(e.clone());
+                self.failed.store(true, Ordering::Release);
                 Err(e)
             }
             _ => Ok(()),
@@ -166,7 +172,9 @@ impl Fetches {
     /// Counts and records a fetch of `f` and returns the record as written, or says why it may
     /// not be served. The record is one `pwrite` into the page cache; no flush.
     pub(super) fn claim(&self, f: &MachineFetch, s: &Sent<'_>) -> Result<Claimed, Refusal> {
-        if let Some(e) = self.problem() {
+        if self.failed.load(Ordering::Acquire)
+            && let Some(e) = self.problem()
+        {
             return Err(Refusal::Unrecorded(e));
         }
         let (line, flag) = Record {
@@ -183,11 +191,11 @@ impl Fetches {
         }
         .line();
         // serde_json writes UTF-8.
-        let text: Arc<str> = String::from_utf8_lossy(&line[..line.len() - 1]).into();
+        let text = std::str::from_utf8(&line[..line.len() - 1]).unwrap_or_default();
         // Counted under the lock (two requests with one single-use token: one wins).
         let writer = {
             let mut inner = self.lock();
-            if let (Some(n), Some(seen)) = (f.uses, inner.seen.get(&f.token))
+            if let (Some(n), Some(seen)) = (f.uses, inner.seen.get(&*f.token))
                 && seen.count >= n as usize
             {
                 return Err(match serde_json::from_str::<Record>(&seen.last) {
@@ -198,18 +206,18 @@ impl Fetches {
             if inner.writer.is_none() {
                 self.open_writer(&mut inner)?;
             }
-            fold(&mut inner.seen, &f.token, text.clone());
+            fold(&mut inner.seen, &f.token, text);
             inner.unsynced += 1;
             inner.writer.clone().expect("opened just above")
         };
         match writer.append(&line) {
             Ok(at) => Ok(Claimed {
-                line: text,
+                line,
                 flag: at + flag as u64,
             }),
             Err(e) => {
                 // Not recorded: not counted.
-                if let Some(seen) = self.lock().seen.get_mut(&f.token) {
+                if let Some(seen) = self.lock().seen.get_mut(&*f.token) {
                     seen.count -= 1;
                 }
                 Err(Refusal::Unrecorded(format!("{e:#}")))
@@ -224,15 +232,14 @@ impl Fetches {
         let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
         let w = Writer::open(&self.path).map_err(unrecorded)?;
         let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
-        let mut own = scanners
+        let own = scanners
             .iter()
             .position(|s| s.path() == self.path)
-            .map_or_else(|| Scanner::new(&self.path), |i| scanners.remove(i));
+            .map_or_else(|| Scanner::follow(&self.path), |i| scanners.remove(i));
         let mut found = Found::new();
-        if let Err(e) = own.scan(|r, line| fold(&mut found, &r.token, line.into())) {
-            scanners.push(own);
-            return Err(unrecorded(e));
-        }
+        // Nobody else writes it now: what it holds is final (a gap is a write a kill cut).
+        own.finish(|r, line| fold(&mut found, &r.token, line))
+            .map_err(unrecorded)?;
         self.writing.store(true, Ordering::Release);
         drop(scanners);
         merge(&mut inner.seen, found);
@@ -253,10 +260,8 @@ impl Fetches {
             (inner.writer.clone(), std::mem::take(&mut inner.confirmed))
         };
         if let (Some(w), flags) = due {
-            for at in flags {
-                // A failed rewrite leaves `false`: the record stays, unconfirmed.
-                let _ = w.rewrite(at, ledger::WHOLE);
-            }
+            // A failed rewrite leaves `false`: the records stay, unconfirmed.
+            let _ = w.confirm(flags);
         }
     }
 
@@ -270,8 +275,8 @@ impl Fetches {
             (inner.writer.clone().filter(|_| dirty), confirmed)
         };
         if let Some(w) = writer {
-            for at in confirmed {
-                w.rewrite(at, ledger::WHOLE).map_err(|e| format!("{e:#}"))?;
+            if !confirmed.is_empty() {
+                w.confirm(confirmed).map_err(|e| format!("{e:#}"))?;
             }
             w.sync().map_err(|e| format!("{e:#}"))?;
         }

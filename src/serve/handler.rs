@@ -64,9 +64,9 @@ pub struct Response {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineFetch {
     /// The token's id.
-    pub token: String,
+    pub token: std::sync::Arc<str>,
     /// The machine it is bound to.
-    pub machine: String,
+    pub machine: std::sync::Arc<str>,
     /// How many fetches it allows.
     pub uses: Option<u32>,
 }

@@ -20,8 +20,9 @@ pub struct Metrics {
 
 #[derive(Debug, Default)]
 struct Counters {
-    /// (pool, status, auth outcome) -> requests.
-    requests: BTreeMap<(String, u16, &'static str), u64>,
+    /// pool -> (status, auth outcome) -> requests (by pool first: a request names a pool
+    /// already counted without allocating).
+    requests: BTreeMap<String, BTreeMap<(u16, &'static str), u64>>,
     /// alert or reason -> failed handshakes.
     handshakes: BTreeMap<String, u64>,
     /// pool -> recorded machine-token fetches.
@@ -50,8 +51,14 @@ impl Metrics {
 
     /// One request answered.
     pub fn request(&self, pool: Option<&str>, status: u16, auth: &'static str) {
-        let pool = pool.unwrap_or("").to_string();
-        self.with(|c| *c.requests.entry((pool, status, auth)).or_default() += 1);
+        let pool = pool.unwrap_or("");
+        self.with(|c| {
+            let by = match c.requests.get_mut(pool) {
+                Some(by) => by,
+                None => c.requests.entry(pool.to_string()).or_default(),
+            };
+            *by.entry((status, auth)).or_default() += 1;
+        });
     }
 
     /// One failed TLS handshake.
@@ -68,7 +75,12 @@ impl Metrics {
 
     /// One machine-token fetch recorded in the ledger.
     pub fn machine_fetch(&self, pool: &str) {
-        self.with(|c| *c.machine_fetches.entry(pool.to_string()).or_default() += 1);
+        self.with(|c| match c.machine_fetches.get_mut(pool) {
+            Some(n) => *n += 1,
+            None => {
+                c.machine_fetches.insert(pool.to_string(), 1);
+            }
+        });
     }
 
     /// One reload of `part`, successful or not.
@@ -104,7 +116,11 @@ fn counters(out: &mut String, c: &Counters) {
         "counter",
         "Requests answered, by pool, status and auth outcome.",
     );
-    for ((pool, status, auth), n) in &c.requests {
+    let requests = c
+        .requests
+        .iter()
+        .flat_map(|(pool, by)| by.iter().map(move |((status, auth), n)| (pool, status, auth, n)));
+    for (pool, status, auth, n) in requests {
         let _ = writeln!(
             out,
             "mcsctl_requests_total{{pool=\"{}\",status=\"{status}\",auth=\"{auth}\"}} {n}",

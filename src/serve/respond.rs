@@ -136,13 +136,15 @@ fn record(
     r: handler::Response,
     time: &str,
 ) -> (handler::Response, Option<Claimed>) {
-    let client = peer.client.to_string();
+    // Written on the stack: an address is at most 47 characters.
+    let mut buf = [0u8; 64];
+    let client = addr_str(peer.client, &mut buf);
     let via = peer.via.map(|v| v.to_string());
     let sent = Sent {
         pool: r.pool.as_deref().unwrap_or_default(),
         spec: r.spec.as_deref().unwrap_or_default(),
         bytes: r.body.len() as u64,
-        client: &client,
+        client,
         via: via.as_deref(),
         time,
     };
@@ -178,10 +180,22 @@ fn record(
     (refused, None)
 }
 
+/// `addr` as `IP:PORT` in `buf`.
+fn addr_str(addr: std::net::SocketAddr, buf: &mut [u8; 64]) -> &str {
+    use std::io::Write as _;
+    let mut w = &mut buf[..];
+    let room = w.len();
+    // 64 bytes hold any socket address ("[v6%scope]:port" is at most 54).
+    let _ = write!(w, "{addr}");
+    let n = room - w.len();
+    std::str::from_utf8(&buf[..n]).unwrap_or_default()
+}
+
 /// The access-log `line` (a JSON object) with the ledger record it carries as its last field,
 /// as written to the ledger.
-fn with_record(mut line: String, record: &str) -> String {
-    if line.ends_with('}') {
+fn with_record(mut line: String, record: &[u8]) -> String {
+    let record = std::str::from_utf8(record).unwrap_or_default().trim_end();
+    if line.ends_with('}') && !record.is_empty() {
         line.pop();
         line.push_str(r#","ledger":"#);
         line.push_str(record);
@@ -236,8 +250,11 @@ fn access_line(
         user_agent: ua.map(|u| cut(u, 256)),
         via: peer.via.map(|v| v.to_string()),
     };
-    // Strings and numbers into a String: serializing cannot fail.
-    serde_json::to_string(&line).unwrap_or_default()
+    // Room for a ledger record too (see `with_record`).
+    let mut out = Vec::with_capacity(768);
+    // Strings and numbers into a Vec: serializing cannot fail, and the JSON is UTF-8.
+    let _ = serde_json::to_writer(&mut out, &line);
+    String::from_utf8(out).unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -23,8 +23,8 @@ use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 /// A token the server accepts: the id (public) and a SHA-256 digest of `<id>.<secret>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TokenDigest {
-    /// Public id.
-    pub id: String,
+    /// Public id (shared with each fetch that records it).
+    pub id: Arc<str>,
     /// SHA-256 of the bearer string.
     pub digest: [u8; 32],
     /// Expiry, if any.
@@ -32,7 +32,7 @@ pub struct TokenDigest {
     /// The pools it may fetch; `None` for a token without a scope.
     pub pools: Option<Vec<String>>,
     /// For a machine token, the machine and how many full-config fetches it allows.
-    pub machine: Option<(String, Option<u32>)>,
+    pub machine: Option<(Arc<str>, Option<u32>)>,
 }
 
 impl TokenDigest {
@@ -246,7 +246,7 @@ impl Loader {
             Ok(t) => {
                 let ids = |t: &Tokens| {
                     let mut v: Vec<(String, [u8; 32])> =
-                        t.live.iter().map(|x| (x.id.clone(), x.digest)).collect();
+                        t.live.iter().map(|x| (x.id.to_string(), x.digest)).collect();
                     v.sort();
                     v
                 };
@@ -319,11 +319,11 @@ impl Loader {
             let d = digest(&tok.bearer());
             if tok.is_live(now) {
                 t.live.push(TokenDigest {
-                    id: tok.id.clone(),
+                    id: tok.id.as_str().into(),
                     digest: d,
                     expires: tok.expires,
                     pools: tok.pools.clone(),
-                    machine: tok.machine.clone().map(|m| (m, tok.uses)),
+                    machine: tok.machine.as_deref().map(|m| (m.into(), tok.uses)),
                 });
             } else {
                 t.dead.push(DeadToken {
