@@ -17,6 +17,7 @@
 //! as it is. A torn line (a kill in the middle of a write) is the only damage a crash can do,
 //! and a reader skips it: its fetch was never answered.
 
+mod region;
 mod scan;
 mod writer;
 

@@ -38,6 +38,15 @@ fn append(w: &Writer, r: &Record) -> (u64, usize) {
     (w.append(&line).unwrap(), flag)
 }
 
+/// Where the records of a ledger end (a writer maps zeros ahead of them).
+fn data_end(p: &Path) -> u64 {
+    let bytes = std::fs::read(p).unwrap();
+    bytes
+        .iter()
+        .rposition(|&b| b != 0)
+        .map_or(0, |i| i as u64 + 1)
+}
+
 fn tokens(files: &[PathBuf]) -> Vec<String> {
     read(files).unwrap().into_iter().map(|r| r.token).collect()
 }
@@ -61,15 +70,20 @@ fn records_survive_a_reopen_merge_in_time_order_and_a_torn_line_is_skipped() {
         std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
         0o600
     );
-    // A kill in the middle of a write leaves a line without its end: not read...
-    let mut f = OpenOptions::new().append(true).open(&b).unwrap();
-    f.write_all(br#"{"time":"2026-11-23T10:00:04Z","mach"#)
-        .unwrap();
+    // A kill in the middle of a copy leaves a line without its end, before the region's zeros:
+    // not read...
+    let f = OpenOptions::new().write(true).open(&b).unwrap();
+    let torn = br#"{"time":"2026-11-23T10:00:04Z","mach"#;
+    std::os::unix::fs::FileExt::write_all_at(&f, torn, data_end(&b)).unwrap();
     assert_eq!(tokens(&[a.clone(), b.clone()]), ["t1", "t2", "t3"]);
-    // ...and the next writer starts a line of its own after it, which is read.
+    // ...and the next writer cuts the zeros, ends that line and starts one of its own after it.
     let w = Writer::open(&b).unwrap();
     append(&w, &rec("2026-11-23T10:00:05Z", "t5"));
     assert_eq!(tokens(&[a, b.clone()]), ["t1", "t2", "t3", "t5"]);
+    // Closed, the ledger ends with its last record.
+    w.close().unwrap();
+    assert!(std::fs::read(&b).unwrap().ends_with(b"}\n"));
+    let mut f = OpenOptions::new().append(true).open(&b).unwrap();
     // Damage anywhere else is an error naming the line.
     f.write_all(b"{}\n").unwrap();
     let e = read(&[b]).unwrap_err().to_string();
@@ -115,29 +129,37 @@ fn a_second_writer_of_one_ledger_is_refused() {
 fn a_scanner_reads_only_what_was_appended_since_and_waits_for_a_line_in_progress() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("a.jsonl");
-    let mut s = Scanner::new(&p);
+    let mut s = Scanner::follow(&p);
     let mut seen = Vec::new();
     s.scan(|r, _| seen.push(r.token)).unwrap();
     assert!(seen.is_empty(), "a missing ledger has no records");
-    let w = Writer::open(&p).unwrap();
-    append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
+    let mut f = std::fs::File::create(&p).unwrap();
+    let (one, _) = borrowed(&rec("2026-11-23T10:00:01Z", "t1")).line();
+    f.write_all(&one).unwrap();
     s.scan(|r, _| seen.push(r.token)).unwrap();
     // A line being written (no newline yet) is left for the next scan.
     let (line, _) = borrowed(&rec("2026-11-23T10:00:02Z", "t2")).line();
-    let mut f = OpenOptions::new().append(true).open(&p).unwrap();
     f.write_all(&line[..40]).unwrap();
     s.scan(|r, _| seen.push(r.token)).unwrap();
     f.write_all(&line[40..]).unwrap();
     s.scan(|r, _| seen.push(r.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
-    // NULs (blocks a crash left unwritten) and blank lines are not records.
-    f.write_all(b"\0\0\0\n\n").unwrap();
+    // Blank lines are not records; a writer's zeros ahead of its records are where the next
+    // record will be: the follower waits there.
+    f.write_all(b"\n\n").unwrap();
+    f.write_all(&vec![0u8; 40 * 1024]).unwrap();
     s.scan(|r, _| seen.push(r.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
+    let (three, _) = borrowed(&rec("2026-11-23T10:00:03Z", "t3")).line();
+    std::os::unix::fs::FileExt::write_all_at(&f, &three, data_end(&p)).unwrap();
+    s.scan(|r, _| seen.push(r.token)).unwrap();
+    assert_eq!(seen, ["t1", "t2", "t3"]);
     // A line too long to be a record is an error, not a read of unbounded size.
-    f.write_all(&vec![b'x'; 20 * 1024]).unwrap();
-    let e = s.scan(|_, _| {}).unwrap_err().to_string();
-    assert!(e.contains("line 5: longer than 16 KiB"), "{e}");
+    let mut g = std::fs::File::create(d.path().join("b.jsonl")).unwrap();
+    g.write_all(&one).unwrap();
+    g.write_all(&vec![b'x'; 20 * 1024]).unwrap();
+    let e = read(&[d.path().join("b.jsonl")]).unwrap_err().to_string();
+    assert!(e.contains("line 2: longer than 16 KiB"), "{e}");
 }
 
 #[test]

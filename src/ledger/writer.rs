@@ -1,6 +1,9 @@
-//! Appending to this replica's ledger: one `pwrite` per record at an offset taken from a
-//! counter (no lock is held across the write), under an exclusive lock on the file (`flock`)
-//! so that no other process appends to it meanwhile.
+//! Appending to this replica's ledger: a copy into the mapped region past its last record
+//! ([`super::region`]), at an offset taken from a counter (no lock is held across the copy),
+//! under an exclusive lock on the file (`flock`) so that no other process appends to it
+//! meanwhile. A record that falls past the region is written with `pwrite`, and the next
+//! region is mapped. While serve writes, the file ends in the region's zeros (readers skip
+//! NULs); when it stops, and when a writer opens a file a kill left so, they are cut off.
 //!
 //! Two records written at once may land out of order: for a moment the earlier one's place is
 //! NUL bytes before the later one. A reader that follows the file waits a poll for such a gap
@@ -16,7 +19,8 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::RwLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::region::{Placed, Region};
 
 use anyhow::{Context as _, Result, bail};
 
@@ -27,10 +31,44 @@ use crate::assets::SECRET_MODE;
 pub struct Writer {
     path: PathBuf,
     file: File,
-    /// Where the next record goes.
-    end: AtomicU64,
-    /// Every append passes it shared; a confirmation holds it alone.
-    gate: RwLock<()>,
+    /// The mapped region, with where the next record goes. Every append passes it shared; a
+    /// confirmation, a new region and the close hold it alone. `None` once closed.
+    gate: RwLock<Option<Region>>,
+}
+
+/// A region with less room left than this is replaced (a record is far smaller).
+const ROOM: u64 = 16 * 1024;
+
+/// Where the records of a ledger end: before the zeros a region left (serve killed while it
+/// wrote), cut off here; a last line a kill cut short gets its newline, so the next record
+/// starts a line of its own (the reader skips the torn one).
+fn records_end(file: &File) -> std::io::Result<u64> {
+    let mut end = file.metadata()?.len();
+    let mut buf = vec![0u8; 64 * 1024];
+    while end > 0 {
+        let from = end.saturating_sub(buf.len() as u64);
+        let chunk = &mut buf[..(end - from) as usize];
+        file.read_exact_at(chunk, from)?;
+        match chunk.iter().rposition(|&b| b != 0) {
+            Some(i) => {
+                end = from + i as u64 + 1;
+                break;
+            }
+            None => end = from,
+        }
+    }
+    file.set_len(end)?;
+    if end > 0 && chunk_last(file, end)? != b'\n' {
+        file.write_all_at(b"\n", end)?;
+        end += 1;
+    }
+    Ok(end)
+}
+
+fn chunk_last(file: &File, end: u64) -> std::io::Result<u8> {
+    let mut last = [0u8; 1];
+    file.read_exact_at(&mut last, end - 1)?;
+    Ok(last[0])
 }
 
 /// The longest stretch of the ledger read and written back at once to confirm records.
@@ -62,28 +100,14 @@ impl Writer {
                 return Err(e).with_context(|| format!("locking the ledger {}", path.display()));
             }
         }
-        let w = Writer {
+        let end = records_end(&file).with_context(|| format!("reading {}", path.display()))?;
+        let region = Region::map(&file, end)
+            .with_context(|| format!("preparing the ledger {}", path.display()))?;
+        Ok(Writer {
             path: path.to_path_buf(),
-            end: AtomicU64::new(file.metadata()?.len()),
-            gate: RwLock::new(()),
+            gate: RwLock::new(Some(region)),
             file,
-        };
-        w.end_line()?;
-        Ok(w)
-    }
-
-    /// After a kill in the middle of a write, the file ends in a torn line: the next record
-    /// starts on a line of its own (the reader skips the torn one).
-    fn end_line(&self) -> Result<()> {
-        let end = self.end.load(Ordering::Relaxed);
-        let mut last = [0u8; 1];
-        if end > 0 {
-            self.file.read_exact_at(&mut last, end - 1)?;
-            if last[0] != b'\n' {
-                self.append(b"\n")?;
-            }
-        }
-        Ok(())
+        })
     }
 
     fn write_at(&self, bytes: &[u8], at: u64) -> Result<()> {
@@ -101,10 +125,49 @@ impl Writer {
     /// another process reads it and a kill of this one cannot lose it. A failed write leaves
     /// its place unwritten (NULs, skipped by readers).
     pub fn append(&self, line: &[u8]) -> Result<u64> {
-        let _pass = self.gate.read().unwrap_or_else(|p| p.into_inner());
-        let at = self.end.fetch_add(line.len() as u64, Ordering::Relaxed);
-        self.write_at(line, at)?;
+        let (at, full) = {
+            let region = self.gate.read().unwrap_or_else(|p| p.into_inner());
+            let Some(r) = region.as_ref() else {
+                bail!("the ledger {} is closed", self.path.display());
+            };
+            let at = match r.append(line) {
+                Placed::Mapped(at) => at,
+                Placed::Beyond(at) => {
+                    self.write_at(line, at)?;
+                    at
+                }
+            };
+            (at, r.nearly_full(ROOM))
+        };
+        if full {
+            // Failing that, records go on being written past the region, with pwrite.
+            let _ = self.grow();
+        }
         Ok(at)
+    }
+
+    /// Maps the next region, from the end of the records.
+    fn grow(&self) -> Result<()> {
+        let mut region = self.gate.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(r) = region.as_ref()
+            && r.nearly_full(ROOM)
+        {
+            *region = Some(Region::map(&self.file, r.end())?);
+        }
+        Ok(())
+    }
+
+    /// Drops the region and cuts the file at the end of its records (serve stopping).
+    pub fn close(&self) -> Result<()> {
+        let mut region = self.gate.write().unwrap_or_else(|p| p.into_inner());
+        if let Some(r) = region.take() {
+            let end = r.end();
+            drop(r);
+            self.file
+                .set_len(end)
+                .with_context(|| format!("closing the ledger {}", self.path.display()))?;
+        }
+        Ok(())
     }
 
     /// Rewrites the `"whole":false` at each of `flags` (where [`super::Record::line`] put it,

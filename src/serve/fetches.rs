@@ -265,6 +265,14 @@ impl Fetches {
         }
     }
 
+    /// serve stops: the ledger is cut at the end of its records (no connection is left).
+    pub(super) fn close(&self) -> Result<(), String> {
+        match self.lock().writer.clone() {
+            Some(w) => w.close().map_err(|e| format!("{e:#}")),
+            None => Ok(()),
+        }
+    }
+
     /// Confirms the records whose response went out whole, flushes the ledger to disk, and
     /// counts what the other ledgers gained (without holding up the fetches meanwhile).
     pub(super) fn flush(&self) -> Result<(), String> {

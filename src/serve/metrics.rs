@@ -116,10 +116,10 @@ fn counters(out: &mut String, c: &Counters) {
         "counter",
         "Requests answered, by pool, status and auth outcome.",
     );
-    let requests = c
-        .requests
-        .iter()
-        .flat_map(|(pool, by)| by.iter().map(move |((status, auth), n)| (pool, status, auth, n)));
+    let requests = c.requests.iter().flat_map(|(pool, by)| {
+        by.iter()
+            .map(move |((status, auth), n)| (pool, status, auth, n))
+    });
     for (pool, status, auth, n) in requests {
         let _ = writeln!(
             out,

@@ -212,7 +212,7 @@ async fn serve(opts: Options) -> Result<u8> {
 /// After the last connection: the ledger (what the last responses confirmed, every record) and
 /// the log go out.
 fn stopped(shared: &Shared, log: &Log) {
-    if let Err(e) = shared.fetches.flush() {
+    if let Err(e) = shared.fetches.flush().and_then(|()| shared.fetches.close()) {
         log.event("ledger-failed", &e);
     }
     log.event("shutdown", "stopped");

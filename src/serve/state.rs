@@ -245,8 +245,11 @@ impl Loader {
         let tokens = match self.tokens(now) {
             Ok(t) => {
                 let ids = |t: &Tokens| {
-                    let mut v: Vec<(String, [u8; 32])> =
-                        t.live.iter().map(|x| (x.id.to_string(), x.digest)).collect();
+                    let mut v: Vec<(String, [u8; 32])> = t
+                        .live
+                        .iter()
+                        .map(|x| (x.id.to_string(), x.digest))
+                        .collect();
                     v.sort();
                     v
                 };

@@ -215,3 +215,34 @@ fn functions_fit_on_a_screen() {
     }
     assert!(bad.is_empty(), "split these:\n{}", bad.join("\n"));
 }
+
+#[test]
+fn unsafe_code_lives_in_the_ledger_region_alone() {
+    let allowed = src().join("ledger/region.rs");
+    let mut found = Vec::new();
+    for p in rust_files(&src()) {
+        for (n, l) in code(&p) {
+            let hit =
+                l.contains("unsafe {") || l.contains("unsafe fn") || l.contains("unsafe impl");
+            let allows = l.contains("allow(unsafe_code)");
+            if (hit || allows) && p != allowed {
+                found.push(format!("{}:{n}", p.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "unsafe code outside ledger/region.rs: {found:?}"
+    );
+    let lib = std::fs::read_to_string(src().join("lib.rs")).unwrap();
+    assert!(
+        lib.contains("#![deny(unsafe_code)]"),
+        "lib.rs denies unsafe code"
+    );
+    let region = std::fs::read_to_string(&allowed).unwrap();
+    assert_eq!(
+        region.matches("unsafe {").count(),
+        1,
+        "one unsafe block, the copy"
+    );
+}
