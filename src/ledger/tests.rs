@@ -191,3 +191,22 @@ fn a_follower_waits_a_scan_for_a_gap_before_a_later_record_and_then_reads_past_i
     std::os::unix::fs::FileExt::write_all_at(&file, torn, end + 10).unwrap();
     assert_eq!(tokens(&[p]), ["t1", "t2", "t3"]);
 }
+
+#[test]
+fn confirmations_over_many_stretches_flip_exactly_their_records() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("a.jsonl");
+    let w = Writer::open(&p).unwrap();
+    // About 300 KB of records: the confirmations span several 64 KiB stretches.
+    let flags: Vec<u64> = (0..1000)
+        .map(|i| {
+            let (at, flag) = append(&w, &rec("2026-11-23T10:00:01Z", &format!("t{i}")));
+            at + flag as u64
+        })
+        .collect();
+    let every_other: Vec<u64> = flags.iter().copied().step_by(2).rev().collect();
+    w.confirm(every_other).unwrap();
+    let got: Vec<bool> = read(&[p]).unwrap().iter().map(|r| r.whole).collect();
+    assert_eq!(got.len(), 1000);
+    assert!(got.iter().enumerate().all(|(i, &w)| w == (i % 2 == 0)));
+}
