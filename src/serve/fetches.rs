@@ -84,28 +84,25 @@ const MAX_CONFIRMED: usize = 8192;
 
 fn merge(into: &mut Found, found: Found) {
     for (token, s) in found {
-        match into.get_mut(&token) {
-            Some(e) => {
-                e.count += s.count;
-                e.last = s.last;
-            }
-            None => {
-                into.insert(token, s);
-            }
-        }
+        add(into, &token, s.count, &s.last);
     }
 }
 
 fn fold(into: &mut Found, token: &str, last: &str) {
+    add(into, token, 1, last);
+}
+
+/// `count` more fetches of `token`, the last one `last` (its buffer reused when known).
+fn add(into: &mut Found, token: &str, count: usize, last: &str) {
     match into.get_mut(token) {
         Some(s) => {
-            s.count += 1;
+            s.count += count;
             s.last.clear();
             s.last.push_str(last);
         }
         None => {
             let last = last.to_string();
-            into.insert(token.to_string(), Seen { count: 1, last });
+            into.insert(token.to_string(), Seen { count, last });
         }
     }
 }

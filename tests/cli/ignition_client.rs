@@ -10,7 +10,7 @@ use serde_json::json;
 
 use crate::support::{
     Https, Serve, accept, assert_ignition_valid, bootstrap_kubeconfig, demo, fixture, https_get,
-    ignition, machine_token, ok, render,
+    ignition, ledger_records, machine_token, ok, render,
 };
 
 /// Runs one Ignition stage on `pointer` in `work` (config cache, state and `root/` there), as
@@ -591,21 +591,6 @@ fn a_plain_file_overriding_a_gzip_one_boots() {
         b"compressed by 00\n",
         "a file nobody overrode keeps its compression"
     );
-}
-
-/// Every record of the asset directory's ledgers.
-fn ledger_records(assets: &Path) -> Vec<serde_json::Value> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(assets.join("auth/ledger"))
-        .into_iter()
-        .flatten()
-    {
-        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
-        // While serve writes, the ledger ends in the zeros of the region it maps ahead.
-        let text = text.trim_end_matches('\0');
-        out.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
-    }
-    out
 }
 
 #[test]

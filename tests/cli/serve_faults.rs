@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, KARGS_33, PRE_32};
 use crate::support::{
-    Https, Serve, accept, connect_from, https_get, machine_token, ok, render, token_for,
+    Https, Serve, accept, connect_from, https_get, ledger_records, machine_token, ok, render,
+    token_for,
 };
 
 fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
@@ -653,16 +654,10 @@ fn one_address_holding_idle_connections_never_starves_another() {
 
 /// The `"whole"` flags of the asset directory's ledger records, in order.
 fn whole_flags(assets: &std::path::Path) -> Vec<bool> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(assets.join("auth/ledger")).unwrap() {
-        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
-        // While serve writes, the ledger ends in the zeros of the region it maps ahead.
-        for l in text.trim_end_matches('\0').lines() {
-            let r: serde_json::Value = serde_json::from_str(l).unwrap();
-            out.push(r["whole"].as_bool().unwrap());
-        }
-    }
-    out
+    ledger_records(assets)
+        .iter()
+        .map(|r| r["whole"].as_bool().unwrap())
+        .collect()
 }
 
 #[test]

@@ -847,3 +847,18 @@ pub fn rotate_and_revoke(cwd: &Path) {
         ok(cwd, &["token", "revoke", &id, "-q"]);
     }
 }
+
+/// Every record of the asset directory's ledgers.
+pub fn ledger_records(assets: &Path) -> Vec<serde_json::Value> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(assets.join("auth/ledger"))
+        .into_iter()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        // While serve writes, the ledger ends in the zeros of the region it maps ahead.
+        let text = text.trim_end_matches('\0');
+        out.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
+    }
+    out
+}
