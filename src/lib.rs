@@ -17,6 +17,7 @@ pub mod golang;
 pub mod http;
 pub mod ignition;
 pub mod inspect;
+pub mod json_line;
 pub mod kube;
 pub mod kubeconfig;
 pub mod ledger;

@@ -73,12 +73,26 @@ const WHOLE: &[u8] = b"true ";
 
 impl Record<&str> {
     /// The record as one line (ending in a newline) and where, in that line, the `false` of
-    /// `"whole"` starts. `self.whole` must be false: only the rewrite sets it.
+    /// `"whole"` starts. `self.whole` must be false: only the rewrite sets it. Written field by
+    /// field (the bytes `serde_json` writes for the record, as the tests check): serve writes
+    /// one per machine-token fetch.
     pub fn line(&self) -> (Vec<u8>, usize) {
         debug_assert!(!self.whole, "a record is written unconfirmed");
         let mut out = Vec::with_capacity(384);
-        // Serializing plain strings and numbers into a Vec cannot fail.
-        serde_json::to_writer(&mut out, self).expect("a record serializes");
+        let mut o = crate::json_line::Object::new(&mut out);
+        o.str("time", self.time);
+        o.str("machine", self.machine);
+        o.str("token", self.token);
+        o.str("pool", self.pool);
+        o.str("client", self.client);
+        if let Some(via) = self.via {
+            o.str("via", via);
+        }
+        o.str("spec", self.spec);
+        o.u64("bytes", self.bytes);
+        o.str("replica", self.replica);
+        o.bool("whole", false);
+        o.end();
         out.push(b'\n');
         let flag = out.len() - WHOLE_FROM_END;
         debug_assert_eq!(&out[flag..flag + 5], b"false");

@@ -33,6 +33,19 @@ fn borrowed(r: &Record) -> Record<&str> {
     }
 }
 
+#[test]
+fn a_record_line_is_what_serde_json_writes() {
+    let mut r = rec("2026-11-23T10:00:01.5Z", "t\"1\\");
+    r.machine = "w1\n\u{1}é".into();
+    for via in [None, Some("10.0.0.1:5000".to_string())] {
+        r.via = via;
+        let (line, flag) = borrowed(&r).line();
+        let want = format!("{}\n", serde_json::to_string(&r).unwrap());
+        assert_eq!(String::from_utf8(line.clone()).unwrap(), want);
+        assert_eq!(&line[flag..flag + 5], b"false");
+    }
+}
+
 fn append(w: &Writer, r: &Record) -> (u64, usize) {
     let (line, flag) = borrowed(r).line();
     (w.append(&line).unwrap(), flag)

@@ -35,6 +35,8 @@ struct Pending {
     flag: u64,
     /// The request's access-log line, ending in the record with `"whole":false`.
     line: String,
+    /// Where that `false` is in `line`.
+    at: usize,
     /// hyper took the body's last frame.
     taken: bool,
 }
@@ -52,11 +54,13 @@ impl Delivery {
         self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// A recorded response is about to be sent: its access-log `line` waits for the outcome.
-    pub(super) fn start(&self, flag: u64, line: String) {
+    /// A recorded response is about to be sent: its access-log `line` (whose record's flag is
+    /// at `at`) waits for the outcome.
+    pub(super) fn start(&self, flag: u64, line: String, at: usize) {
         self.lock().push_back(Pending {
             flag,
             line,
+            at,
             taken: false,
         });
         self.any.store(true, Ordering::Release);
@@ -88,8 +92,8 @@ impl Delivery {
     fn finish(&self, mut p: Pending, whole: bool) {
         if whole {
             self.shared.fetches.confirm(p.flag);
-            if let Some(i) = p.line.rfind(r#""whole":false"#) {
-                p.line.replace_range(i + 8..i + 13, "true");
+            if p.line.get(p.at..p.at + 5) == Some("false") {
+                p.line.replace_range(p.at..p.at + 5, "true");
             }
         }
         self.shared.log.access(p.line);

@@ -31,6 +31,8 @@ pub(super) struct Claimed {
     pub line: Vec<u8>,
     /// Where its `"whole"` flag is in the ledger, for [`Fetches::confirm`].
     pub flag: u64,
+    /// Where that flag is in `line`.
+    pub at: usize,
 }
 
 /// What a fetch is: the config of `pool` at `spec`, `bytes` long, sent to `client` (through
@@ -74,7 +76,7 @@ struct Inner {
 /// A token's fetches: how many, and the last one's line (its buffer reused for the next).
 struct Seen {
     count: usize,
-    last: String,
+    last: Vec<u8>,
 }
 
 type Found = HashMap<String, Seen>;
@@ -88,20 +90,20 @@ fn merge(into: &mut Found, found: Found) {
     }
 }
 
-fn fold(into: &mut Found, token: &str, last: &str) {
+fn fold(into: &mut Found, token: &str, last: &[u8]) {
     add(into, token, 1, last);
 }
 
 /// `count` more fetches of `token`, the last one `last` (its buffer reused when known).
-fn add(into: &mut Found, token: &str, count: usize, last: &str) {
+fn add(into: &mut Found, token: &str, count: usize, last: &[u8]) {
     match into.get_mut(token) {
         Some(s) => {
             s.count += count;
             s.last.clear();
-            s.last.push_str(last);
+            s.last.extend_from_slice(last);
         }
         None => {
-            let last = last.to_string();
+            let last = last.to_vec();
             into.insert(token.to_string(), Seen { count, last });
         }
     }
@@ -151,7 +153,7 @@ impl Fetches {
             }
             scanners
                 .iter_mut()
-                .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line)))
+                .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line.as_bytes())))
         };
         merge(&mut self.lock().seen, found);
         let e = read.err().map(|e| format!("{e:#}"));
@@ -187,15 +189,13 @@ impl Fetches {
             whole: false,
         }
         .line();
-        // serde_json writes UTF-8.
-        let text = std::str::from_utf8(&line[..line.len() - 1]).unwrap_or_default();
         // Counted under the lock (two requests with one single-use token: one wins).
         let writer = {
             let mut inner = self.lock();
             if let (Some(n), Some(seen)) = (f.uses, inner.seen.get(&*f.token))
                 && seen.count >= n as usize
             {
-                return Err(match serde_json::from_str::<Record>(&seen.last) {
+                return Err(match serde_json::from_slice::<Record>(&seen.last) {
                     Ok(last) => Refusal::Spent(Box::new(last)),
                     Err(e) => Refusal::Unrecorded(format!("a ledger record: {e}")),
                 });
@@ -203,14 +203,15 @@ impl Fetches {
             if inner.writer.is_none() {
                 self.open_writer(&mut inner)?;
             }
-            fold(&mut inner.seen, &f.token, text);
+            fold(&mut inner.seen, &f.token, &line[..line.len() - 1]);
             inner.unsynced += 1;
             inner.writer.clone().expect("opened just above")
         };
         match writer.append(&line) {
-            Ok(at) => Ok(Claimed {
+            Ok(start) => Ok(Claimed {
                 line,
-                flag: at + flag as u64,
+                flag: start + flag as u64,
+                at: flag,
             }),
             Err(e) => {
                 // Not recorded: not counted.
@@ -235,7 +236,7 @@ impl Fetches {
             .map_or_else(|| Scanner::follow(&self.path), |i| scanners.remove(i));
         let mut found = Found::new();
         // Nobody else writes it now: what it holds is final (a gap is a write a kill cut).
-        own.finish(|r, line| fold(&mut found, &r.token, line))
+        own.finish(|r, line| fold(&mut found, &r.token, line.as_bytes()))
             .map_err(unrecorded)?;
         self.writing.store(true, Ordering::Release);
         drop(scanners);

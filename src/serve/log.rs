@@ -191,9 +191,33 @@ pub fn event_line(kind: &str, message: &str) -> String {
 
 /// The current time, RFC 3339.
 pub fn now_rfc3339() -> String {
-    OffsetDateTime::now_utc()
-        .format(&time::format_description::well_known::Rfc3339)
-        .unwrap_or_default()
+    Stamp::now().as_str().to_string()
+}
+
+/// A time written RFC 3339 (UTC, nanoseconds without their trailing zeros, as the `time`
+/// crate writes it) on the stack: one per request, for its access-log line and its record.
+pub struct Stamp {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl Stamp {
+    /// Now.
+    pub fn now() -> Stamp {
+        let mut buf = [0u8; 32];
+        let mut w = &mut buf[..];
+        // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" is 30 bytes: it always fits, and a year past 9999
+        // (the only way to fail) leaves the stamp empty, as the String form did.
+        let len = OffsetDateTime::now_utc()
+            .format_into(&mut w, &time::format_description::well_known::Rfc3339)
+            .unwrap_or(0);
+        Stamp { buf, len }
+    }
+
+    /// The stamp.
+    pub fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::delivery::{Body, Delivery};
 use super::fetches::{Claimed, Refusal, Sent};
 use super::handler::{self, Request};
 use super::limit;
-use super::log::{Log, now_rfc3339};
+use super::log::{Log, Stamp};
 
 /// Where the panic hook reports: serve's event log, once it runs.
 pub(super) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
@@ -88,9 +88,9 @@ pub(super) fn respond(
     }
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
-    let time = now_rfc3339();
+    let time = Stamp::now();
     let (r, claimed) = match r.machine.take() {
-        Some(f) if !head => record(shared, peer, &f, r, &time),
+        Some(f) if !head => record(shared, peer, &f, r, time.as_str()),
         _ => (r, None),
     };
     let outcome = super::metrics::auth_outcome(&r.auth, machine);
@@ -100,30 +100,63 @@ pub(super) fn respond(
             .metrics
             .machine_fetch(r.pool.as_deref().unwrap_or(""));
     }
-    let bytes = if head { 0 } else { r.body.len() };
-    let line = access_line(&request, peer, &r, bytes, start, h("user-agent"), time);
-    let mut resp = hyper::Response::builder()
-        .status(r.status)
-        .header("content-type", r.content_type)
-        .header("content-length", r.body.len());
-    for (k, v) in &r.headers {
-        resp = resp.header(*k, v.as_str());
-    }
-    let body = match claimed {
-        Some(c) => {
-            delivery.start(c.flag, with_record(line, &c.line));
-            Body::tracked(r.body, delivery.clone())
+    let line = Line {
+        req: &request,
+        peer,
+        r: &r,
+        bytes: if head { 0 } else { r.body.len() },
+        start,
+        ua: h("user-agent"),
+        time: time.as_str(),
+    };
+    let (line, at) = line.write(claimed.as_ref().map(|c| (&c.line[..], c.at)));
+    let tracked = claimed.map(|c| (c.flag, delivery));
+    match tracked {
+        Some((flag, delivery)) => {
+            delivery.start(flag, line, at);
+            reply(r, |b| Body::tracked(b, delivery.clone()))
         }
         None => {
             shared.log.access(line);
-            Body::new(r.body)
+            reply(r, Body::new)
         }
+    }
+}
+
+/// `r` as hyper's response, its body made by `body`. The head is put together without
+/// parsing: header names are the program's own, the content type a static value.
+fn reply(r: handler::Response, body: impl FnOnce(Bytes) -> Body) -> hyper::Response<Body> {
+    use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue};
+    let status = hyper::StatusCode::from_u16(r.status);
+    let mut extra = Vec::with_capacity(r.headers.len());
+    for (k, v) in &r.headers {
+        match (
+            HeaderName::from_bytes(k.as_bytes()),
+            HeaderValue::from_str(v),
+        ) {
+            (Ok(k), Ok(v)) => extra.push((k, v)),
+            _ => return internal_error(),
+        }
+    }
+    let Ok(status) = status else {
+        return internal_error();
     };
-    resp.body(body).unwrap_or_else(|_| {
-        let mut fallback = hyper::Response::new(Body::new(Bytes::from_static(b"internal error\n")));
-        *fallback.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
-        fallback
-    })
+    let len = HeaderValue::from(r.body.len());
+    let mut resp = hyper::Response::new(body(r.body));
+    *resp.status_mut() = status;
+    let h = resp.headers_mut();
+    h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
+    h.insert(CONTENT_LENGTH, len);
+    for (k, v) in extra {
+        h.append(k, v);
+    }
+    resp
+}
+
+fn internal_error() -> hyper::Response<Body> {
+    let mut r = hyper::Response::new(Body::new(Bytes::from_static(b"internal error\n")));
+    *r.status_mut() = hyper::StatusCode::INTERNAL_SERVER_ERROR;
+    r
 }
 
 /// A full config for a machine token: counted and recorded in the ledger before it is sent,
@@ -139,13 +172,14 @@ fn record(
     // Written on the stack: an address is at most 47 characters.
     let mut buf = [0u8; 64];
     let client = addr_str(peer.client, &mut buf);
-    let via = peer.via.map(|v| v.to_string());
+    let mut via = [0u8; 64];
+    let via = peer.via.map(|v| addr_str(v, &mut via));
     let sent = Sent {
         pool: r.pool.as_deref().unwrap_or_default(),
         spec: r.spec.as_deref().unwrap_or_default(),
         bytes: r.body.len() as u64,
         client,
-        via: via.as_deref(),
+        via,
         time,
     };
     // One `pwrite` into the page cache, no flush: cheap enough for the worker thread.
@@ -191,70 +225,55 @@ fn addr_str(addr: std::net::SocketAddr, buf: &mut [u8; 64]) -> &str {
     std::str::from_utf8(&buf[..n]).unwrap_or_default()
 }
 
-/// The access-log `line` (a JSON object) with the ledger record it carries as its last field,
-/// as written to the ledger.
-fn with_record(mut line: String, record: &[u8]) -> String {
-    let record = std::str::from_utf8(record).unwrap_or_default().trim_end();
-    if line.ends_with('}') && !record.is_empty() {
-        line.pop();
-        line.push_str(r#","ledger":"#);
-        line.push_str(record);
-        line.push('}');
-    }
-    line
-}
-
-/// One JSON line per request. The query is never logged (it may carry `?token=`), nor any
-/// header but the user agent; long client-controlled values are cut. A machine token's
-/// fetch gains its ledger record as the last field ([`with_record`]).
-fn access_line(
-    req: &Request<'_>,
+/// The facts of one access-log line.
+struct Line<'a> {
+    req: &'a Request<'a>,
     peer: Peer,
-    r: &handler::Response,
+    r: &'a handler::Response,
     bytes: usize,
     start: Instant,
-    ua: Option<&str>,
-    time: String,
-) -> String {
-    /// The line's fields, in the order the JSON has always had them (alphabetical).
-    #[derive(serde::Serialize)]
-    #[serde(rename_all = "camelCase")]
-    struct Line<'a> {
-        auth: &'a str,
-        bytes: usize,
-        duration_ms: f64,
-        method: &'a str,
-        path: &'a str,
-        pool: Option<&'a str>,
-        remote: String,
-        status: u16,
-        time: String,
-        user_agent: Option<&'a str>,
-        #[serde(skip_serializing_if = "Option::is_none")]
-        via: Option<String>,
+    ua: Option<&'a str>,
+    time: &'a str,
+}
+
+impl Line<'_> {
+    /// One JSON line per request, fields in alphabetical order. The query is never logged (it
+    /// may carry `?token=`), nor any header but the user agent; long client-controlled values
+    /// are cut. A machine token's fetch gains its ledger `record` (as written to the ledger,
+    /// with the place of its `"whole"` flag) as the last field, `ledger`; the place of that
+    /// flag in the line is returned with it.
+    fn write(&self, record: Option<(&[u8], usize)>) -> (String, usize) {
+        /// At most `n` characters of a client-controlled value.
+        fn cut(s: &str, n: usize) -> &str {
+            s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
+        }
+        let (mut remote, mut via) = ([0u8; 64], [0u8; 64]);
+        let ms = (self.start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
+        let mut out = Vec::with_capacity(768);
+        let mut o = crate::json_line::Object::new(&mut out);
+        o.str("auth", &self.r.auth);
+        o.u64("bytes", self.bytes as u64);
+        o.f64("durationMs", ms);
+        o.str("method", cut(self.req.method, 16));
+        o.str("path", cut(self.req.path, 256));
+        o.opt_str("pool", self.r.pool.as_deref());
+        o.str("remote", addr_str(self.peer.client, &mut remote));
+        o.u64("status", u64::from(self.r.status));
+        o.str("time", self.time);
+        o.opt_str("userAgent", self.ua.map(|u| cut(u, 256)));
+        if let Some(v) = self.peer.via {
+            o.str("via", addr_str(v, &mut via));
+        }
+        let mut at = 0;
+        if let Some((record, flag)) = record {
+            let record = record.strip_suffix(b"\n").unwrap_or(record);
+            o.raw("ledger", record);
+            at = o.offset() - record.len() + flag;
+        }
+        o.end();
+        // Every piece is a str or ASCII written by the object.
+        (String::from_utf8(out).unwrap_or_default(), at)
     }
-    /// At most `n` characters of a client-controlled value.
-    fn cut(s: &str, n: usize) -> &str {
-        s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
-    }
-    let line = Line {
-        auth: &r.auth,
-        bytes,
-        duration_ms: (start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0,
-        method: cut(req.method, 16),
-        path: cut(req.path, 256),
-        pool: r.pool.as_deref(),
-        remote: peer.client.to_string(),
-        status: r.status,
-        time,
-        user_agent: ua.map(|u| cut(u, 256)),
-        via: peer.via.map(|v| v.to_string()),
-    };
-    // Room for a ledger record too (see `with_record`).
-    let mut out = Vec::with_capacity(768);
-    // Strings and numbers into a Vec: serializing cannot fail, and the JSON is UTF-8.
-    let _ = serde_json::to_writer(&mut out, &line);
-    String::from_utf8(out).unwrap_or_default()
 }
 
 #[cfg(test)]

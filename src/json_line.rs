@@ -1,0 +1,196 @@
+//! JSON objects written a field at a time into one buffer: serve's access-log lines and ledger
+//! records, built per request without a value or an allocation per field. The bytes are what
+//! `serde_json::to_writer` writes for the same fields (strings escaped as it escapes them,
+//! numbers by the same `itoa` and `zmij`), which the tests check.
+
+/// An object being written into `out`: `{` at [`Object::new`], `}` at [`Object::end`].
+pub struct Object<'a> {
+    out: &'a mut Vec<u8>,
+    first: bool,
+}
+
+impl<'a> Object<'a> {
+    /// Starts an object at the end of `out`.
+    pub fn new(out: &'a mut Vec<u8>) -> Object<'a> {
+        out.push(b'{');
+        Object { out, first: true }
+    }
+
+    /// `"key":`, after a comma unless it is the first field. Keys are the program's own
+    /// names: plain ASCII that needs no escaping.
+    fn key(&mut self, key: &str) {
+        debug_assert!(key.bytes().all(|b| b.is_ascii_alphanumeric()));
+        if !self.first {
+            self.out.push(b',');
+        }
+        self.first = false;
+        self.out.push(b'"');
+        self.out.extend_from_slice(key.as_bytes());
+        self.out.extend_from_slice(b"\":");
+    }
+
+    /// A string field.
+    pub fn str(&mut self, key: &str, value: &str) {
+        self.key(key);
+        string(self.out, value);
+    }
+
+    /// A string field, `null` when absent.
+    pub fn opt_str(&mut self, key: &str, value: Option<&str>) {
+        match value {
+            Some(v) => self.str(key, v),
+            None => {
+                self.key(key);
+                self.out.extend_from_slice(b"null");
+            }
+        }
+    }
+
+    /// An unsigned integer field.
+    pub fn u64(&mut self, key: &str, value: u64) {
+        self.key(key);
+        self.out
+            .extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
+    }
+
+    /// A number field; `null` when it is not finite (as serde_json writes it).
+    pub fn f64(&mut self, key: &str, value: f64) {
+        self.key(key);
+        if value.is_finite() {
+            self.out
+                .extend_from_slice(zmij::Buffer::new().format_finite(value).as_bytes());
+        } else {
+            self.out.extend_from_slice(b"null");
+        }
+    }
+
+    /// A boolean field.
+    pub fn bool(&mut self, key: &str, value: bool) {
+        self.key(key);
+        self.out
+            .extend_from_slice(if value { b"true" } else { b"false" });
+    }
+
+    /// A field whose value is already JSON (one object written before), copied as it is.
+    pub fn raw(&mut self, key: &str, json: &[u8]) {
+        self.key(key);
+        self.out.extend_from_slice(json);
+    }
+
+    /// Where the next byte goes in the buffer.
+    pub fn offset(&self) -> usize {
+        self.out.len()
+    }
+
+    /// Ends the object.
+    pub fn end(self) {
+        self.out.push(b'}');
+    }
+}
+
+/// `s` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or
+/// `\u00XX` (lowercase hex), everything else as it is, as serde_json does.
+fn string(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut from = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\x08' => b"\\b",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            b'\x0c' => b"\\f",
+            b'\r' => b"\\r",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[from..i]);
+        from = i + 1;
+        if short.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+        } else {
+            out.extend_from_slice(short);
+        }
+    }
+    out.extend_from_slice(&bytes[from..]);
+    out.push(b'"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Strings with every kind of byte serde_json treats apart.
+    const TRICKY: &[&str] = &[
+        "",
+        "plain",
+        "quote \" and backslash \\",
+        "controls \x00\x01\x08\t\n\x0b\x0c\r\x1f and DEL \x7f",
+        "unicode é ü 日本 \u{2028} \u{202e}",
+        "\"",
+        "end\\",
+    ];
+
+    #[test]
+    fn strings_and_numbers_are_written_as_serde_json_writes_them() {
+        for s in TRICKY {
+            let mut out = Vec::new();
+            string(&mut out, s);
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::to_string(s).unwrap(),
+                "{s:?}"
+            );
+        }
+        for n in [0.0, 0.001, 1.5, 2.0, 12.345, 1e-7, 1e21, 123456.789] {
+            let mut out = Vec::new();
+            let mut o = Object::new(&mut out);
+            o.f64("n", n);
+            o.end();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                serde_json::json!({ "n": n }).to_string()
+            );
+        }
+    }
+
+    #[test]
+    fn an_object_is_what_serde_json_writes_for_the_same_fields() {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Like<'a> {
+            name: &'a str,
+            count: u64,
+            gone: Option<&'a str>,
+            ok: bool,
+            inner: serde_json::Value,
+        }
+        let mut out = b"prefix ".to_vec();
+        let mut o = Object::new(&mut out);
+        o.str("name", TRICKY[3]);
+        o.u64("count", u64::MAX);
+        o.opt_str("gone", None);
+        o.bool("ok", true);
+        let at = o.offset();
+        o.raw("inner", br#"{"a":[1,2]}"#);
+        o.end();
+        let want = serde_json::to_string(&Like {
+            name: TRICKY[3],
+            count: u64::MAX,
+            gone: None,
+            ok: true,
+            inner: serde_json::json!({"a": [1, 2]}),
+        })
+        .unwrap();
+        assert_eq!(
+            String::from_utf8(out.clone()).unwrap(),
+            format!("prefix {want}")
+        );
+        assert_eq!(&out[at..at + 8], br#","inner""#);
+    }
+}
