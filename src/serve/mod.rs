@@ -133,7 +133,7 @@ pub fn run(opts: Options) -> Result<u8> {
 async fn serve(opts: Options) -> Result<u8> {
     let log = Log::start();
     let _ = PANIC_LOG.set(log.clone());
-    let provider = crate::pki::remote::provider();
+    let provider = tls::provider();
     settle(&opts.dir, &log);
     let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
     // Taken before the load: a change that lands while loading is seen by the first poll.

@@ -816,6 +816,21 @@ fn tokens_from_before_scopes_keep_working_and_inspect_warns() {
 
 /// One TLS session resumed with openssl s_client: (reused, transcript).
 fn resume(d: &std::path::Path, s: &Serve, ca: &std::path::Path, sess_in: bool) -> (bool, String) {
+    let text = s_client(
+        d,
+        s,
+        ca,
+        &if sess_in {
+            ["-sess_in", "sess.pem"]
+        } else {
+            ["-sess_out", "sess.pem"]
+        },
+    );
+    (text.contains("Reused, TLSv1.3"), text)
+}
+
+/// openssl s_client's transcript (with `-msg`) of one GET /healthz, given `extra` arguments.
+fn s_client(d: &std::path::Path, s: &Serve, ca: &std::path::Path, extra: &[&str]) -> String {
     use std::io::Write;
     let openssl = crate::support::openssl().expect("openssl");
     let connect = format!("127.0.0.1:{}", s.addr.port());
@@ -826,12 +841,9 @@ fn resume(d: &std::path::Path, s: &Serve, ca: &std::path::Path, sess_in: bool) -
         "-CAfile",
         ca.to_str().unwrap(),
         "-ign_eof",
+        "-msg",
     ];
-    args.extend(if sess_in {
-        ["-sess_in", "sess.pem"]
-    } else {
-        ["-sess_out", "sess.pem"]
-    });
+    args.extend(extra);
     let mut child = std::process::Command::new(openssl)
         .args(&args)
         .current_dir(d)
@@ -847,8 +859,42 @@ fn resume(d: &std::path::Path, s: &Serve, ca: &std::path::Path, sess_in: bool) -
         .write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
         .unwrap();
     let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    (text.contains("Reused, TLSv1.3"), text)
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// serve picks AES-128-GCM with SHA-256 whatever order the client gives (its key schedule is
+/// the cheapest on the server), and sends one session ticket per handshake, not two.
+#[test]
+fn serve_picks_the_cheapest_suite_and_sends_one_ticket() {
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let text = s_client(
+        d.path(),
+        &s,
+        &ca,
+        &[
+            "-ciphersuites",
+            "TLS_AES_256_GCM_SHA384:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_128_GCM_SHA256",
+        ],
+    );
+    assert!(
+        text.contains("Cipher is TLS_AES_128_GCM_SHA256") && text.contains("HTTP/1.1 200"),
+        "{text}"
+    );
+    assert_eq!(
+        text.matches("NewSessionTicket").count(),
+        1,
+        "one ticket per handshake:\n{text}"
+    );
+    // A client that offers AES-256-GCM only still gets it.
+    let text = s_client(
+        d.path(),
+        &s,
+        &ca,
+        &["-ciphersuites", "TLS_AES_256_GCM_SHA384"],
+    );
+    assert!(text.contains("Cipher is TLS_AES_256_GCM_SHA384"), "{text}");
 }
 
 /// A token rotation (or a render) reloads tokens and configs but not TLS: the configuration
