@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -20,6 +21,8 @@ use super::limit::client_key;
 pub struct Conns {
     total: usize,
     per_client: usize,
+    /// Where idle times are counted from.
+    epoch: Instant,
     inner: Mutex<Inner>,
 }
 
@@ -35,9 +38,18 @@ struct Entry {
     client: IpAddr,
     /// Exempt from the per-client count: a balancer before its PROXY header is read.
     exempt: bool,
-    busy: bool,
-    since: Instant,
+    activity: Arc<Activity>,
     evict: Arc<Notify>,
+}
+
+/// Whether a connection has a request in flight and since when it is idle: set by its own
+/// task at each request without the connections' lock (two atomic stores), read under the
+/// lock only when a connection must be chosen for eviction.
+#[derive(Debug)]
+struct Activity {
+    busy: AtomicBool,
+    /// Nanoseconds from [`Conns`]'s epoch to the end of the last request.
+    idle_since: AtomicU64,
 }
 
 /// Why a connection was not let in.
@@ -54,6 +66,7 @@ pub enum Refused {
 pub struct Slot {
     id: u64,
     conns: Arc<Conns>,
+    activity: Arc<Activity>,
     /// Notified when the connection must close to make room.
     pub evict: Arc<Notify>,
 }
@@ -64,6 +77,7 @@ impl Conns {
         Arc::new(Conns {
             total,
             per_client,
+            epoch: Instant::now(),
             inner: Mutex::default(),
         })
     }
@@ -92,13 +106,18 @@ impl Conns {
         let id = g.next;
         g.next += 1;
         let evict = Arc::new(Notify::new());
+        let activity = Arc::new(Activity {
+            busy: AtomicBool::new(false),
+            idle_since: AtomicU64::new(
+                u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX),
+            ),
+        });
         g.open.insert(
             id,
             Entry {
                 client: key,
                 exempt,
-                busy: false,
-                since: Instant::now(),
+                activity: activity.clone(),
                 evict: evict.clone(),
             },
         );
@@ -110,6 +129,7 @@ impl Conns {
             Slot {
                 id,
                 conns: self.clone(),
+                activity,
                 evict,
             },
             evicted,
@@ -126,15 +146,16 @@ impl Inner {
     /// Closes the longest-idle connection of the client holding the most connections among
     /// those with an idle one (never `newcomer`'s own); returns that client.
     fn evict_one(&mut self, newcomer: IpAddr) -> Option<IpAddr> {
-        let mut idle_by_client: HashMap<IpAddr, (usize, Option<(u64, Instant)>)> = HashMap::new();
+        let mut idle_by_client: HashMap<IpAddr, (usize, Option<(u64, u64)>)> = HashMap::new();
         for (id, e) in &self.open {
-            if e.busy || e.exempt || e.client == newcomer {
+            if e.activity.busy.load(Ordering::Acquire) || e.exempt || e.client == newcomer {
                 continue;
             }
             let slot = idle_by_client.entry(e.client).or_insert((0, None));
             slot.0 += 1;
-            if slot.1.is_none_or(|(_, t)| e.since < t) {
-                slot.1 = Some((*id, e.since));
+            let since = e.activity.idle_since.load(Ordering::Relaxed);
+            if slot.1.is_none_or(|(_, t)| since < t) {
+                slot.1 = Some((*id, since));
             }
         }
         let (client, (_, oldest)) = idle_by_client
@@ -169,13 +190,12 @@ impl Inner {
 impl Slot {
     /// Marks a request in flight (`true`) or none (`false`).
     pub fn busy(&self, busy: bool) {
-        let mut g = self.conns.lock();
-        if let Some(e) = g.open.get_mut(&self.id) {
-            e.busy = busy;
-            if !busy {
-                e.since = Instant::now();
-            }
+        if !busy {
+            let ns = self.conns.epoch.elapsed().as_nanos();
+            let ns = u64::try_from(ns).unwrap_or(u64::MAX);
+            self.activity.idle_since.store(ns, Ordering::Relaxed);
         }
+        self.activity.busy.store(busy, Ordering::Release);
     }
 
     /// Counts the connection against `client`, the address a balancer's PROXY header gave;
