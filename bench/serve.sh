@@ -234,3 +234,6 @@ held "$work/hold-n.log"; nrss=$(hwm $(nginx_pids)); wait $hpid || true
 echo
 echo "Peak RSS (VmHWM) after 1000 open TLS connections and everything above: mcsctl $((mrss / 1024)) MiB ($(cat "$work/hold-m.log")), nginx (master + workers) $((nrss / 1024)) MiB ($(cat "$work/hold-n.log"))."
 echo "Access-log lines written: mcsctl $(wc -l < "$work/mcsctl-access.log"), nginx $(wc -l < "$work/nginx-access.log")."
+
+# The memory case: bench/memory.sh (MEMORY_MB=0 skips it).
+[ "${MEMORY_MB:-500}" = 0 ] || bench/memory.sh

@@ -21,6 +21,7 @@ use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
 use super::Shared;
+use crate::ignition::translate::Chunks;
 
 /// The recorded responses of one connection not yet known to have gone out.
 pub(super) struct Delivery {
@@ -110,31 +111,39 @@ impl Drop for Delivery {
     }
 }
 
-/// A response body of one buffer that tells its [`Delivery`] when hyper takes it.
+/// A response body (a buffer, or a config in pieces) that tells its [`Delivery`] when hyper
+/// takes its last piece.
 pub(super) struct Body {
-    data: Option<Bytes>,
+    /// The pieces (some maybe empty); those before `next` are taken.
+    parts: [Bytes; 3],
+    next: usize,
+    /// Bytes not yet taken.
+    left: u64,
     delivery: Option<Arc<Delivery>>,
 }
 
 impl Body {
     /// A body nobody waits on.
-    pub(super) fn new(data: Bytes) -> Body {
+    pub(super) fn new(data: impl Into<Chunks>) -> Body {
+        let data = data.into();
         Body {
-            data: Some(data),
+            left: data.len() as u64,
+            parts: data.into_parts(),
+            next: 0,
             delivery: None,
         }
     }
 
     /// A body whose taking `delivery` waits on (an empty one is taken at once: hyper never
     /// asks for it).
-    pub(super) fn tracked(data: Bytes, delivery: Arc<Delivery>) -> Body {
+    pub(super) fn tracked(data: Chunks, delivery: Arc<Delivery>) -> Body {
         if data.is_empty() {
             delivery.taken();
             return Body::new(data);
         }
         Body {
-            data: Some(data),
             delivery: Some(delivery),
+            ..Body::new(data)
         }
     }
 }
@@ -148,19 +157,28 @@ impl hyper::body::Body for Body {
         _: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = self.get_mut();
-        let frame = this.data.take().filter(|d| !d.is_empty());
-        if let Some(d) = this.delivery.take() {
+        let frame = this.parts[this.next.min(3)..]
+            .iter_mut()
+            .position(|p| !p.is_empty())
+            .map(|i| {
+                this.next += i + 1;
+                std::mem::take(&mut this.parts[this.next - 1])
+            });
+        this.left -= frame.as_ref().map_or(0, |f| f.len() as u64);
+        if this.left == 0
+            && let Some(d) = this.delivery.take()
+        {
             d.taken();
         }
         Poll::Ready(frame.map(|d| Ok(Frame::data(d))))
     }
 
     fn is_end_stream(&self) -> bool {
-        self.data.as_ref().is_none_or(Bytes::is_empty)
+        self.left == 0
     }
 
     fn size_hint(&self) -> SizeHint {
-        SizeHint::with_exact(self.data.as_ref().map_or(0, |d| d.len() as u64))
+        SizeHint::with_exact(self.left)
     }
 }
 

@@ -15,6 +15,7 @@ use time::OffsetDateTime;
 use super::limit::RateLimiter;
 use super::state::{State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
+use crate::ignition::translate::Chunks;
 use crate::names::is_dns_label;
 
 pub use crate::state::config::AuthMode;
@@ -41,8 +42,8 @@ pub struct Request<'a> {
 pub struct Response {
     /// HTTP status.
     pub status: u16,
-    /// Body.
-    pub body: Bytes,
+    /// Body (a config's is in pieces shared with the other specs' bodies).
+    pub body: Chunks,
     /// Content type.
     pub content_type: &'static str,
     /// Extra headers.
@@ -89,7 +90,7 @@ impl Response {
         m.push('\n');
         Response {
             status,
-            body: Bytes::from(m),
+            body: Bytes::from(m).into(),
             content_type: "text/plain; charset=utf-8",
             headers: Vec::new(),
             pool: None,

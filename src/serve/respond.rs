@@ -15,6 +15,7 @@ use super::fetches::{Claimed, Refusal, Sent};
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, Stamp};
+use crate::ignition::translate::Chunks;
 
 /// Where the panic hook reports: serve's event log, once it runs.
 pub(super) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
@@ -125,7 +126,7 @@ pub(super) fn respond(
 
 /// `r` as hyper's response, its body made by `body`. The head is put together without
 /// parsing: header names are the program's own, the content type a static value.
-fn reply(r: handler::Response, body: impl FnOnce(Bytes) -> Body) -> hyper::Response<Body> {
+fn reply(r: handler::Response, body: impl FnOnce(Chunks) -> Body) -> hyper::Response<Body> {
     use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderName, HeaderValue};
     let status = hyper::StatusCode::from_u16(r.status);
     let mut extra = Vec::with_capacity(r.headers.len());
