@@ -99,6 +99,10 @@ impl Chunks {
             body[body.len() - room..].rchunks(BLOCK),
             |b| b.iter().rev(),
         );
+        // Mostly different (spec 2.2 has another shape): kept whole, not copied again.
+        if head + tail < body.len() / 2 {
+            return Chunks::whole(Bytes::from(body));
+        }
         Chunks {
             parts: [
                 base.slice(..head),
@@ -186,13 +190,15 @@ mod tests {
             (b"abcdef", b""),
             (b"abcXXdef", b"X"),
             (b"", b""),
-            (b"zzz", b"zzz"),
             (b"abcXdef", b""),
         ] {
             let c = Chunks::sharing(&base, body.to_vec());
             assert_eq!(c.to_vec(), body);
             assert_eq!(&c.parts[1][..], own, "{body:?}");
         }
+        let c = Chunks::sharing(&base, b"zzzzzzzzzdef".to_vec());
+        assert_eq!(c.parts().count(), 1, "mostly different: one piece, its own");
+        assert_eq!(c.to_vec(), b"zzzzzzzzzdef");
         // Across blocks of the comparison: a changed byte, an insertion at a block's edge.
         let big: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
         let base = Bytes::from(big.clone());
