@@ -207,10 +207,12 @@ impl Stamp {
         let mut buf = [0u8; 32];
         let mut w = &mut buf[..];
         // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" is 30 bytes: it always fits, and a year past 9999
-        // (the only way to fail) leaves the stamp empty, as the String form did.
-        let len = OffsetDateTime::now_utc()
+        // (the only way to fail) leaves the stamp empty, as the String form did. The length is
+        // what the writer took: `format_into`'s count leaves out the fraction's digits.
+        let ok = OffsetDateTime::now_utc()
             .format_into(&mut w, &time::format_description::well_known::Rfc3339)
-            .unwrap_or(0);
+            .is_ok();
+        let len = if ok { 32 - w.len() } else { 0 };
         Stamp { buf, len }
     }
 
@@ -236,6 +238,21 @@ mod tests {
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
+    }
+
+    #[test]
+    fn a_stamp_is_the_whole_rfc3339_time() {
+        use time::format_description::well_known::Rfc3339;
+        let before = OffsetDateTime::now_utc();
+        let stamp = Stamp::now();
+        let s = stamp.as_str();
+        let t = OffsetDateTime::parse(s, &Rfc3339).unwrap_or_else(|e| panic!("{s:?}: {e}"));
+        assert!(s.ends_with('Z') && t >= before, "{s}");
+        assert_eq!(
+            t.format(&Rfc3339).unwrap(),
+            s,
+            "as the time crate writes it"
+        );
     }
 
     #[test]

@@ -334,6 +334,13 @@ fn access_log_is_json_and_holds_no_secret() {
     for k in ["time", "remote", "method", "path", "durationMs"] {
         assert!(!lines[0][k].is_null(), "{k} missing");
     }
+    // The time is whole RFC 3339 (UTC), to the nanosecond's last non-zero digit.
+    let t = lines[0]["time"].as_str().unwrap();
+    assert!(
+        time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339).is_ok()
+            && t.ends_with('Z'),
+        "{t}"
+    );
     assert_eq!(
         lines[1]["path"], "/config/worker",
         "the query (and its token) is not logged"
