@@ -58,14 +58,14 @@ fn records_end(file: &File) -> std::io::Result<u64> {
         }
     }
     file.set_len(end)?;
-    if end > 0 && chunk_last(file, end)? != b'\n' {
+    if end > 0 && last_byte(file, end)? != b'\n' {
         file.write_all_at(b"\n", end)?;
         end += 1;
     }
     Ok(end)
 }
 
-fn chunk_last(file: &File, end: u64) -> std::io::Result<u8> {
+fn last_byte(file: &File, end: u64) -> std::io::Result<u8> {
     let mut last = [0u8; 1];
     file.read_exact_at(&mut last, end - 1)?;
     Ok(last[0])

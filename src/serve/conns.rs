@@ -82,6 +82,11 @@ impl Conns {
         })
     }
 
+    /// Nanoseconds since [`Conns::epoch`], the clock of idle times.
+    fn elapsed_ns(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -108,9 +113,7 @@ impl Conns {
         let evict = Arc::new(Notify::new());
         let activity = Arc::new(Activity {
             busy: AtomicBool::new(false),
-            idle_since: AtomicU64::new(
-                u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX),
-            ),
+            idle_since: AtomicU64::new(self.elapsed_ns()),
         });
         g.open.insert(
             id,
@@ -191,8 +194,7 @@ impl Slot {
     /// Marks a request in flight (`true`) or none (`false`).
     pub fn busy(&self, busy: bool) {
         if !busy {
-            let ns = self.conns.epoch.elapsed().as_nanos();
-            let ns = u64::try_from(ns).unwrap_or(u64::MAX);
+            let ns = self.conns.elapsed_ns();
             self.activity.idle_since.store(ns, Ordering::Relaxed);
         }
         self.activity.busy.store(busy, Ordering::Release);

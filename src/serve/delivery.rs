@@ -157,13 +157,11 @@ impl hyper::body::Body for Body {
         _: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = self.get_mut();
-        let frame = this.parts[this.next.min(3)..]
-            .iter_mut()
-            .position(|p| !p.is_empty())
-            .map(|i| {
-                this.next += i + 1;
-                std::mem::take(&mut this.parts[this.next - 1])
-            });
+        let mut frame = None;
+        while frame.is_none() && this.next < this.parts.len() {
+            frame = Some(std::mem::take(&mut this.parts[this.next])).filter(|p| !p.is_empty());
+            this.next += 1;
+        }
         this.left -= frame.as_ref().map_or(0, |f| f.len() as u64);
         if this.left == 0
             && let Some(d) = this.delivery.take()

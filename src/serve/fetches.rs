@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::assets::AssetDir;
 use crate::ledger::{self, Record, Scanner, Writer};
@@ -52,9 +52,8 @@ pub(super) struct Fetches {
     path: PathBuf,
     replica: String,
     /// Why the ledgers could not be read: then no machine token is served until a restart.
-    problem: Mutex<Option<String>>,
-    /// Whether `problem` is set (read without its lock at each fetch).
-    failed: AtomicBool,
+    /// Set once, read without a lock at each fetch.
+    problem: OnceLock<String>,
     inner: Mutex<Inner>,
     /// The ledgers read on at each poll: every one but this replica's once it writes there.
     scanners: Mutex<Vec<Scanner>>,
@@ -116,8 +115,7 @@ impl Fetches {
             dir: dir.clone(),
             path: path.to_path_buf(),
             replica: ledger::replica_of(path),
-            problem: Mutex::new(None),
-            failed: AtomicBool::new(false),
+            problem: OnceLock::new(),
             inner: Mutex::default(),
             scanners: Mutex::default(),
             writing: AtomicBool::new(false),
@@ -127,11 +125,8 @@ impl Fetches {
     }
 
     /// Why no machine token can be served, if that is so.
-    pub(super) fn problem(&self) -> Option<String> {
-        self.problem
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+    pub(super) fn problem(&self) -> Option<&str> {
+        self.problem.get().map(String::as_str)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -156,13 +151,9 @@ impl Fetches {
                 .try_for_each(|s| s.scan(|r, line| fold(&mut found, &r.token, line.as_bytes())))
         };
         merge(&mut self.lock().seen, found);
-        let e = read.err().map(|e| format!("{e:#}"));
-        let mut problem = self.problem.lock().unwrap_or_else(|p| p.into_inner());
-        match e {
-            Some(e) if problem.is_none() => {
-                *problem = Some(e.clone());
-                self.failed.store(true, Ordering::Release);
-                Err(e)
+        match read {
+            Err(e) if self.problem.set(format!("{e:#}")).is_ok() => {
+                Err(self.problem().unwrap_or_default().to_string())
             }
             _ => Ok(()),
         }
@@ -171,10 +162,8 @@ impl Fetches {
     /// Counts and records a fetch of `f` and returns the record as written, or says why it may
     /// not be served. The record is one `pwrite` into the page cache; no flush.
     pub(super) fn claim(&self, f: &MachineFetch, s: &Sent<'_>) -> Result<Claimed, Refusal> {
-        if self.failed.load(Ordering::Acquire)
-            && let Some(e) = self.problem()
-        {
-            return Err(Refusal::Unrecorded(e));
+        if let Some(e) = self.problem() {
+            return Err(Refusal::Unrecorded(e.to_string()));
         }
         let (line, flag) = Record {
             time: s.time,

@@ -206,13 +206,14 @@ impl Stamp {
     pub fn now() -> Stamp {
         let mut buf = [0u8; 32];
         let mut w = &mut buf[..];
+        let room = w.len();
         // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" is 30 bytes: it always fits, and a year past 9999
         // (the only way to fail) leaves the stamp empty, as the String form did. The length is
         // what the writer took: `format_into`'s count leaves out the fraction's digits.
         let ok = OffsetDateTime::now_utc()
             .format_into(&mut w, &time::format_description::well_known::Rfc3339)
             .is_ok();
-        let len = if ok { 32 - w.len() } else { 0 };
+        let len = if ok { room - w.len() } else { 0 };
         Stamp { buf, len }
     }
 

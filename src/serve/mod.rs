@@ -246,7 +246,7 @@ fn settle(dir: &AssetDir, log: &Log) {
 /// This replica's ledger, and the fetches every ledger of the directory holds.
 fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
     let f = fetches::Fetches::open(&opts.dir, &opts.ledger);
-    if let Some(p) = f.problem().as_deref() {
+    if let Some(p) = f.problem() {
         log.event(
             "ledger-failed",
             &format!(

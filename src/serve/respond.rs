@@ -111,10 +111,9 @@ pub(super) fn respond(
         time: time.as_str(),
     };
     let (line, at) = line.write(claimed.as_ref().map(|c| (&c.line[..], c.at)));
-    let tracked = claimed.map(|c| (c.flag, delivery));
-    match tracked {
-        Some((flag, delivery)) => {
-            delivery.start(flag, line, at);
+    match claimed {
+        Some(c) => {
+            delivery.start(c.flag, line, at);
             reply(r, |b| Body::tracked(b, delivery.clone()))
         }
         None => {
