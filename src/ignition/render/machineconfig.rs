@@ -311,7 +311,7 @@ fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
             ));
         }
     };
-    let (cfg, unknown) = Config::decode(c).map_err(|e| match e {
+    let (cfg, unknown) = Config::decode(c.clone()).map_err(|e| match e {
         DecodeError::Field(f) => field(
             format!("spec.config.{}", f.path),
             mode_hint(&f.path, &f.message),
@@ -351,7 +351,7 @@ fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
         // The MCO validates a spec 2 config (IgnParseWrapper), then cleans it up and
         // converts it (ParseAndConvertConfig).
         let v3 = v2::mco_dedupe(&cfg)
-            .and_then(|d| convert::to_spec(&d, Spec::INTERNAL))
+            .and_then(|d| convert::to_spec(d, Spec::INTERNAL))
             .map_err(|e| field("spec.config", format!("(Ignition 2.2.0) {e}")))?;
         check_modes(&cfg)?;
         (v3, Vec::new())
@@ -368,7 +368,7 @@ fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
                 message: w.message,
             })
             .collect();
-        let v35 = convert::to_spec(&cfg, Spec::INTERNAL).map_err(|e| field("spec.config", e))?;
+        let v35 = convert::to_spec(cfg, Spec::INTERNAL).map_err(|e| field("spec.config", e))?;
         check_modes(&v35)?;
         (v35, warnings)
     };

@@ -148,7 +148,7 @@ mod tests {
         let mut m = mc(name);
         let mut v = v;
         v["ignition"]["version"] = json!("3.5.0");
-        m.config = Some(Config::decode(&v).unwrap().0);
+        m.config = Some(Config::decode(v).unwrap().0);
         m
     }
 

@@ -229,7 +229,7 @@ fn payload(
         Flavour::CoreOs => {
             refuse_daemon_fields(order)?;
             let config = kernel_arguments_into_ignition(&merged, order, version)?;
-            let out = convert::to_spec(&config, version).map_err(|e| {
+            let out = convert::to_spec(config, version).map_err(|e| {
                 anyhow!("the merged config cannot be written at Ignition spec {version}: {e}; pass a newer --spec-version")
             })?;
             let name = hash::rendered_name(pool, &object_spec(&merged));

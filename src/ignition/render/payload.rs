@@ -87,6 +87,11 @@ impl Source {
 
     /// The body for a client of `spec`, or why it cannot be served at that spec.
     pub fn serve(&self, spec: Spec) -> std::result::Result<Vec<u8>, String> {
+        Ok(self.config(spec)?.to_json())
+    }
+
+    /// The config [`Source::serve`] writes for `spec`.
+    pub fn config(&self, spec: Spec) -> std::result::Result<Config, String> {
         let mut config = self.base.clone();
         let mut mc = self.mc.clone();
         if spec < Spec::V3(3) {
@@ -97,11 +102,11 @@ impl Source {
             append(&mut config, KUBECONFIG, k);
         }
         append(&mut config, CONTENT, &mc.to_indented());
-        let empty = convert::to_spec(&Config::empty(Spec::INTERNAL), spec)?;
+        let empty = convert::to_spec(Config::empty(Spec::INTERNAL), spec)?;
         let mut encapsulated = mc;
         encapsulated.spec.config = Some(empty.to_json());
         append(&mut config, ENCAPSULATED, &encapsulated.to_json());
-        Ok(convert::to_spec(&config, spec)?.to_json())
+        convert::to_spec(config, spec)
     }
 }
 
@@ -217,9 +222,17 @@ impl Stored {
     /// encapsulated MachineConfig) is taken apart into what [`Source::serve`] needs. `what`
     /// names the file in errors.
     pub fn read(bytes: &[u8], what: &str) -> Result<Stored> {
-        let v: Value =
-            serde_json::from_slice(bytes).map_err(|e| anyhow!("{what} is not JSON: {e}"))?;
-        let (cfg, unknown) = Config::decode(&v).map_err(|e| anyhow!("{what}: {e}"))?;
+        Stored::from_json(Stored::parse(bytes, what)?, what)
+    }
+
+    /// The JSON document in `bytes` (the first step of [`Stored::read`]).
+    pub fn parse(bytes: &[u8], what: &str) -> Result<Value> {
+        serde_json::from_slice(bytes).map_err(|e| anyhow!("{what} is not JSON: {e}"))
+    }
+
+    /// [`Stored::read`] of a parsed document, whose strings are moved, not copied.
+    pub fn from_json(v: Value, what: &str) -> Result<Stored> {
+        let (cfg, unknown) = Config::decode(v).map_err(|e| anyhow!("{what}: {e}"))?;
         if cfg.spec == Spec::V2_2 {
             bail!("{what} is a spec 2.2 config; stored configs are spec 3 (render again)");
         }
@@ -229,7 +242,7 @@ impl Stored {
         if let Some(e) = validate(&cfg).errors.first() {
             bail!("{what} is not a valid Ignition {} config: {e}", cfg.spec);
         }
-        let cfg = convert::to_spec(&cfg, Spec::INTERNAL).map_err(|e| anyhow!("{what}: {e}"))?;
+        let cfg = convert::to_spec(cfg, Spec::INTERNAL).map_err(|e| anyhow!("{what}: {e}"))?;
         let files = cfg.list("/storage/files");
         let path = |f: &Value| f["path"].as_str().unwrap_or("").to_string();
         if files.last().map(path).as_deref() != Some(ENCAPSULATED) {
@@ -256,7 +269,7 @@ impl Stored {
         let annotations =
             data(NODE_ANNOTATIONS)?.ok_or_else(|| anyhow!("{what} has no {NODE_ANNOTATIONS}"))?;
         let kubeconfig = data(KUBECONFIG)?;
-        let mut base = cfg.clone();
+        let mut base = cfg;
         if let Some(list) = base
             .value
             .pointer_mut("/storage/files")
@@ -275,9 +288,14 @@ impl Stored {
 
     /// The body for a client of `spec`, or why it cannot be served.
     pub fn serve(&self, spec: Spec) -> std::result::Result<Vec<u8>, String> {
+        Ok(self.config(spec)?.to_json())
+    }
+
+    /// The config [`Stored::serve`] writes for `spec`.
+    pub fn config(&self, spec: Spec) -> std::result::Result<Config, String> {
         match self {
-            Stored::Mcs(s) => s.serve(spec),
-            Stored::Plain(c) => Ok(convert::to_spec(c, spec)?.to_json()),
+            Stored::Mcs(s) => s.config(spec),
+            Stored::Plain(c) => convert::to_spec(c.clone(), spec),
         }
     }
 
@@ -333,7 +351,7 @@ mod tests {
         if !kargs.is_null() {
             v["kernelArguments"] = kargs;
         }
-        let config = Config::decode(&v).unwrap().0;
+        let config = Config::decode(v).unwrap().0;
         let mc = Object::from_json(
             br#"{"metadata":{"name":"rendered-worker-abc"},"spec":{"osImageURL":"","baseOSExtensionsContainerImage":"","config":{"ignition":{"version":"3.5.0"}},"kernelArguments":["a"],"extensions":[],"fips":false,"kernelType":"default"}}"#,
         )

@@ -3,8 +3,8 @@ use serde_json::json;
 
 fn mc(name: &str, role: &str, config: Value) -> MachineConfig {
     let config = (!config.as_object().is_some_and(Map::is_empty)).then(|| {
-        let (c, _) = Config::decode(&config).unwrap();
-        convert::to_spec(&c, Spec::INTERNAL).unwrap()
+        let (c, _) = Config::decode(config).unwrap();
+        convert::to_spec(c, Spec::INTERNAL).unwrap()
     });
     MachineConfig {
         name: name.into(),

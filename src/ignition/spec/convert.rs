@@ -14,17 +14,17 @@ use super::validate::validate;
 use super::{Config, Spec, v2};
 use crate::golang::url;
 
-/// The config at `target`, or why it cannot be expressed there.
-pub fn to_spec(cfg: &Config, target: Spec) -> Result<Config, String> {
-    let mut cur = cfg.clone();
-    while cur.spec != target {
-        cur = if target > cur.spec {
-            up(&cur)?
+/// The config at `target`, or why it cannot be expressed there. Converted in place: every
+/// step but those to and from 2.2 edits the config it is given, so a large one is not copied.
+pub fn to_spec(mut cfg: Config, target: Spec) -> Result<Config, String> {
+    while cfg.spec != target {
+        cfg = if target > cfg.spec {
+            up(cfg)?
         } else {
-            down(&cur, target)?
+            down(cfg, target)?
         };
     }
-    Ok(cur)
+    Ok(cfg)
 }
 
 fn retag(cfg: &mut Config, spec: Spec) {
@@ -33,11 +33,11 @@ fn retag(cfg: &mut Config, spec: Spec) {
 }
 
 /// One step up, as Ignition's `translate.Translate` of the next spec.
-fn up(cfg: &Config) -> Result<Config, String> {
+fn up(cfg: Config) -> Result<Config, String> {
     let mut out = match cfg.spec {
-        Spec::V2_2 => return v2::to_v3_0(cfg),
+        Spec::V2_2 => return v2::to_v3_0(&cfg),
         Spec::V3(m) => {
-            let mut c = cfg.clone();
+            let mut c = cfg;
             retag(&mut c, Spec::V3(m + 1));
             c
         }
@@ -130,32 +130,32 @@ fn check(cfg: &Config, what: &str) -> Result<(), String> {
     }
 }
 
-/// One step down towards `target`.
-fn down(cfg: &Config, target: Spec) -> Result<Config, String> {
+/// One step down towards `target`: what spec `next` lacks is refused before anything is
+/// dropped.
+fn down(mut cfg: Config, target: Spec) -> Result<Config, String> {
     let Spec::V3(m) = cfg.spec else {
         return Err(format!("no conversion from spec {} down", cfg.spec));
     };
     if m == 2 && target == Spec::V2_2 {
-        return v2::from_v3_2(cfg);
+        return v2::from_v3_2(&cfg);
     }
     if m == 0 {
         return Err("no conversion below spec 3.0.0 but to 2.2.0 from 3.2.0".into());
     }
-    check(cfg, "the config")?;
+    check(&cfg, "the config")?;
     let next = Spec::V3(m - 1);
-    let mut out = cfg.clone();
     match m {
-        5 => from_3_5(&mut out)?,
-        4 => from_3_4(cfg, &mut out, next)?,
-        3 => from_3_3(cfg, &mut out, next)?,
-        2 => from_3_2(cfg, &mut out, next)?,
-        1 => from_3_1(cfg, next)?,
+        5 => from_3_5(&mut cfg),
+        4 => from_3_4(&mut cfg, next)?,
+        3 => from_3_3(&mut cfg, next)?,
+        2 => from_3_2(&mut cfg, next)?,
+        1 => from_3_1(&cfg, next)?,
         _ => {}
     }
-    retag(&mut out, next);
-    out.normalize();
-    check(&out, "the converted config")?;
-    Ok(out)
+    retag(&mut cfg, next);
+    cfg.normalize();
+    check(&cfg, "the converted config")?;
+    Ok(cfg)
 }
 
 /// Refuses what spec `next` does not have.
@@ -166,16 +166,14 @@ fn refuse(next: Spec, path: &str, what: &str) -> Result<(), String> {
 }
 
 /// v35tov34 drops LUKS cex settings (its check for them never runs).
-fn from_3_5(out: &mut Config) -> Result<(), String> {
-    // v35tov34 drops LUKS cex settings (its check for them never runs).
-    for l in items_mut(&mut out.value, &["storage", "luks"]) {
+fn from_3_5(cfg: &mut Config) {
+    for l in items_mut(&mut cfg.value, &["storage", "luks"]) {
         l.remove("cex");
     }
-    Ok(())
 }
 
 /// v34tov33: no offline Tang, LUKS discard or open options, special mode bits or S3 `arn:` sources.
-fn from_3_4(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+fn from_3_4(cfg: &mut Config, next: Spec) -> Result<(), String> {
     for (p, t) in each(cfg, "Tang") {
         if t.get("advertisement")
             .and_then(Value::as_str)
@@ -224,7 +222,7 @@ fn from_3_4(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
             }
         }
     }
-    for l in items_mut(&mut out.value, &["storage", "luks"]) {
+    for l in items_mut(&mut cfg.value, &["storage", "luks"]) {
         l.remove("discard");
         l.remove("openOptions");
         if let Some(tang) = l
@@ -241,17 +239,17 @@ fn from_3_4(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
 }
 
 /// v33tov32: no kernel arguments; empty RAID levels and link targets are unset.
-fn from_3_3(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+fn from_3_3(cfg: &mut Config, next: Spec) -> Result<(), String> {
     if cfg.value.get("kernelArguments").is_some() {
         return refuse(next, "kernelArguments", "kernel arguments");
     }
     // Pointers become plain strings: an empty one is unset.
-    for r in items_mut(&mut out.value, &["storage", "raid"]) {
+    for r in items_mut(&mut cfg.value, &["storage", "raid"]) {
         if r.get("level") == Some(&json!("")) {
             r.remove("level");
         }
     }
-    for l in items_mut(&mut out.value, &["storage", "links"]) {
+    for l in items_mut(&mut cfg.value, &["storage", "links"]) {
         if l.get("target") == Some(&json!("")) {
             l.remove("target");
         }
@@ -260,7 +258,7 @@ fn from_3_3(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
 }
 
 /// v32tov31: no LUKS, users or groups that should not exist, or partition resizing.
-fn from_3_2(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
+fn from_3_2(cfg: &mut Config, next: Spec) -> Result<(), String> {
     if !cfg.list("/storage/luks").is_empty() {
         return refuse(next, "storage.luks", "LUKS");
     }
@@ -281,11 +279,11 @@ fn from_3_2(cfg: &Config, out: &mut Config, next: Spec) -> Result<(), String> {
         }
     }
     for key in ["users", "groups"] {
-        for u in items_mut(&mut out.value, &["passwd", key]) {
+        for u in items_mut(&mut cfg.value, &["passwd", key]) {
             u.remove("shouldExist");
         }
     }
-    for d in items_mut(&mut out.value, &["storage", "disks"]) {
+    for d in items_mut(&mut cfg.value, &["storage", "disks"]) {
         if let Some(parts) = d.get_mut("partitions").and_then(Value::as_array_mut) {
             for part in parts.iter_mut().filter_map(Value::as_object_mut) {
                 part.remove("resize");
@@ -328,7 +326,7 @@ mod tests {
     use super::*;
 
     fn cfg(v: Value) -> Config {
-        Config::decode(&v).unwrap().0
+        Config::decode(v).unwrap().0
     }
 
     #[test]
@@ -336,8 +334,8 @@ mod tests {
         let k = cfg(
             json!({"ignition": {"version": "3.5.0"}, "kernelArguments": {"shouldExist": ["a"]}}),
         );
-        assert!(to_spec(&k, Spec::V3(3)).is_ok());
-        let e = to_spec(&k, Spec::V3(2)).unwrap_err();
+        assert!(to_spec(k.clone(), Spec::V3(3)).is_ok());
+        let e = to_spec(k.clone(), Spec::V3(2)).unwrap_err();
         assert_eq!(
             e,
             "kernelArguments: kernel arguments, which Ignition spec 3.2.0 does not have"
@@ -346,8 +344,8 @@ mod tests {
             json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [{"path": "/a",
             "contents": {"source": "https://x/a", "httpHeaders": [{"name": "A", "value": "b"}]}}]}}),
         );
-        assert!(to_spec(&h, Spec::V3(1)).is_ok());
-        let e = to_spec(&h, Spec::V3(0)).unwrap_err();
+        assert!(to_spec(h.clone(), Spec::V3(1)).is_ok());
+        let e = to_spec(h.clone(), Spec::V3(0)).unwrap_err();
         assert!(
             e.starts_with("storage.files[0].contents.httpHeaders: HTTP headers"),
             "{e}"
@@ -359,9 +357,9 @@ mod tests {
         let c = cfg(json!({"ignition": {"version": "3.0.0"}, "storage": {
             "files": [{"path": "/a", "contents": {"source": "data:,a"}, "mode": 420}],
             "links": [{"path": "/l", "target": "/a"}]}}));
-        let up = to_spec(&c, Spec::V3(5)).unwrap();
+        let up = to_spec(c.clone(), Spec::V3(5)).unwrap();
         assert_eq!(up.value["storage"]["links"][0]["target"], "/a");
-        let back = to_spec(&up, Spec::V3(0)).unwrap();
+        let back = to_spec(up.clone(), Spec::V3(0)).unwrap();
         assert_eq!(back, c);
         assert_eq!(
             String::from_utf8(back.to_json()).unwrap(),
@@ -375,7 +373,7 @@ mod tests {
             json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
             {"path": "/k", "contents": {"source": "data:,1"}}, {"path": "/k", "contents": {"source": "data:,2"}}]}}),
         );
-        let e = to_spec(&dup, Spec::V3(4)).unwrap_err();
+        let e = to_spec(dup, Spec::V3(4)).unwrap_err();
         assert!(
             e.contains("storage.files[1]: duplicate entry defined"),
             "{e}"

@@ -143,7 +143,7 @@ mod tests {
     fn cfg(v: Value) -> Config {
         let mut v = v;
         v["ignition"]["version"] = json!("3.5.0");
-        Config::decode(&v).unwrap().0
+        Config::decode(v).unwrap().0
     }
 
     #[test]

@@ -133,8 +133,9 @@ impl Config {
     }
 
     /// Reads `v` at the spec its `ignition.version` names, as Go's `json.Unmarshal` into that
-    /// spec's types does; the second value lists unknown keys. No validation.
-    pub fn decode(v: &Value) -> Result<(Config, Vec<String>), DecodeError> {
+    /// spec's types does; the second value lists unknown keys. No validation. `v`'s strings
+    /// are moved into the config.
+    pub fn decode(v: Value) -> Result<(Config, Vec<String>), DecodeError> {
         let version = match &v["ignition"]["version"] {
             Value::String(s) => s.clone(),
             _ => return Err(DecodeError::InvalidVersion),
@@ -185,14 +186,14 @@ mod tests {
     #[test]
     fn decode_names_what_is_wrong() {
         assert_eq!(
-            Config::decode(&json!({"passwd": {}})).unwrap_err(),
+            Config::decode(json!({"passwd": {}})).unwrap_err(),
             DecodeError::InvalidVersion
         );
         assert!(matches!(
-            Config::decode(&json!({"ignition": {"version": "2.1.0"}})).unwrap_err(),
+            Config::decode(json!({"ignition": {"version": "2.1.0"}})).unwrap_err(),
             DecodeError::UnknownVersion(v) if v == "2.1.0"
         ));
-        let (c, _) = Config::decode(&json!({"ignition": {"version": "2.2.0"}})).unwrap();
+        let (c, _) = Config::decode(json!({"ignition": {"version": "2.2.0"}})).unwrap();
         assert_eq!(c.spec, Spec::V2_2);
     }
 }

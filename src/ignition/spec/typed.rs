@@ -16,8 +16,9 @@ use serde_json::{Map, Value};
 use super::FieldError;
 use super::schema::{Field, Kind, Schema, Type};
 
-/// Reads `v` as the spec's `Config`; the second value lists the paths of unknown keys.
-pub fn decode(v: &Value, schema: &Schema) -> Result<(Value, Vec<String>), FieldError> {
+/// Reads `v` as the spec's `Config`; the second value lists the paths of unknown keys. The
+/// strings are moved, not copied: a large config is held once.
+pub fn decode(v: Value, schema: &Schema) -> Result<(Value, Vec<String>), FieldError> {
     let mut unknown = Vec::new();
     let out = decode_struct(v, schema.root(), schema, "", &mut unknown)?;
     Ok((Value::Object(out), unknown))
@@ -32,23 +33,23 @@ fn join(path: &str, name: &str) -> String {
 }
 
 fn decode_struct(
-    v: &Value,
+    v: Value,
     ty: &Type,
     schema: &Schema,
     path: &str,
     unknown: &mut Vec<String>,
 ) -> Result<Map<String, Value>, FieldError> {
-    let Value::Object(m) = v else {
-        return Err(type_error(path, "a mapping", v));
+    let Value::Object(mut m) = v else {
+        return Err(type_error(path, "a mapping", &v));
     };
-    for (k, val) in m {
+    for (k, val) in &m {
         if ty.field(k).is_none() && !val.is_null() {
             unknown.push(join(path, k));
         }
     }
     let mut out = Map::new();
     for f in &ty.fields {
-        let Some(val) = m.get(f.name).filter(|v| !v.is_null()) else {
+        let Some(val) = m.remove(f.name).filter(|v| !v.is_null()) else {
             continue;
         };
         let at = join(path, f.name);
@@ -61,7 +62,7 @@ fn decode_struct(
 
 /// One field's value, or `None` when Go would hold its zero value.
 fn decode_field(
-    v: &Value,
+    v: Value,
     f: &Field,
     schema: &Schema,
     at: &str,
@@ -72,10 +73,10 @@ fn decode_field(
             .filter(|s| !s.is_empty())
             .map(Value::from),
         Kind::PtrStr => Some(Value::from(string(v, at)?)),
-        Kind::Int => Some(int(v, at)?).filter(|i| *i != 0).map(Value::from),
-        Kind::PtrInt => Some(Value::from(int(v, at)?)),
-        Kind::Bool => Some(boolean(v, at)?).filter(|b| *b).map(Value::from),
-        Kind::PtrBool => Some(Value::from(boolean(v, at)?)),
+        Kind::Int => Some(int(&v, at)?).filter(|i| *i != 0).map(Value::from),
+        Kind::PtrInt => Some(Value::from(int(&v, at)?)),
+        Kind::Bool => Some(boolean(&v, at)?).filter(|b| *b).map(Value::from),
+        Kind::PtrBool => Some(Value::from(boolean(&v, at)?)),
         Kind::Struct(t) => {
             let m = decode_struct(v, schema.ty(t), schema, at, unknown)?;
             (!m.is_empty()).then_some(Value::Object(m))
@@ -90,7 +91,7 @@ fn decode_field(
         Kind::ListStr => {
             let items = list(v, at)?;
             let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
+            for (i, item) in items.into_iter().enumerate() {
                 // `null` in a []string is the zero string.
                 out.push(Value::from(match item {
                     Value::Null => String::new(),
@@ -102,7 +103,7 @@ fn decode_field(
         Kind::List(t) => {
             let items = list(v, at)?;
             let mut out = Vec::with_capacity(items.len());
-            for (i, item) in items.iter().enumerate() {
+            for (i, item) in items.into_iter().enumerate() {
                 let m = match item {
                     Value::Null => Map::new(),
                     other => {
@@ -116,14 +117,18 @@ fn decode_field(
     })
 }
 
-fn list<'a>(v: &'a Value, at: &str) -> Result<&'a Vec<Value>, FieldError> {
-    v.as_array().ok_or_else(|| type_error(at, "a list", v))
+fn list(v: Value, at: &str) -> Result<Vec<Value>, FieldError> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => Err(type_error(at, "a list", &other)),
+    }
 }
 
-fn string(v: &Value, at: &str) -> Result<String, FieldError> {
-    v.as_str()
-        .map(str::to_string)
-        .ok_or_else(|| type_error(at, "a string", v))
+fn string(v: Value, at: &str) -> Result<String, FieldError> {
+    match v {
+        Value::String(s) => Ok(s),
+        other => Err(type_error(at, "a string", &other)),
+    }
 }
 
 fn boolean(v: &Value, at: &str) -> Result<bool, FieldError> {
@@ -161,54 +166,80 @@ fn type_error(at: &str, want: &str, got: &Value) -> FieldError {
     }
 }
 
+/// Where [`encode_into`] writes: a buffer, or a writer that keeps long strings apart (see
+/// [`crate::ignition::sharing`]).
+pub trait Sink {
+    /// The buffer everything but field strings goes to.
+    fn buf(&mut self) -> &mut Vec<u8>;
+
+    /// A string field's value (not a key, not an item of a list of strings), written as
+    /// [`crate::golang::json::push_str`] writes it.
+    fn string(&mut self, s: &str) {
+        crate::golang::json::push_str(self.buf(), s);
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn buf(&mut self) -> &mut Vec<u8> {
+        self
+    }
+}
+
 /// Writes a normalized `Config` as Go marshals it.
 pub fn encode(v: &Value, schema: &Schema) -> Vec<u8> {
     let mut out = Vec::new();
-    encode_struct(&mut out, v.as_object(), schema.root(), schema);
+    encode_into(&mut out, v, schema);
     out
 }
 
-fn encode_struct(out: &mut Vec<u8>, m: Option<&Map<String, Value>>, ty: &Type, schema: &Schema) {
-    out.push(b'{');
+/// [`encode`], into `out`.
+pub fn encode_into(out: &mut impl Sink, v: &Value, schema: &Schema) {
+    encode_struct(out, v.as_object(), schema.root(), schema);
+}
+
+fn encode_struct(out: &mut impl Sink, m: Option<&Map<String, Value>>, ty: &Type, schema: &Schema) {
+    out.buf().push(b'{');
     let mut first = true;
     for f in &ty.fields {
         let val = m.and_then(|m| m.get(f.name));
         if f.omitempty && val.is_none_or(|v| is_empty(v, f.kind, schema)) {
             continue;
         }
+        let buf = out.buf();
         if !first {
-            out.push(b',');
+            buf.push(b',');
         }
         first = false;
-        crate::golang::json::push_str(out, f.name);
-        out.push(b':');
+        crate::golang::json::push_str(buf, f.name);
+        buf.push(b':');
         encode_field(out, val, f.kind, schema);
     }
-    out.push(b'}');
+    out.buf().push(b'}');
 }
 
-fn encode_field(out: &mut Vec<u8>, v: Option<&Value>, kind: Kind, schema: &Schema) {
+fn encode_field(out: &mut impl Sink, v: Option<&Value>, kind: Kind, schema: &Schema) {
     use crate::golang::json;
     match (kind, v) {
-        (Kind::Str, None) => out.extend_from_slice(b"\"\""),
-        (Kind::Int, None) => out.push(b'0'),
-        (Kind::Bool, None) => out.extend_from_slice(b"false"),
+        (Kind::Str, None) => out.buf().extend_from_slice(b"\"\""),
+        (Kind::Int, None) => out.buf().push(b'0'),
+        (Kind::Bool, None) => out.buf().extend_from_slice(b"false"),
         (Kind::Struct(t), v) => {
             encode_struct(out, v.and_then(Value::as_object), schema.ty(t), schema)
         }
-        (_, None | Some(Value::Null)) => out.extend_from_slice(b"null"),
+        (_, None | Some(Value::Null)) => out.buf().extend_from_slice(b"null"),
         (Kind::PtrStruct(t), Some(v)) => encode_struct(out, v.as_object(), schema.ty(t), schema),
         (Kind::List(t), Some(Value::Array(items))) => {
-            out.push(b'[');
+            out.buf().push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(b',');
+                    out.buf().push(b',');
                 }
                 encode_struct(out, item.as_object(), schema.ty(t), schema);
             }
-            out.push(b']');
+            out.buf().push(b']');
         }
-        (_, Some(v)) => json::push_value(out, v),
+        (_, Some(Value::String(s))) => out.string(s),
+        (_, Some(v)) => json::push_value(out.buf(), v),
     }
 }
 
@@ -297,7 +328,7 @@ mod tests {
 
     fn round(v: Value, spec: Spec) -> (String, Vec<String>) {
         let s = schema::of(spec);
-        let (n, unknown) = decode(&v, s).unwrap();
+        let (n, unknown) = decode(v, s).unwrap();
         (String::from_utf8(encode(&n, s)).unwrap(), unknown)
     }
 
@@ -343,13 +374,13 @@ mod tests {
     fn type_errors_name_the_field() {
         let s = schema::of(Spec::V3(2));
         let e = decode(
-            &json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [{"path": "/a", "mode": "rw"}]}}),
+            json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [{"path": "/a", "mode": "rw"}]}}),
             s,
         )
         .unwrap_err();
         assert_eq!(e.path, "storage.files[0].mode");
         assert_eq!(e.message, "expected an integer, got the string \"rw\"");
-        let e = decode(&json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [{"path": "/a", "mode": 4.5}]}}), s)
+        let e = decode(json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [{"path": "/a", "mode": 4.5}]}}), s)
             .unwrap_err();
         assert_eq!(e.message, "expected an integer, got the number 4.5");
     }

@@ -226,7 +226,7 @@ mod tests {
     use super::*;
 
     fn cfg(v: Value) -> Config {
-        Config::decode(&v).unwrap().0
+        Config::decode(v).unwrap().0
     }
 
     #[test]

@@ -203,7 +203,7 @@ mod tests {
     use serde_json::json;
 
     fn report(v: Value) -> Report {
-        let cfg = Config::decode(&v).unwrap().0;
+        let cfg = Config::decode(v).unwrap().0;
         validate(&cfg)
     }
 
