@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Memory: one large config (MEMORY_MB, 500 MB: files of random base64 data, as a payload of
 # binaries would be), served by mcsctl serve alone. Prints its peak RSS (VmHWM) after start-up,
-# one fetch at spec 3.3.0 and one at 3.5.0, against the bound of 3 times the config plus 64
+# one fetch each at spec 2.2.0, 3.3.0 and 3.5.0, against the bound of 3 times the config plus 64
 # MiB. Run by bench/serve.sh at its end. Needs: python3, curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,7 +39,7 @@ hpid=$!
 for _ in $(seq 6000); do grep -q '^ready' "$work/huge.err" && break; kill -0 "$hpid" 2>/dev/null || break; sleep 0.1; done
 grep -q '^ready' "$work/huge.err" || { cat "$work/huge.err" >&2; exit 1; }
 ready=$(( $(date +%s) - start ))
-for v in 3.3.0 3.5.0; do
+for v in 2.2.0 3.3.0 3.5.0; do
   curl -sf --cacert "$work/m/tls/mcs-ca.crt" -H "Authorization: Bearer $htoken" \
     -H "Accept: application/vnd.coreos.ignition+json;version=$v" -o /dev/null "https://127.0.0.1:$hport/config/huge"
 done
@@ -50,6 +50,6 @@ import sys
 size, peak_kib, ready = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
 peak = peak_kib * 1024
 bound = 3 * size + (64 << 20)
-print(f"Memory: a {size / 1e6:.0f} MB config, ready in {ready} s, peak RSS {peak / 2**20:.0f} MiB after one fetch at 3.3.0 and one at 3.5.0: "
+print(f"Memory: a {size / 1e6:.0f} MB config, ready in {ready} s, peak RSS {peak / 2**20:.0f} MiB after one fetch each at 2.2.0, 3.3.0 and 3.5.0: "
       f"{peak / size:.2f} times the config (bound: 3 times plus 64 MiB = {bound / 2**20:.0f} MiB, {'met' if peak <= bound else 'not met'}).")
 PY

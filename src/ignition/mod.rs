@@ -1,10 +1,12 @@
 //! Ignition: spec versions, data URLs and pointer configs.
 
 pub mod accept;
+pub mod chunks;
 pub mod dataurl;
 pub mod edit;
 pub mod pointer;
 pub mod render;
+pub mod sharing;
 pub mod spec;
 pub mod translate;
 

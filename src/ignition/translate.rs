@@ -2,10 +2,11 @@
 //! 3.0 to 3.5), made as the MCS makes it (see [`crate::ignition::render::payload`]), or the
 //! reason a spec cannot be served.
 
-use anyhow::{Result, bail};
-use bytes::Bytes;
+use anyhow::{Result, anyhow};
 
+use super::chunks::Chunks;
 use super::render::payload::Stored;
+use super::sharing::Base;
 use super::spec::Spec;
 
 /// A stored config, ready in every spec.
@@ -18,22 +19,27 @@ pub struct Variants {
 }
 
 impl Variants {
-    /// Reads `bytes` (any 3.x) and prepares every spec. `what` names the file in errors. The
-    /// bodies share what they have in common with the body of [`Spec::INTERNAL`]: the specs
-    /// 3.x of a config usually differ in their version string alone, so each keeps only the
-    /// bytes from its first difference to its last (see [`Chunks::sharing`]); each is made and
-    /// cut down before the next, so at most one whole extra body is held at a time.
-    pub fn new(bytes: &[u8], what: &str) -> Result<Variants> {
-        let stored = Stored::read(bytes, what)?;
-        let internal = match stored.serve(Spec::INTERNAL) {
-            Ok(b) => Bytes::from(b),
-            Err(why) => bail!("{what} cannot be served: {why}"),
+    /// Reads `bytes` (any 3.x) and prepares every spec. `what` names the file in errors.
+    ///
+    /// Memory: the file is dropped once parsed, and the config converted in place to
+    /// [`Spec::INTERNAL`] and written as the base body. The other bodies share with it (see
+    /// [`crate::ignition::sharing`]): a large config is held about twice at the peak (the
+    /// config and its body) and once after.
+    pub fn new(bytes: Vec<u8>, what: &str) -> Result<Variants> {
+        let doc = Stored::parse(&bytes, what)?;
+        drop(bytes);
+        let mut stored = Stored::from_json(doc, what)?;
+        let cannot = |why: String| anyhow!("{what} cannot be served: {why}");
+        let base = match &stored {
+            Stored::Plain(c) => Base::encode(c),
+            Stored::Mcs(s) => Base::encode(&s.config(Spec::INTERNAL).map_err(cannot)?),
         };
-        let by_spec: Vec<Result<Chunks, String>> = Spec::ALL
+        base.hollow(stored.held_mut());
+        let by_spec = Spec::ALL
             .iter()
             .map(|&s| match s {
-                Spec::INTERNAL => Ok(Chunks::whole(internal.clone())),
-                _ => stored.serve(s).map(|b| Chunks::sharing(&internal, b)),
+                Spec::INTERNAL => Ok(Chunks::whole(base.body().clone())),
+                _ => stored.config(s).map(|c| base.share(&c)),
             })
             .collect();
         Ok(Variants {
@@ -51,171 +57,111 @@ impl Variants {
     }
 }
 
-/// How many bytes [`common`] compares at once.
-const BLOCK: usize = 4096;
-
-/// How many bytes two bodies, given as blocks of [`BLOCK`] from the end they are compared
-/// from, have in common from that end: whole blocks compared as slices, then the first block
-/// that differs a byte at a time (`bytes` gives its bytes from that end).
-fn common<'a, I: Iterator<Item = &'a u8>>(
-    a: impl Iterator<Item = &'a [u8]>,
-    b: impl Iterator<Item = &'a [u8]>,
-    bytes: impl Fn(&'a [u8]) -> I,
-) -> usize {
-    let mut n = 0;
-    for (x, y) in a.zip(b) {
-        if x == y {
-            n += x.len();
-            continue;
-        }
-        return n + bytes(x).zip(bytes(y)).take_while(|(p, q)| p == q).count();
-    }
-    n
-}
-
-/// A response body in at most three pieces, sent one after the other: pieces of another body
-/// are shared (reference-counted slices of it), not copied.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Chunks {
-    parts: [Bytes; 3],
-}
-
-impl Chunks {
-    /// One piece.
-    pub fn whole(b: Bytes) -> Chunks {
-        Chunks {
-            parts: [b, Bytes::new(), Bytes::new()],
-        }
-    }
-
-    /// `body`, keeping only what differs from `base`: the bytes `body` has in common with the
-    /// start and the end of `base` are slices of `base`.
-    pub fn sharing(base: &Bytes, body: Vec<u8>) -> Chunks {
-        let head = common(base.chunks(BLOCK), body.chunks(BLOCK), |b| b.iter());
-        // The common end, not reaching back into the common start of either.
-        let room = base.len().min(body.len()) - head;
-        let tail = common(
-            base[base.len() - room..].rchunks(BLOCK),
-            body[body.len() - room..].rchunks(BLOCK),
-            |b| b.iter().rev(),
-        );
-        // Mostly different (spec 2.2 has another shape): kept whole, not copied again.
-        if head + tail < body.len() / 2 {
-            return Chunks::whole(Bytes::from(body));
-        }
-        Chunks {
-            parts: [
-                base.slice(..head),
-                Bytes::copy_from_slice(&body[head..body.len() - tail]),
-                base.slice(base.len() - tail..),
-            ],
-        }
-    }
-
-    /// The body's length.
-    pub fn len(&self) -> usize {
-        self.parts.iter().map(Bytes::len).sum()
-    }
-
-    /// Whether the body is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The pieces that are not empty, in order.
-    pub fn parts(&self) -> impl Iterator<Item = &Bytes> {
-        self.parts.iter().filter(|p| !p.is_empty())
-    }
-
-    /// The pieces, some maybe empty.
-    pub fn into_parts(self) -> [Bytes; 3] {
-        self.parts
-    }
-
-    /// The body in one buffer (a copy when it is in pieces).
-    pub fn to_vec(&self) -> Vec<u8> {
-        self.parts.concat()
-    }
-}
-
-impl From<Bytes> for Chunks {
-    fn from(b: Bytes) -> Chunks {
-        Chunks::whole(b)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
+    use serde_json::{Value, json};
 
     #[test]
     fn every_spec_of_a_plain_config() {
         let plain = br#"{"ignition":{"version":"3.4.0"},"storage":{"files":[{"path":"/etc/x","contents":{"source":"data:,x"}}]}}"#;
-        let v = Variants::new(plain, "plain").unwrap();
+        let v = Variants::new(plain.to_vec(), "plain").unwrap();
         for spec in Spec::ALL {
             let j: Value = serde_json::from_slice(&v.get(spec).unwrap().to_vec()).unwrap();
             assert_eq!(j["ignition"]["version"], spec.to_string());
         }
         let kargs =
             br#"{"ignition":{"version":"3.3.0"},"kernelArguments":{"shouldExist":["quiet"]}}"#;
-        let v = Variants::new(kargs, "kargs").unwrap();
+        let v = Variants::new(kargs.to_vec(), "kargs").unwrap();
         assert!(v.get(Spec::V3(3)).is_ok() && v.get(Spec::V3(5)).is_ok());
         let e = v.get(Spec::V3(2)).unwrap_err();
         assert!(e.contains("kernelArguments") && e.contains("3.2.0"), "{e}");
     }
 
+    /// A config whose files are long data URLs, one of them twice and one under `append`.
+    fn long_files() -> Vec<u8> {
+        let data = |c: char| {
+            format!(
+                "data:,{}",
+                c.to_string().repeat(3 * super::super::sharing::LONG)
+            )
+        };
+        serde_json::to_vec(&json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
+            {"path": "/etc/a", "mode": 420, "contents": {"source": data('a')}},
+            {"path": "/etc/b", "contents": {"source": data('b'), "compression": ""}},
+            {"path": "/etc/c", "append": [{"source": data('c')}], "contents": {"source": data('a')}},
+            {"path": "/etc/d", "contents": {"source": "data:,short%20one"}}]},
+            "systemd": {"units": [{"name": "x.service", "contents": "[Unit]\nDescription=x\n"}]}}))
+        .unwrap()
+    }
+
     #[test]
-    fn variants_share_what_they_have_in_common_and_are_the_same_bytes() {
-        let plain = br#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/x","contents":{"source":"data:,a%20long%20enough%20file%20to%20share"}}]}}"#;
-        let v = Variants::new(plain, "plain").unwrap();
-        let stored = Stored::read(plain, "plain").unwrap();
-        let internal = v.get(Spec::INTERNAL).unwrap();
-        assert_eq!(internal.parts().count(), 1);
-        for spec in Spec::ALL {
-            let body = v.get(spec).unwrap();
-            assert_eq!(body.to_vec(), stored.serve(spec).unwrap(), "{spec}");
-            assert_eq!(body.len(), body.to_vec().len());
-            if spec != Spec::INTERNAL && spec != Spec::V2_2 {
-                let own = body.parts.get(1).map_or(0, Bytes::len);
-                assert!(
-                    own <= 2,
-                    "{spec}: {own} bytes of its own, not only the version"
-                );
+    fn variants_are_the_bytes_the_mcs_writes_and_share_their_long_strings() {
+        for (bytes, name) in [
+            (long_files(), "long"),
+            (br#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/etc/x","contents":{"source":"data:,a%20long%20enough%20file%20to%20share"}}]}}"#.to_vec(), "short"),
+        ] {
+            let v = Variants::new(bytes.clone(), name).unwrap();
+            let stored = Stored::read(&bytes, name).unwrap();
+            assert_eq!(v.get(Spec::INTERNAL).unwrap().parts().len(), 1);
+            for spec in Spec::ALL {
+                let body = v.get(spec).unwrap();
+                assert_eq!(body.to_vec(), stored.serve(spec).unwrap(), "{name} {spec}");
+                assert_eq!(body.len(), body.to_vec().len());
+                let base = v.get(Spec::INTERNAL).unwrap().parts()[0].as_ptr_range();
+                let own: usize = body
+                    .parts()
+                    .iter()
+                    .filter(|p| !base.contains(&p.as_ptr()))
+                    .map(|p| p.len())
+                    .sum();
+                if spec == Spec::V2_2 {
+                    // Another shape: the long strings are shared, what is between them not.
+                    assert!(own < 1000, "{name} {spec}: {own} bytes of its own");
+                } else if spec != Spec::INTERNAL {
+                    assert!(own <= 2, "{name} {spec}: {own} bytes of its own, not only the version");
+                    assert!(body.parts().len() <= 3, "{name} {spec}: {} pieces", body.parts().len());
+                }
             }
         }
-        let base = Bytes::from_static(b"abcXdef");
-        for (body, own) in [
-            (&b"abcYdef"[..], &b"Y"[..]),
-            (b"abcdef", b""),
-            (b"abcXXdef", b"X"),
-            (b"", b""),
-            (b"abcXdef", b""),
-        ] {
-            let c = Chunks::sharing(&base, body.to_vec());
-            assert_eq!(c.to_vec(), body);
-            assert_eq!(&c.parts[1][..], own, "{body:?}");
-        }
-        let c = Chunks::sharing(&base, b"zzzzzzzzzdef".to_vec());
-        assert_eq!(c.parts().count(), 1, "mostly different: one piece, its own");
-        assert_eq!(c.to_vec(), b"zzzzzzzzzdef");
-        // Across blocks of the comparison: a changed byte, an insertion at a block's edge.
-        let big: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
-        let base = Bytes::from(big.clone());
-        let mut changed = big.clone();
-        changed[5000] = 255;
-        let mut inserted = big.clone();
-        inserted.splice(8192..8192, [7, 7, 7]);
-        for (body, own) in [(changed, 1), (inserted, 3), (big[..9000].to_vec(), 0)] {
-            let c = Chunks::sharing(&base, body.clone());
-            assert_eq!(c.to_vec(), body);
-            assert_eq!(c.parts[1].len(), own);
+    }
+
+    #[test]
+    fn an_mcs_payload_shares_its_files_and_machine_config() {
+        use crate::ignition::render::object::Object;
+        use crate::ignition::render::payload::{ControllerData, Source};
+        use crate::ignition::spec::Config;
+        let long = format!("data:,{}", "f".repeat(3 * super::super::sharing::LONG));
+        let config = json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
+            {"path": "/etc/f", "contents": {"source": long}, "mode": 420}]}});
+        let mc = json!({"metadata": {"name": "rendered-worker-1"}, "spec": {"osImageURL": "",
+            "config": config, "kernelArguments": [], "extensions": [], "fips": false,
+            "kernelType": "default"}});
+        let mc = Object::from_json(&serde_json::to_vec(&mc).unwrap()).unwrap();
+        let config = Config::decode(config).unwrap().0;
+        let s = Source::new(mc, config, &ControllerData::default(), None, "");
+        let body = s.serve(Spec::INTERNAL).unwrap();
+        let v = Variants::new(body.clone(), "worker").unwrap();
+        assert_eq!(v.name.as_deref(), Some("rendered-worker-1"));
+        let base = v.get(Spec::INTERNAL).unwrap().parts()[0].as_ptr_range();
+        for spec in Spec::ALL {
+            let got = v.get(spec).unwrap();
+            assert_eq!(got.to_vec(), s.serve(spec).unwrap(), "{spec}");
+            let own: usize = got
+                .parts()
+                .iter()
+                .filter(|p| !base.contains(&p.as_ptr()))
+                .map(|p| p.len())
+                .sum();
+            // The file and the MachineConfig holding it again are shared; the encapsulated
+            // MachineConfig names the client's version.
+            assert!(own < 2000, "{spec}: {own} of {} bytes its own", got.len());
         }
     }
 
     #[test]
     fn invalid_config_is_an_error() {
-        assert!(Variants::new(b"{}", "x").is_err());
-        assert!(Variants::new(br#"{"ignition":{"version":"2.2.0"}}"#, "x").is_err());
+        assert!(Variants::new(b"{}".to_vec(), "x").is_err());
+        assert!(Variants::new(br#"{"ignition":{"version":"2.2.0"}}"#.to_vec(), "x").is_err());
     }
 }

@@ -21,7 +21,7 @@ use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
 use super::Shared;
-use crate::ignition::translate::Chunks;
+use crate::ignition::chunks::Chunks;
 
 /// The recorded responses of one connection not yet known to have gone out.
 pub(super) struct Delivery {
@@ -114,8 +114,8 @@ impl Drop for Delivery {
 /// A response body (a buffer, or a config in pieces) that tells its [`Delivery`] when hyper
 /// takes its last piece.
 pub(super) struct Body {
-    /// The pieces (some maybe empty); those before `next` are taken.
-    parts: [Bytes; 3],
+    /// The pieces; those before `next` are taken.
+    data: Chunks,
     next: usize,
     /// Bytes not yet taken.
     left: u64,
@@ -128,7 +128,7 @@ impl Body {
         let data = data.into();
         Body {
             left: data.len() as u64,
-            parts: data.into_parts(),
+            data,
             next: 0,
             delivery: None,
         }
@@ -157,11 +157,8 @@ impl hyper::body::Body for Body {
         _: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = self.get_mut();
-        let mut frame = None;
-        while frame.is_none() && this.next < this.parts.len() {
-            frame = Some(std::mem::take(&mut this.parts[this.next])).filter(|p| !p.is_empty());
-            this.next += 1;
-        }
+        let frame = this.data.take(this.next);
+        this.next += 1;
         this.left -= frame.as_ref().map_or(0, |f| f.len() as u64);
         if this.left == 0
             && let Some(d) = this.delivery.take()

@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use super::limit::RateLimiter;
 use super::state::{State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
-use crate::ignition::translate::Chunks;
+use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 
 pub use crate::state::config::AuthMode;

@@ -15,7 +15,7 @@ use super::fetches::{Claimed, Refusal, Sent};
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, Stamp};
-use crate::ignition::translate::Chunks;
+use crate::ignition::chunks::Chunks;
 
 /// Where the panic hook reports: serve's event log, once it runs.
 pub(super) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();

@@ -374,7 +374,7 @@ impl Loader {
                 continue;
             }
             let loaded = crate::assets::read_file(&p)
-                .and_then(|bytes| Variants::new(&bytes, &p.display().to_string()));
+                .and_then(|bytes| Variants::new(bytes, &p.display().to_string()));
             match loaded {
                 Ok(variants) => {
                     o.changed.push(format!("{sub}/{pool}.ign"));

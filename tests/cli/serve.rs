@@ -927,3 +927,72 @@ fn a_reload_that_does_not_touch_tls_keeps_sessions_resumable() {
         "a new certificate makes a new configuration:\n{text}"
     );
 }
+
+/// A config of long files (served as slices of the 3.5.0 body, see `ignition::sharing`) goes out
+/// whole at every spec: the same files, one of them twice, with only the version (3.x) or the
+/// shape (2.2) changed.
+#[test]
+fn a_config_of_long_files_goes_out_whole_at_every_spec() {
+    let (d, a) = setup();
+    let data: Vec<String> = (0..3u32)
+        .map(|i| {
+            (0..40_000u32)
+                .map(|j| char::from(b'a' + ((i * 7 + j * 13) % 26) as u8))
+                .collect()
+        })
+        .collect();
+    let file = |path: &str, i: usize| serde_json::json!({"path": path, "mode": 420, "contents": {"source": format!("data:,{}", data[i])}});
+    let full = serde_json::json!({"ignition": {"version": "3.4.0"}, "storage": {"files": [
+        file("/etc/a", 0), file("/etc/b", 1), file("/etc/c", 0), file("/etc/d", 2)]}});
+    let full = serde_json::to_string(&full).unwrap();
+    render(&a, "worker", &full, None);
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", token_for(&a, "worker"));
+    let mut newest = String::new();
+    for v in [
+        "3.5.0", "3.4.0", "3.3.0", "3.2.0", "3.1.0", "3.0.0", "2.2.0",
+    ] {
+        let accept = accept(v);
+        let r = https_get(
+            &s,
+            &ca,
+            "/config/worker",
+            &[
+                ("Authorization", bearer.as_str()),
+                ("Accept", accept.as_str()),
+            ],
+        );
+        assert_eq!(r.status, 200, "{v}");
+        assert_eq!(
+            r.header("content-length"),
+            Some(r.body.len().to_string().as_str())
+        );
+        assert_eq!(version_of(&r.body), v);
+        if v.starts_with('3') {
+            let text = String::from_utf8(r.body).unwrap();
+            if v == "3.5.0" {
+                newest = text.clone();
+                let got: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let mut want: serde_json::Value = serde_json::from_str(&full).unwrap();
+                want["ignition"]["version"] = "3.5.0".into();
+                assert_eq!(got, want);
+            }
+            assert_eq!(text.replacen(v, "3.5.0", 1), newest, "{v}");
+            continue;
+        }
+        let got: serde_json::Value = serde_json::from_slice(&r.body).unwrap();
+        let sources: Vec<&str> = got["storage"]["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["contents"]["source"].as_str().unwrap())
+            .collect();
+        let want: Vec<String> = [0, 1, 0, 2]
+            .iter()
+            .map(|&i| format!("data:,{}", data[i]))
+            .collect();
+        assert_eq!(sources, want);
+        assert_eq!(got["storage"]["files"][3]["filesystem"], "root");
+    }
+}

@@ -299,6 +299,14 @@ impl Stored {
         }
     }
 
+    /// The config every answer is made from: the plain config, or the MCS payload's base.
+    pub fn held_mut(&mut self) -> &mut Config {
+        match self {
+            Stored::Mcs(s) => &mut s.base,
+            Stored::Plain(c) => c,
+        }
+    }
+
     /// The rendered MachineConfig's name, for an MCS payload.
     pub fn name(&self) -> Option<&str> {
         match self {

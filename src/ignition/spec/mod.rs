@@ -153,6 +153,11 @@ impl Config {
         typed::encode(&self.value, schema::of(self.spec))
     }
 
+    /// [`Config::to_json`], into `out`.
+    pub fn encode_into(&self, out: &mut impl typed::Sink) {
+        typed::encode_into(out, &self.value, schema::of(self.spec));
+    }
+
     /// Restores the normal form after an edit.
     pub fn normalize(&mut self) {
         let schema = schema::of(self.spec);

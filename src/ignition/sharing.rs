@@ -1,0 +1,378 @@
+//! Bodies of one config at several specs, sharing their bytes with one body, the *base*.
+//!
+//! A large config is large because of long strings, nearly always file contents as data
+//! URLs, and those are the same at every spec. So the base body is written once, remembering
+//! where each long string's bytes are ([`Base::encode`]); the config the other specs are made
+//! from then gives up its long sources for *holes*, short data URLs naming where the bytes are
+//! in the base ([`Base::hollow`]), so converting it copies nothing large; and writing another
+//! spec's body ([`Base::share`]) puts a slice of the base where a hole or another long string
+//! the base has is, and compares the bytes in between with the base at the same place, so a
+//! body that differs in its version string alone is three pieces.
+//!
+//! A hole is `data:,mcsctl-hole-<32 hex digits>-<start>-<end>`: a valid data URL, so the config
+//! with holes validates and converts as the config does (conversion looks at a source's scheme,
+//! never at its data), and the random tag, new for each base, is not a string a config holds.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hasher};
+use std::ops::Range;
+
+use bytes::Bytes;
+use serde_json::Value;
+
+use super::chunks::Chunks;
+use super::spec::Config;
+use super::spec::typed::Sink;
+use crate::golang::json::push_str;
+
+/// Strings this long (in bytes) or longer are shared, not copied.
+pub const LONG: usize = 4096;
+
+/// The base body and where its long strings are.
+#[derive(Debug)]
+pub struct Base {
+    body: Bytes,
+    /// Hash of a long string's bytes as written (quotes included) → where they are.
+    index: HashMap<u64, Range<usize>>,
+    /// What a hole starts with (`data:,mcsctl-hole-<tag>-`), when the OS gave a random tag.
+    hole: Option<String>,
+}
+
+fn hash(b: &[u8]) -> u64 {
+    let mut h = DefaultHasher::new();
+    h.write(b);
+    h.finish()
+}
+
+/// Writes the base body, remembering its long strings.
+struct Recorder {
+    out: Vec<u8>,
+    index: HashMap<u64, Range<usize>>,
+}
+
+impl Sink for Recorder {
+    fn buf(&mut self) -> &mut Vec<u8> {
+        &mut self.out
+    }
+
+    fn string(&mut self, s: &str) {
+        let start = self.out.len();
+        push_str(&mut self.out, s);
+        if s.len() >= LONG {
+            let h = hash(&self.out[start..]);
+            self.index.entry(h).or_insert(start..self.out.len());
+        }
+    }
+}
+
+impl Base {
+    /// `cfg`'s body, the one the others share with.
+    pub fn encode(cfg: &Config) -> Base {
+        let mut r = Recorder {
+            out: Vec::new(),
+            index: HashMap::new(),
+        };
+        cfg.encode_into(&mut r);
+        let mut tag = [0u8; 16];
+        let hole = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
+            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+            format!("data:,mcsctl-hole-{hex}-")
+        });
+        Base {
+            body: Bytes::from(r.out),
+            index: r.index,
+            hole,
+        }
+    }
+
+    /// The base body.
+    pub fn body(&self) -> &Bytes {
+        &self.body
+    }
+
+    /// Where the base has `written` (a string as written, quotes included).
+    fn find(&self, written: &[u8]) -> Option<Range<usize>> {
+        let r = self.index.get(&hash(written))?;
+        (&self.body[r.clone()] == written).then(|| r.clone())
+    }
+
+    /// The range a hole names, when `s` is one of this base's holes.
+    fn hole_at(&self, s: &str) -> Option<Range<usize>> {
+        let rest = s.strip_prefix(self.hole.as_deref()?)?;
+        let (start, end) = rest.split_once('-')?;
+        Some(start.parse().ok()?..end.parse().ok()?)
+    }
+
+    /// Replaces every long data-URL source in `cfg` that the base body has with a hole. The
+    /// config then serves only as what [`Base::share`] writes other specs from.
+    pub fn hollow(&self, cfg: &mut Config) {
+        let Some(prefix) = &self.hole else { return };
+        let mut scratch = Vec::new();
+        let mut stack = vec![&mut cfg.value];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    for (k, x) in m.iter_mut() {
+                        match x {
+                            Value::String(s) if k == "source" => {
+                                if s.len() >= LONG && s.starts_with("data:") {
+                                    scratch.clear();
+                                    push_str(&mut scratch, s);
+                                    if let Some(r) = self.find(&scratch) {
+                                        *s = format!("{prefix}{}-{}", r.start, r.end);
+                                    }
+                                }
+                            }
+                            _ => stack.push(x),
+                        }
+                    }
+                }
+                Value::Array(a) => stack.extend(a.iter_mut()),
+                _ => {}
+            }
+        }
+    }
+
+    /// `cfg`'s body (a conversion of the hollowed config), sharing with the base.
+    pub fn share(&self, cfg: &Config) -> Chunks {
+        let mut w = Writer {
+            base: self,
+            pieces: Vec::new(),
+            lit: Vec::new(),
+            anchor: 0,
+            scratch: Vec::new(),
+        };
+        cfg.encode_into(&mut w);
+        w.flush(self.body.len());
+        let parts = w
+            .pieces
+            .into_iter()
+            .map(|p| match p {
+                Piece::Shared(r) => self.body.slice(r),
+                Piece::Own(v) => Bytes::from(v),
+            })
+            .collect();
+        Chunks::from_parts(parts)
+    }
+}
+
+/// A piece of a body being written.
+#[derive(Debug)]
+enum Piece {
+    /// Bytes of the base.
+    Shared(Range<usize>),
+    /// Bytes of its own.
+    Own(Vec<u8>),
+}
+
+/// Writes a body in pieces (see [`Base::share`]).
+struct Writer<'a> {
+    base: &'a Base,
+    pieces: Vec<Piece>,
+    /// What was written since the last shared string.
+    lit: Vec<u8>,
+    /// Where in the base the last shared string ended: where `lit` would start if it were the
+    /// base's.
+    anchor: usize,
+    scratch: Vec<u8>,
+}
+
+impl Sink for Writer<'_> {
+    fn buf(&mut self) -> &mut Vec<u8> {
+        &mut self.lit
+    }
+
+    fn string(&mut self, s: &str) {
+        if let Some(r) = self.base.hole_at(s) {
+            return self.shared(r);
+        }
+        if s.len() < LONG {
+            return push_str(&mut self.lit, s);
+        }
+        self.scratch.clear();
+        push_str(&mut self.scratch, s);
+        match self.base.find(&self.scratch) {
+            Some(r) => self.shared(r),
+            None => self.lit.extend_from_slice(&self.scratch),
+        }
+    }
+}
+
+impl Writer<'_> {
+    /// A string the base has at `r`, or also where it would be if what was written since the
+    /// last shared string were the base's (a string a config holds twice is found at its first
+    /// place).
+    fn shared(&mut self, mut r: Range<usize>) {
+        let here = self.anchor + self.lit.len();
+        let body = &self.base.body;
+        if here != r.start && body.get(here..here + r.len()) == Some(&body[r.clone()]) {
+            r = here..here + r.len();
+        }
+        self.flush(r.start);
+        self.anchor = r.end;
+        self.push(Piece::Shared(r));
+    }
+
+    /// Ends the bytes written since the last shared string, which lie where the base has
+    /// `anchor..end` if the two agree there: what they have in common at the start and at the
+    /// end is shared, the rest copied. Mostly different bytes are kept whole.
+    fn flush(&mut self, end: usize) {
+        let lit = std::mem::take(&mut self.lit);
+        let window = match self.base.body.get(self.anchor..end) {
+            Some(w) => w,
+            None => &[],
+        };
+        let n = lit.len();
+        let head = common(window.chunks(BLOCK), lit.chunks(BLOCK), |b| b.iter());
+        let room = window.len().min(n) - head;
+        let tail = common(
+            window[window.len() - room..].rchunks(BLOCK),
+            lit[n - room..].rchunks(BLOCK),
+            |b| b.iter().rev(),
+        );
+        if head + tail < n / 2 || n == 0 {
+            return self.push(Piece::Own(lit));
+        }
+        let (a, e) = (self.anchor, self.anchor + window.len());
+        self.push(Piece::Shared(a..a + head));
+        self.push(Piece::Own(lit[head..n - tail].to_vec()));
+        self.push(Piece::Shared(e - tail..e));
+    }
+
+    /// Adds a piece, joined to the one before when they are contiguous in the base or both
+    /// its own.
+    fn push(&mut self, p: Piece) {
+        match (self.pieces.last_mut(), p) {
+            (_, Piece::Shared(r)) if r.is_empty() => {}
+            (_, Piece::Own(v)) if v.is_empty() => {}
+            (Some(Piece::Shared(prev)), Piece::Shared(r)) if prev.end == r.start => {
+                prev.end = r.end
+            }
+            (Some(Piece::Own(prev)), Piece::Own(v)) => prev.extend_from_slice(&v),
+            (_, p) => self.pieces.push(p),
+        }
+    }
+}
+
+/// How many bytes [`common`] compares at once.
+const BLOCK: usize = 4096;
+
+/// How many bytes two byte strings, given as blocks of [`BLOCK`] from the end they are
+/// compared from, have in common from that end: whole blocks compared as slices, then the first
+/// block that differs a byte at a time (`bytes` gives its bytes from that end).
+fn common<'a, I: Iterator<Item = &'a u8>>(
+    a: impl Iterator<Item = &'a [u8]>,
+    b: impl Iterator<Item = &'a [u8]>,
+    bytes: impl Fn(&'a [u8]) -> I,
+) -> usize {
+    let mut n = 0;
+    for (x, y) in a.zip(b) {
+        if x == y {
+            n += x.len();
+            continue;
+        }
+        return n + bytes(x).zip(bytes(y)).take_while(|(p, q)| p == q).count();
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `body` written as the bytes between two shared strings that lie where the base has
+    /// all of `base`: the pieces, and the bytes of its own.
+    fn written(base: &[u8], body: &[u8]) -> (Vec<u8>, Vec<u8>, usize) {
+        let base = Base {
+            body: Bytes::copy_from_slice(base),
+            index: HashMap::new(),
+            hole: None,
+        };
+        let mut w = Writer {
+            base: &base,
+            pieces: Vec::new(),
+            lit: body.to_vec(),
+            anchor: 0,
+            scratch: Vec::new(),
+        };
+        w.flush(base.body.len());
+        let (mut all, mut own) = (Vec::new(), Vec::new());
+        for p in &w.pieces {
+            match p {
+                Piece::Shared(r) => all.extend_from_slice(&base.body[r.clone()]),
+                Piece::Own(v) => {
+                    all.extend_from_slice(v);
+                    own.extend_from_slice(v);
+                }
+            }
+        }
+        (all, own, w.pieces.len())
+    }
+
+    #[test]
+    fn bytes_between_shared_strings_share_their_common_start_and_end() {
+        for (body, own) in [
+            (&b"abcYdef"[..], &b"Y"[..]),
+            (b"abcdef", b""),
+            (b"abcXXdef", b"X"),
+            (b"", b""),
+            (b"abcXdef", b""),
+        ] {
+            let (all, got, _) = written(b"abcXdef", body);
+            assert_eq!((&all[..], &got[..]), (body, own), "{body:?}");
+        }
+        let (all, own, pieces) = written(b"abcXdef", b"zzzzzzzzzdef");
+        assert_eq!(
+            (&all[..], &own[..], pieces),
+            (&b"zzzzzzzzzdef"[..], &all[..], 1)
+        );
+        // Across blocks of the comparison: a changed byte, an insertion at a block's edge.
+        let big: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        let mut changed = big.clone();
+        changed[5000] = 255;
+        let mut inserted = big.clone();
+        inserted.splice(8192..8192, [7, 7, 7]);
+        for (body, own) in [(changed, 1), (inserted, 3), (big[..9000].to_vec(), 0)] {
+            let (all, got, _) = written(&big, &body);
+            assert_eq!(all, body);
+            assert_eq!(got.len(), own);
+        }
+    }
+
+    #[test]
+    fn hollow_leaves_holes_where_the_long_sources_were() {
+        let long = |c: &str| format!("data:,{}", c.repeat(LONG));
+        let unit = format!("[Unit]\n{}", "Description=x\n".repeat(LONG / 8));
+        let v = json!({"ignition": {"version": "3.5.0", "config": {"merge": [{"source": long("m")}]}},
+            "storage": {"files": [
+                {"path": "/a", "contents": {"source": long("a")}},
+                {"path": "/b", "contents": {"source": "data:,short"}},
+                {"path": "/c", "append": [{"source": long("a")}]}]},
+            "systemd": {"units": [{"name": "u.service", "contents": unit}]}});
+        let mut cfg = Config::decode(v).unwrap().0;
+        let base = Base::encode(&cfg);
+        assert_eq!(&base.body[..], &cfg.to_json()[..]);
+        base.hollow(&mut cfg);
+        let text = String::from_utf8(cfg.to_json()).unwrap();
+        assert!(!text.contains(&"a".repeat(LONG)) && !text.contains(&"m".repeat(LONG)));
+        assert!(
+            text.contains(&"Description=x\\n".repeat(LONG / 8)),
+            "only sources are hollowed"
+        );
+        let holes: Vec<&str> = text.matches("data:,mcsctl-hole-").collect();
+        assert_eq!(holes.len(), 3);
+        assert_eq!(
+            cfg.list("/storage/files")[0]["contents"]["source"],
+            cfg.list("/storage/files")[2]["append"][0]["source"]
+        );
+        let r = crate::ignition::spec::validate::validate(&cfg);
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        // The holes are written back as the base's bytes.
+        assert_eq!(base.share(&cfg).to_vec(), &base.body[..]);
+        // Another base's holes are strings like any other.
+        let other = Base::encode(&cfg);
+        assert_ne!(other.hole, base.hole);
+        assert_eq!(other.share(&cfg).to_vec(), cfg.to_json());
+    }
+}
