@@ -5,7 +5,8 @@
 # units percent-encoded as oc writes them, a bootstrap kubeconfig, the four files the MCS
 # appends), keep-alive and `Connection: close` (a TLS handshake per request, as every booting
 # machine does). Requests carry Ignition 2.14's Accept header. wrk: 2 threads, 64 connections, 10 s per case. Then peak RSS of each server with 1000
-# open TLS connections. Prints a markdown table with the ratios mcsctl/nginx.
+# open TLS connections. Prints a markdown table with the ratios mcsctl/nginx, each server's own CPU time per request
+# included (wrk shares the cores, so req/s ratios understate the difference in server cost).
 # Needs: nginx, wrk (Debian packages), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -139,20 +140,36 @@ for size in small large; do
   curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "$accept" -o "$work/n-$size" "https://127.0.0.1:$nport/config/$size"
   cmp -s "$work/m-$size" "$work/n-$size" || { echo "servers disagree on $size" >&2; exit 1; }
 done
+# A warm-up (WARMUP, 5s; 0 skips) of each server on the first case, not measured: without it the
+# first case of a run was up to 30% slower for mcsctl in 3 of 7 runs, never a later one.
+if [ "${WARMUP:-5s}" != 0 ]; then
+  wrk -t2 -c64 -d"${WARMUP:-5s}" -H "Authorization: Bearer $token" -H "$accept" "https://127.0.0.1:$mport/config/small" >/dev/null 2>&1
+  wrk -t2 -c64 -d"${WARMUP:-5s}" -H "$accept" "https://127.0.0.1:$nport/config/small" >/dev/null 2>&1
+fi
 # LEDGER_ONLY=1: only the ledger table below.
 [ -n "${LEDGER_ONLY:-}" ] && sizes="" || sizes="small large"
-[ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio |"
-[ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- |"
+# Each server's own CPU time per request (user + system, from /proc; nginx: its workers), so
+# what the server costs shows apart from wrk, which shares the two cores.
+ticks() { local t=0 v; for p in "$@"; do v=$(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0); t=$((t + v)); done; echo "$t"; }
+per_req() { python3 -c "import sys; d, n, hz = map(float, sys.argv[1:]); print(round(d * 1e6 / hz / n, 1))" "$1" "$2" "$(getconf CLK_TCK)"; }
+requests() { awk '/requests in/{print $1}'; }
+[ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio | mcsctl CPU µs/req | nginx CPU µs/req | ratio |"
+[ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for size in $sizes; do
   for mode in keep-alive close; do
     extra=()
     [ "$mode" = close ] && extra=("Connection: close")
+    workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
+    m0=$(ticks "$mpid")
     m=$(run_wrk "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "$accept" "${extra[@]}")
+    m1=$(ticks "$mpid"); n0=$(ticks $workers)
     n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}")
+    n1=$(ticks $workers)
     mr=$(echo "$m" | rps); nr=$(echo "$n" | rps)
     mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
+    mc=$(per_req $((m1 - m0)) "$(echo "$m" | requests)"); nc=$(per_req $((n1 - n0)) "$(echo "$n" | requests)")
     bytes=$(stat -c %s "$work/docroot/$size.ign")
-    echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") |"
+    echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") | $mc | $nc | $(python3 -c "print(round($mc/$nc,2))") |"
     for out in "$m" "$n"; do
       if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses during $size $mode:" >&2; echo "$out" >&2; exit 1; fi
     done

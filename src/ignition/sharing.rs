@@ -96,11 +96,14 @@ impl Base {
         (&self.body[r.clone()] == written).then(|| r.clone())
     }
 
-    /// The range a hole names, when `s` is one of this base's holes.
+    /// The range a hole names, when `s` is one of this base's holes. Only [`Base::hollow`]
+    /// makes strings with the random prefix; the bounds are checked all the same, so a slice
+    /// of the body never panics.
     fn hole_at(&self, s: &str) -> Option<Range<usize>> {
         let rest = s.strip_prefix(self.hole.as_deref()?)?;
         let (start, end) = rest.split_once('-')?;
-        Some(start.parse().ok()?..end.parse().ok()?)
+        let r: Range<usize> = start.parse().ok()?..end.parse().ok()?;
+        (r.start <= r.end && r.end <= self.body.len()).then_some(r)
     }
 
     /// Replaces every long data-URL source in `cfg` that the base body has with a hole. The
