@@ -78,12 +78,24 @@ mod tests {
         assert!(e.contains("kernelArguments") && e.contains("3.2.0"), "{e}");
     }
 
+    /// How many bytes of `spec`'s body are its own, not slices of the 3.5.0 body.
+    fn own_bytes(v: &Variants, spec: Spec) -> usize {
+        let base = v.get(Spec::INTERNAL).unwrap().parts()[0].as_ptr_range();
+        v.get(spec)
+            .unwrap()
+            .parts()
+            .iter()
+            .filter(|p| !base.contains(&p.as_ptr()))
+            .map(|p| p.len())
+            .sum()
+    }
+
     /// A config whose files are long data URLs, one of them twice and one under `append`.
     fn long_files() -> Vec<u8> {
         let data = |c: char| {
             format!(
                 "data:,{}",
-                c.to_string().repeat(3 * super::super::sharing::LONG)
+                c.to_string().repeat(3 * crate::ignition::sharing::LONG)
             )
         };
         serde_json::to_vec(&json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [
@@ -108,13 +120,7 @@ mod tests {
                 let body = v.get(spec).unwrap();
                 assert_eq!(body.to_vec(), stored.serve(spec).unwrap(), "{name} {spec}");
                 assert_eq!(body.len(), body.to_vec().len());
-                let base = v.get(Spec::INTERNAL).unwrap().parts()[0].as_ptr_range();
-                let own: usize = body
-                    .parts()
-                    .iter()
-                    .filter(|p| !base.contains(&p.as_ptr()))
-                    .map(|p| p.len())
-                    .sum();
+                let own = own_bytes(&v, spec);
                 if spec == Spec::V2_2 {
                     // Another shape: the long strings are shared, what is between them not.
                     assert!(own < 1000, "{name} {spec}: {own} bytes of its own");
@@ -131,7 +137,7 @@ mod tests {
         use crate::ignition::render::object::Object;
         use crate::ignition::render::payload::{ControllerData, Source};
         use crate::ignition::spec::Config;
-        let long = format!("data:,{}", "f".repeat(3 * super::super::sharing::LONG));
+        let long = format!("data:,{}", "f".repeat(3 * crate::ignition::sharing::LONG));
         let config = json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
             {"path": "/etc/f", "contents": {"source": long}, "mode": 420}]}});
         let mc = json!({"metadata": {"name": "rendered-worker-1"}, "spec": {"osImageURL": "",
@@ -143,16 +149,10 @@ mod tests {
         let body = s.serve(Spec::INTERNAL).unwrap();
         let v = Variants::new(body.clone(), "worker").unwrap();
         assert_eq!(v.name.as_deref(), Some("rendered-worker-1"));
-        let base = v.get(Spec::INTERNAL).unwrap().parts()[0].as_ptr_range();
         for spec in Spec::ALL {
             let got = v.get(spec).unwrap();
             assert_eq!(got.to_vec(), s.serve(spec).unwrap(), "{spec}");
-            let own: usize = got
-                .parts()
-                .iter()
-                .filter(|p| !base.contains(&p.as_ptr()))
-                .map(|p| p.len())
-                .sum();
+            let own = own_bytes(&v, spec);
             // The file and the MachineConfig holding it again are shared; the encapsulated
             // MachineConfig names the client's version.
             assert!(own < 2000, "{spec}: {own} of {} bytes its own", got.len());
