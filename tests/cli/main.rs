@@ -23,6 +23,7 @@ mod render;
 mod rotation;
 mod serve;
 mod serve_faults;
+mod serve_wire;
 mod support;
 mod token;
 mod tty;
