@@ -7,10 +7,11 @@
 # machine does). Requests carry Ignition 2.14's Accept header. wrk: 2 threads, 64 connections, 10 s per case. Then peak RSS of each server with 1000
 # open TLS connections. Prints a markdown table with the ratios mcsctl/nginx, each server's own CPU time per request
 # included (wrk shares the cores, so req/s ratios understate the difference in server cost).
-# Needs: nginx, wrk (Debian packages), python3.
+# Then the new-connection rates as a fraction of what the cores' crypto allows (openssl speed).
+# Needs: nginx, wrk, openssl (Debian packages), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for p in nginx wrk; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk; }; done
+for p in nginx wrk openssl; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk openssl; }; done
 cargo build --release --quiet
 mcsctl="$PWD/target/release/mcsctl"
 work=$(mktemp -d)
@@ -155,6 +156,7 @@ per_req() { python3 -c "import sys; d, n, hz = map(float, sys.argv[1:]); print(r
 requests() { awk '/requests in/{print $1}'; }
 [ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio | mcsctl CPU µs/req | nginx CPU µs/req | ratio |"
 [ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+handshakes=()
 for size in $sizes; do
   for mode in keep-alive close; do
     extra=()
@@ -169,12 +171,35 @@ for size in $sizes; do
     mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
     mc=$(per_req $((m1 - m0)) "$(echo "$m" | requests)"); nc=$(per_req $((n1 - n0)) "$(echo "$n" | requests)")
     bytes=$(stat -c %s "$work/docroot/$size.ign")
+    [ "$mode" = close ] && handshakes+=("$size=$mr")
     echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") | $mc | $nc | $(python3 -c "print(round($mc/$nc,2))") |"
     for out in "$m" "$n"; do
       if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses during $size $mode:" >&2; echo "$out" >&2; exit 1; fi
     done
   done
 done
+
+# Handshakes against what these cores' crypto allows. A full TLS 1.3 handshake costs one P-256
+# signature (the server), one verification (the client) and two X25519 (one each side); wrk
+# shares the cores, so the limit counts both sides.
+if [ -n "$sizes" ]; then
+  speed=$(openssl speed -seconds 3 -multi "$(nproc)" ecdsap256 ecdhx25519 2>/dev/null)
+  python3 - "$speed" "$(nproc)" "${handshakes[@]}" <<'PY'
+import re, sys
+speed, cores = sys.argv[1], sys.argv[2]
+sign, verify = map(float, re.search(r"ecdsa \(nistp256\)\s+\S+s\s+\S+s\s+([\d.]+)\s+([\d.]+)", speed).groups())
+x25519 = float(re.search(r"ecdh \(X25519\)\s+\S+s\s+([\d.]+)", speed).group(1))
+limit = 1 / (1 / sign + 1 / verify + 2 / x25519)
+print()
+print(f"Crypto limit (`openssl speed -multi {cores} ecdsap256 ecdhx25519`): {sign:,.0f} P-256 signs/s, "
+      f"{verify:,.0f} verifies/s, {x25519:,.0f} X25519/s; one sign, one verify and two X25519 per "
+      f"handshake: {limit:,.0f} handshakes/s, half of it {limit / 2:,.0f}.")
+for case in sys.argv[3:]:
+    name, rate = case.split("=")
+    print(f"mcsctl handshakes/s, {name} close: {float(rate):,.0f} = {float(rate) / limit:.2f} of the limit "
+          f"(wrk resumes its TLS 1.3 sessions, so these carry no signature).")
+PY
+fi
 
 # The ledger: the small keep-alive case on mcsctl alone, with a machine token (every request
 # a fetch recorded in auth/ledger) and with the pool token (no record). On two shared cores one
