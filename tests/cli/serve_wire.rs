@@ -67,8 +67,8 @@ fn a_fetch_that_closes_the_connection_ends_with_the_close_alert_and_is_confirmed
 
 #[test]
 fn a_handshake_that_fails_still_sends_the_client_its_alert() {
-    let (_d, a) = setup();
-    let s = Serve::start(_d.path(), &[]);
+    let (d, a) = setup();
+    let s = Serve::start(d.path(), &[]);
     // serve speaks http/1.1 only: a client that insists on h2 is refused with an alert.
     let mut config = (*client_config(&a.join("tls/mcs-ca.crt"))).clone();
     config.alpn_protocols = vec![b"h2".to_vec()];
