@@ -599,10 +599,15 @@ impl Https {
     }
 
     pub fn over(tcp: TcpStream, ca: &Path) -> Https {
+        Self::with_config(tcp, client_config(ca))
+    }
+
+    /// Over `tcp` with a client configuration of the test's own (ALPN, versions).
+    pub fn with_config(tcp: TcpStream, config: Arc<rustls::ClientConfig>) -> Https {
         tcp.set_read_timeout(Some(std::time::Duration::from_secs(15)))
             .unwrap();
         let name = rustls::pki_types::ServerName::try_from("127.0.0.1").unwrap();
-        let conn = rustls::ClientConnection::new(client_config(ca), name).unwrap();
+        let conn = rustls::ClientConnection::new(config, name).unwrap();
         Https {
             tls: rustls::StreamOwned::new(conn, tcp),
             buf: Vec::new(),
