@@ -48,6 +48,52 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// A file read as a stream by `parse` (for an input too large to hold as bytes beside what is
+/// parsed from it), at most [`max_input`] bytes: a longer file gives [`read_file`]'s error,
+/// whatever `parse` made of the part it saw.
+pub fn parse_file<T>(path: &Path, parse: impl FnOnce(&mut dyn Read) -> Result<T>) -> Result<T> {
+    let f = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut r = Limited {
+        inner: f,
+        left: max_input(),
+        over: false,
+        read: 0,
+    };
+    let parsed = parse(&mut r);
+    if r.over {
+        return Err(too_big(&path.display().to_string(), ""));
+    }
+    log::info!("read {} ({} bytes)", path.display(), r.read);
+    parsed
+}
+
+/// A reader that fails past `left` bytes, saying so in `over`.
+struct Limited<R> {
+    inner: R,
+    left: u64,
+    over: bool,
+    read: u64,
+}
+
+impl<R: Read> Read for Limited<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        // One byte past the limit tells a file of exactly the limit from a longer one.
+        let room = usize::try_from(self.left.saturating_add(1)).unwrap_or(usize::MAX);
+        let len = buf.len().min(room);
+        let n = self.inner.read(&mut buf[..len])?;
+        if n as u64 > self.left {
+            self.over = true;
+            return Err(std::io::Error::other("over the input size limit"));
+        }
+        self.left -= n as u64;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
 /// Standard input, at most [`max_input`] bytes.
 pub fn read_stdin() -> Result<Vec<u8>> {
     read_bounded(std::io::stdin().lock(), "stdin")
@@ -82,4 +128,41 @@ fn too_big(what: &str, part: &str) -> anyhow::Error {
         "{what} holds more than {}{part}, the most mcsctl reads from one input; raise it with --max-input-size (or MCSCTL_MAX_INPUT_SIZE) if the input is what you meant",
         crate::size::human(max_input())
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_file_is_bounded_like_a_read_one() {
+        let d = tempfile::tempdir().unwrap();
+        let p = d.path().join("x.json");
+        let limit = max_input() as usize;
+        let count = |r: &mut dyn Read| -> Result<usize> {
+            let mut n = 0;
+            let mut buf = [0u8; 7];
+            loop {
+                match r.read(&mut buf)? {
+                    0 => return Ok(n),
+                    k => n += k,
+                }
+            }
+        };
+        std::fs::write(&p, vec![b' '; limit]).unwrap();
+        assert_eq!(parse_file(&p, count).unwrap(), limit, "exactly the limit");
+        std::fs::write(&p, vec![b' '; limit + 1]).unwrap();
+        let e = parse_file(&p, count).unwrap_err().to_string();
+        assert_eq!(e, read_file(&p).unwrap_err().to_string());
+        assert!(e.contains("holds more than 32 MiB"), "{e}");
+        // Whatever the parser made of the part it saw, the error is the limit's.
+        let e = parse_file(&p, |r| {
+            let _ = count(r);
+            Ok(())
+        })
+        .unwrap_err();
+        assert!(e.to_string().contains("holds more than"), "{e}");
+        let e = parse_file(&d.path().join("missing"), count).unwrap_err();
+        assert!(format!("{e:#}").starts_with("reading "), "{e:#}");
+    }
 }

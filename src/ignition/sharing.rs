@@ -1,17 +1,19 @@
 //! Bodies of one config at several specs, sharing their bytes with one body, the *base*.
 //!
 //! A large config is large because of long strings, nearly always file contents as data
-//! URLs, and those are the same at every spec. So the base body is written once, remembering
-//! where each long string's bytes are ([`Base::encode`]); the config the other specs are made
-//! from then gives up its long sources for *holes*, short data URLs naming where the bytes are
-//! in the base ([`Base::hollow`]), so converting it copies nothing large; and writing another
-//! spec's body ([`Base::share`]) puts a slice of the base where a hole or another long string
-//! the base has is, and compares the bytes in between with the base at the same place, so a
-//! body that differs in its version string alone is three pieces.
+//! URLs, and those are the same at every spec. So the config first gives up its long sources
+//! for *holes*, short data URLs standing for them ([`Base::hollow`]); the base body is then
+//! written from it with each hole's source in its place, the source dropped as soon as it is
+//! written and its place remembered ([`Hollowed::encode`]), so the config and the base are
+//! never both held whole; converting the config to another spec copies nothing large; and
+//! writing another spec's body ([`Base::share`]) puts a slice of the base where a hole or
+//! another long string the base has is, and compares the bytes in between with the base at
+//! the same place, so a body that differs in its version string alone is three pieces.
 //!
-//! A hole is `data:,mcsctl-hole-<32 hex digits>-<start>-<end>`: a valid data URL, so the config
-//! with holes validates and converts as the config does (conversion looks at a source's scheme,
-//! never at its data), and the random tag, new for each base, is not a string a config holds.
+//! A hole is `data:,mcsctl-hole-<32 hex digits>-<n>`, the n-th source taken: a valid data
+//! URL, so the config with holes validates and converts as the config does (conversion looks
+//! at a source's scheme, never at its data), and the random tag, new for each base, is not a
+//! string a config holds.
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hasher};
@@ -36,6 +38,8 @@ pub struct Base {
     index: HashMap<u64, Range<usize>>,
     /// What a hole starts with (`data:,mcsctl-hole-<tag>-`), when the OS gave a random tag.
     hole: Option<String>,
+    /// Where the n-th hole's source is in the body.
+    holes: Vec<Range<usize>>,
 }
 
 fn hash(b: &[u8]) -> u64 {
@@ -44,11 +48,34 @@ fn hash(b: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Writes the base body, remembering its long strings.
+/// The long sources a config gave up ([`Base::hollow`]), until the base is written.
+#[derive(Debug)]
+pub struct Hollowed {
+    /// What its holes start with; `None` (no random tag) took nothing.
+    prefix: Option<String>,
+    /// The n-th hole's source.
+    taken: Vec<String>,
+}
+
+/// The n-th hole's number, when `s` is a hole with `prefix`.
+fn hole_number(prefix: Option<&str>, s: &str) -> Option<usize> {
+    s.strip_prefix(prefix?)?.parse().ok()
+}
+
+/// Writes the base body, putting back the holes' sources and remembering its long strings.
 struct Recorder {
     out: Vec<u8>,
     index: HashMap<u64, Range<usize>>,
+    taken: Hollowed,
+    /// Where the n-th hole's source was written.
+    holes: Vec<Option<Range<usize>>>,
+    /// Bytes of sources dropped since the heap last gave its free pages back.
+    dropped: usize,
 }
+
+/// How many bytes of sources are dropped between two [`crate::heap::give_back`]s: sources
+/// small enough to live inside the heap give nothing back by being freed alone.
+const GIVE_BACK: usize = 64 << 20;
 
 impl Sink for Recorder {
     fn buf(&mut self) -> &mut Vec<u8> {
@@ -57,34 +84,63 @@ impl Sink for Recorder {
 
     fn string(&mut self, s: &str) {
         let start = self.out.len();
-        push_str(&mut self.out, s);
-        if s.len() >= LONG {
-            let h = hash(&self.out[start..]);
-            self.index.entry(h).or_insert(start..self.out.len());
+        let n = hole_number(self.taken.prefix.as_deref(), s)
+            .filter(|&n| self.holes.get(n).is_some_and(|h| h.is_none()));
+        let Some(n) = n else {
+            push_str(&mut self.out, s);
+            if s.len() >= LONG {
+                self.record(start);
+            }
+            return;
+        };
+        // Written once, then dropped: the config's bytes move into the body.
+        let source = std::mem::take(&mut self.taken.taken[n]);
+        push_str(&mut self.out, &source);
+        self.dropped += source.len();
+        drop(source);
+        if self.dropped >= GIVE_BACK {
+            crate::heap::give_back();
+            self.dropped = 0;
         }
+        self.holes[n] = Some(start..self.out.len());
+        self.record(start);
+    }
+}
+
+impl Recorder {
+    /// Indexes the long string written from `start` on.
+    fn record(&mut self, start: usize) {
+        let h = hash(&self.out[start..]);
+        self.index.entry(h).or_insert(start..self.out.len());
+    }
+}
+
+impl Hollowed {
+    /// The base body: `cfg` (the hollowed config or one made from it) written with each of
+    /// its holes' sources in place. Every source taken must be written exactly once; one that
+    /// was not (a hole `cfg` lost) is an error, never a hole served as data.
+    pub fn encode(self, cfg: &Config) -> Result<Base, String> {
+        let holes = vec![None; self.taken.len()];
+        let mut r = Recorder {
+            out: Vec::new(),
+            index: HashMap::new(),
+            taken: self,
+            holes,
+            dropped: 0,
+        };
+        cfg.encode_into(&mut r);
+        let holes: Option<Vec<Range<usize>>> = r.holes.into_iter().collect();
+        let holes = holes.ok_or("a long file source was not written into the body")?;
+        Ok(Base {
+            body: Bytes::from(r.out),
+            index: r.index,
+            hole: r.taken.prefix,
+            holes,
+        })
     }
 }
 
 impl Base {
-    /// `cfg`'s body, the one the others share with.
-    pub fn encode(cfg: &Config) -> Base {
-        let mut r = Recorder {
-            out: Vec::new(),
-            index: HashMap::new(),
-        };
-        cfg.encode_into(&mut r);
-        let mut tag = [0u8; 16];
-        let hole = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
-            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
-            format!("data:,mcsctl-hole-{hex}-")
-        });
-        Base {
-            body: Bytes::from(r.out),
-            index: r.index,
-            hole,
-        }
-    }
-
     /// The base body.
     pub fn body(&self) -> &Bytes {
         &self.body
@@ -96,21 +152,27 @@ impl Base {
         (&self.body[r.clone()] == written).then(|| r.clone())
     }
 
-    /// The range a hole names, when `s` is one of this base's holes. Only [`Base::hollow`]
-    /// makes strings with the random prefix; the bounds are checked all the same, so a slice
-    /// of the body never panics.
+    /// The range a hole names, when `s` is one of this base's holes.
     fn hole_at(&self, s: &str) -> Option<Range<usize>> {
-        let rest = s.strip_prefix(self.hole.as_deref()?)?;
-        let (start, end) = rest.split_once('-')?;
-        let r: Range<usize> = start.parse().ok()?..end.parse().ok()?;
-        (r.start <= r.end && r.end <= self.body.len()).then_some(r)
+        self.holes
+            .get(hole_number(self.hole.as_deref(), s)?)
+            .cloned()
     }
 
-    /// Replaces every long data-URL source in `cfg` that the base body has with a hole. The
-    /// config then serves only as what [`Base::share`] writes other specs from.
-    pub fn hollow(&self, cfg: &mut Config) {
-        let Some(prefix) = &self.hole else { return };
-        let mut scratch = Vec::new();
+    /// Takes every long data-URL source out of `cfg`, leaving a hole in its place, for
+    /// [`Hollowed::encode`] to write the base from. The config then converts and validates as
+    /// before, copying nothing large, and serves only as what [`Base::share`] writes other
+    /// specs from.
+    pub fn hollow(cfg: &mut Config) -> Hollowed {
+        let mut tag = [0u8; 16];
+        let prefix = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
+            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+            format!("data:,mcsctl-hole-{hex}-")
+        });
+        let mut taken = Vec::new();
+        let Some(prefix) = prefix else {
+            return Hollowed { prefix, taken };
+        };
         let mut stack = vec![&mut cfg.value];
         while let Some(v) = stack.pop() {
             match v {
@@ -119,11 +181,8 @@ impl Base {
                         match x {
                             Value::String(s) if k == "source" => {
                                 if s.len() >= LONG && s.starts_with("data:") {
-                                    scratch.clear();
-                                    push_str(&mut scratch, s);
-                                    if let Some(r) = self.find(&scratch) {
-                                        *s = format!("{prefix}{}-{}", r.start, r.end);
-                                    }
+                                    let hole = format!("{prefix}{}", taken.len());
+                                    taken.push(std::mem::replace(s, hole));
                                 }
                             }
                             _ => stack.push(x),
@@ -133,6 +192,10 @@ impl Base {
                 Value::Array(a) => stack.extend(a.iter_mut()),
                 _ => {}
             }
+        }
+        Hollowed {
+            prefix: Some(prefix),
+            taken,
         }
     }
 
@@ -291,6 +354,7 @@ mod tests {
             body: Bytes::copy_from_slice(base),
             index: HashMap::new(),
             hole: None,
+            holes: Vec::new(),
         };
         let mut w = Writer {
             base: &base,
@@ -354,28 +418,40 @@ mod tests {
                 {"path": "/c", "append": [{"source": long("a")}]}]},
             "systemd": {"units": [{"name": "u.service", "contents": unit}]}});
         let mut cfg = Config::decode(v).unwrap().0;
-        let base = Base::encode(&cfg);
-        assert_eq!(&base.body[..], &cfg.to_json()[..]);
-        base.hollow(&mut cfg);
+        let whole = cfg.to_json();
+        let taken = Base::hollow(&mut cfg);
+        assert_eq!(taken.taken.len(), 3);
         let text = String::from_utf8(cfg.to_json()).unwrap();
         assert!(!text.contains(&"a".repeat(LONG)) && !text.contains(&"m".repeat(LONG)));
         assert!(
             text.contains(&"Description=x\\n".repeat(LONG / 8)),
             "only sources are hollowed"
         );
-        let holes: Vec<&str> = text.matches("data:,mcsctl-hole-").collect();
-        assert_eq!(holes.len(), 3);
-        assert_eq!(
-            cfg.list("/storage/files")[0]["contents"]["source"],
-            cfg.list("/storage/files")[2]["append"][0]["source"]
-        );
+        assert_eq!(text.matches("data:,mcsctl-hole-").count(), 3);
         let r = crate::ignition::spec::validate::validate(&cfg);
         assert!(r.errors.is_empty(), "{:?}", r.errors);
-        // The holes are written back as the base's bytes.
-        assert_eq!(base.share(&cfg).to_vec(), &base.body[..]);
+        // The base is the config as it was; the holes are written back as the base's bytes.
+        let base = taken.encode(&cfg).unwrap();
+        assert_eq!(&base.body[..], &whole[..]);
+        assert_eq!(base.share(&cfg).to_vec(), whole);
         // Another base's holes are strings like any other.
-        let other = Base::encode(&cfg);
+        let mut again = cfg.clone();
+        let other = Base::hollow(&mut again).encode(&again).unwrap();
         assert_ne!(other.hole, base.hole);
         assert_eq!(other.share(&cfg).to_vec(), cfg.to_json());
+    }
+
+    #[test]
+    fn a_hole_the_config_lost_is_an_error_not_data() {
+        let long = format!("data:,{}", "a".repeat(LONG));
+        let v = json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
+            {"path": "/a", "contents": {"source": long}}]}});
+        let mut cfg = Config::decode(v).unwrap().0;
+        let taken = Base::hollow(&mut cfg);
+        let empty = Config::decode(json!({"ignition": {"version": "3.5.0"}}))
+            .unwrap()
+            .0;
+        let e = taken.encode(&empty).unwrap_err();
+        assert_eq!(e, "a long file source was not written into the body");
     }
 }

@@ -20,26 +20,40 @@ pub struct Variants {
 
 impl Variants {
     /// Reads `bytes` (any 3.x) and prepares every spec. `what` names the file in errors.
-    ///
-    /// Memory: the file is dropped once parsed, and the config converted in place to
-    /// [`Spec::INTERNAL`] and written as the base body. The other bodies share with it (see
-    /// [`crate::ignition::sharing`]): a large config is held about twice at the peak (the
-    /// config and its body) and once after.
     pub fn new(bytes: Vec<u8>, what: &str) -> Result<Variants> {
         let doc = Stored::parse(&bytes, what)?;
         drop(bytes);
+        Variants::from_json(doc, what)
+    }
+
+    /// [`Variants::new`] of a parsed document (see [`Stored::parse_reader`] for a file too
+    /// large to hold twice).
+    ///
+    /// Memory: the config is converted in place to [`Spec::INTERNAL`]; its long sources move
+    /// into the base body as it is written (see [`crate::ignition::sharing`]), and the other
+    /// bodies share with it. A config of large files is held about once throughout; one of
+    /// many small files about one and a half times (the pieces of heap pages its freed
+    /// sources share with what lives on).
+    pub fn from_json(doc: serde_json::Value, what: &str) -> Result<Variants> {
         let mut stored = Stored::from_json(doc, what)?;
         let cannot = |why: String| anyhow!("{what} cannot be served: {why}");
+        let taken = Base::hollow(stored.held_mut());
         let base = match &stored {
-            Stored::Plain(c) => Base::encode(c),
-            Stored::Mcs(s) => Base::encode(&s.config(Spec::INTERNAL).map_err(cannot)?),
-        };
-        base.hollow(stored.held_mut());
+            Stored::Plain(c) => taken.encode(c),
+            Stored::Mcs(s) => taken.encode(&s.config(Spec::INTERNAL).map_err(cannot)?),
+        }
+        .map_err(cannot)?;
+        // Each conversion's copy of the config, freed, goes back to the kernel at once (a
+        // config of many small files lives inside the heap: see `crate::heap`).
         let by_spec = Spec::ALL
             .iter()
             .map(|&s| match s {
                 Spec::INTERNAL => Ok(Chunks::whole(base.body().clone())),
-                _ => stored.config(s).map(|c| base.share(&c)),
+                _ => {
+                    let body = stored.config(s).map(|c| base.share(&c));
+                    crate::heap::give_back();
+                    body
+                }
             })
             .collect();
         Ok(Variants {

@@ -123,6 +123,10 @@ impl Shared {
 /// Runs the server until SIGTERM or SIGINT; returns the exit code.
 pub fn run(opts: Options) -> Result<u8> {
     install_panic_hook();
+    // Before any thread or allocation of a config.
+    if !crate::heap::fix_thresholds() {
+        ::log::debug!("the C heap's mmap threshold is left to the allocator");
+    }
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -14,6 +14,7 @@ use time::OffsetDateTime;
 use super::handler::AuthMode;
 pub use super::tls::Tls;
 use crate::assets::{AssetDir, layout};
+use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
 use crate::names::is_dns_label;
 use crate::token::State as TokenState;
@@ -373,8 +374,10 @@ impl Loader {
                 out.insert(pool, old.clone());
                 continue;
             }
-            let loaded = crate::assets::read_file(&p)
-                .and_then(|bytes| Variants::new(bytes, &p.display().to_string()));
+            // Parsed as it is read: a large config is never held as bytes beside its document.
+            let what = p.display().to_string();
+            let loaded = crate::assets::parse_file(&p, |r| Stored::parse_reader(r, &what))
+                .and_then(|doc| Variants::from_json(doc, &what));
             match loaded {
                 Ok(variants) => {
                     o.changed.push(format!("{sub}/{pool}.ign"));

@@ -737,3 +737,35 @@ fn replicas_count_each_others_fetches_at_each_poll_and_never_share_a_ledger() {
     );
     assert_eq!(get(&two, "w2").0, 200);
 }
+
+#[test]
+fn a_pool_file_past_the_input_limit_keeps_its_last_good_state_and_says_so() {
+    let (d, a) = setup(&[]);
+    // Every file of the asset directory is far below 4 KiB; the limit bounds the pools too.
+    let s = Serve::start(d.path(), &["--max-input-size", "4KiB"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    // A valid config of 5,000 bytes, read as a stream: refused as too large, not as bad JSON.
+    let head = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/big","contents":{"source":"data:,"#;
+    let tail = r#""}}]}}"#;
+    let big = format!("{head}{}{tail}", "a".repeat(5000 - head.len() - tail.len()));
+    assert_eq!(big.len(), 5000);
+    std::fs::write(a.join("rendered/infra.ign"), &big).unwrap();
+    let want = "rendered/infra.ign: keeping its last good state: mcs-assets/rendered/infra.ign holds more than 4 KiB, the most mcsctl reads from one input";
+    assert!(
+        s.wait_stderr(want, Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    let infra = format!("Bearer {}", token_for(&a, "infra"));
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/infra",
+        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
+    );
+    assert_eq!(
+        (r.status, r.body.as_slice()),
+        (200, KARGS_33.as_bytes()),
+        "infra's last good"
+    );
+}

@@ -230,6 +230,12 @@ impl Stored {
         serde_json::from_slice(bytes).map_err(|e| anyhow!("{what} is not JSON: {e}"))
     }
 
+    /// [`Stored::parse`] of a stream (a file too large to hold as bytes beside its document).
+    pub fn parse_reader(r: impl std::io::Read, what: &str) -> Result<Value> {
+        serde_json::from_reader(std::io::BufReader::with_capacity(1 << 16, r))
+            .map_err(|e| anyhow!("{what} is not JSON: {e}"))
+    }
+
     /// [`Stored::read`] of a parsed document, whose strings are moved, not copied.
     pub fn from_json(v: Value, what: &str) -> Result<Stored> {
         let (cfg, unknown) = Config::decode(v).map_err(|e| anyhow!("{what}: {e}"))?;
