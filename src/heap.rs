@@ -13,7 +13,7 @@
 //! Fixing that threshold fixes the other, the size of free memory at the top of a heap past
 //! which `free` gives it back: left at its initial 128 KiB, the threads' heaps gave back and
 //! faulted in again about once per request of the 300 KB bench case (1.0 to 1.5 page faults
-//! per request against 0.6); at 4 MiB, 0.04. At most 4 MiB per heap stays unreturned.
+//! per request against 0.3 to 0.6); at 4 MiB, 0.04. At most 4 MiB per heap stays unreturned.
 //!
 //! Strings under the threshold (file contents of 16 KiB, say) live inside the heap, and
 //! freeing them returns nothing while anything after them lives; [`give_back`] returns the
