@@ -392,9 +392,22 @@ impl Loader {
                 }
             }
         }
-        for pool in prev.keys() {
-            if !out.contains_key(pool) && !self.dir.path(sub).join(format!("{pool}.ign")).exists() {
-                o.changed.push(format!("{sub}/{pool}.ign removed"));
+        // A pool no longer listed: gone, or something that is not a file in its place (never
+        // opened: a FIFO would block the reload), which keeps the last good state and says so.
+        for (pool, old) in prev {
+            if out.contains_key(pool) {
+                continue;
+            }
+            let p = self.dir.path(sub).join(format!("{pool}.ign"));
+            match std::fs::metadata(&p) {
+                Err(_) => o.changed.push(format!("{sub}/{pool}.ign removed")),
+                Ok(m) => {
+                    if !m.is_file() {
+                        let why = format!("{} is not a regular file", p.display());
+                        o.failed.push((format!("{sub}/{pool}.ign"), why));
+                    }
+                    out.insert(pool.clone(), old.clone());
+                }
             }
         }
         out

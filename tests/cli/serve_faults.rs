@@ -769,3 +769,37 @@ fn a_pool_file_past_the_input_limit_keeps_its_last_good_state_and_says_so() {
         "infra's last good"
     );
 }
+
+#[test]
+fn a_directory_in_place_of_a_pool_file_keeps_its_last_good_state_and_says_so() {
+    let (d, a) = setup(&[]);
+    let s = Serve::start(d.path(), &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    std::fs::remove_file(a.join("rendered/infra.ign")).unwrap();
+    std::fs::create_dir(a.join("rendered/infra.ign")).unwrap();
+    assert!(
+        s.wait_stderr(
+            "rendered/infra.ign: keeping its last good state: mcs-assets/rendered/infra.ign is not a regular file",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    let infra = format!("Bearer {}", token_for(&a, "infra"));
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/infra",
+        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
+    );
+    assert_eq!((r.status, r.body.as_slice()), (200, KARGS_33.as_bytes()));
+    // Gone for good: the pool goes, and the log says so.
+    std::fs::remove_dir(a.join("rendered/infra.ign")).unwrap();
+    assert!(
+        s.wait_stderr("rendered/infra.ign removed", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    let r = https_get(&s, &ca, "/config/infra", &[("Authorization", &infra)]);
+    assert_eq!(r.status, 404);
+}
