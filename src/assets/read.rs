@@ -26,16 +26,14 @@ pub fn max_input() -> u64 {
 }
 
 /// Reads at most [`max_input`] bytes from `r`; more is an error naming `what`.
-pub fn read_bounded(mut r: impl std::io::Read, what: &str) -> Result<Vec<u8>> {
-    let limit = max_input();
+pub fn read_bounded(r: impl std::io::Read, what: &str) -> Result<Vec<u8>> {
+    let mut r = Limited::new(r);
     let mut bytes = Vec::new();
-    (&mut r)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("reading {what}"))?;
-    if bytes.len() as u64 > limit {
+    let read = r.read_to_end(&mut bytes);
+    if r.over {
         return Err(too_big(what, ""));
     }
+    read.with_context(|| format!("reading {what}"))?;
     Ok(bytes)
 }
 
@@ -53,26 +51,31 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
 /// whatever `parse` made of the part it saw.
 pub fn parse_file<T>(path: &Path, parse: impl FnOnce(&mut dyn Read) -> Result<T>) -> Result<T> {
     let f = fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut r = Limited {
-        inner: f,
-        left: max_input(),
-        over: false,
-        read: 0,
-    };
+    let mut r = Limited::new(f);
     let parsed = parse(&mut r);
     if r.over {
         return Err(too_big(&path.display().to_string(), ""));
     }
-    log::info!("read {} ({} bytes)", path.display(), r.read);
+    log::info!("read {} ({} bytes)", path.display(), max_input() - r.left);
     parsed
 }
 
-/// A reader that fails past `left` bytes, saying so in `over`.
+/// A reader that fails past [`max_input`] bytes, saying so in `over`: every bounded read.
 struct Limited<R> {
     inner: R,
+    /// Bytes still allowed.
     left: u64,
     over: bool,
-    read: u64,
+}
+
+impl<R> Limited<R> {
+    fn new(inner: R) -> Limited<R> {
+        Limited {
+            inner,
+            left: max_input(),
+            over: false,
+        }
+    }
 }
 
 impl<R: Read> Read for Limited<R> {
@@ -89,7 +92,6 @@ impl<R: Read> Read for Limited<R> {
             return Err(std::io::Error::other("over the input size limit"));
         }
         self.left -= n as u64;
-        self.read += n as u64;
         Ok(n)
     }
 }

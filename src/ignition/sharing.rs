@@ -74,8 +74,9 @@ struct Recorder {
 }
 
 /// How many bytes of sources are dropped between two [`crate::heap::give_back`]s: sources
-/// small enough to live inside the heap give nothing back by being freed alone.
-const GIVE_BACK: usize = 64 << 20;
+/// small enough to live inside the heap give nothing back by being freed alone. A config
+/// smaller than this frees too little to be worth a walk of the heap.
+pub const GIVE_BACK: usize = 64 << 20;
 
 impl Sink for Recorder {
     fn buf(&mut self) -> &mut Vec<u8> {

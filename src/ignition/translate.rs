@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 
 use super::chunks::Chunks;
 use super::render::payload::Stored;
-use super::sharing::Base;
+use super::sharing::{Base, GIVE_BACK};
 use super::spec::Spec;
 
 /// A stored config, ready in every spec.
@@ -43,15 +43,18 @@ impl Variants {
             Stored::Mcs(s) => taken.encode(&s.config(Spec::INTERNAL).map_err(cannot)?),
         }
         .map_err(cannot)?;
-        // Each conversion's copy of the config, freed, goes back to the kernel at once (a
-        // config of many small files lives inside the heap: see `crate::heap`).
+        // A large config's conversion copies, freed, go back to the kernel at once (a config
+        // of many small files lives inside the heap: see `crate::heap`).
+        let large = base.body().len() >= GIVE_BACK;
         let by_spec = Spec::ALL
             .iter()
             .map(|&s| match s {
                 Spec::INTERNAL => Ok(Chunks::whole(base.body().clone())),
                 _ => {
                     let body = stored.config(s).map(|c| base.share(&c));
-                    crate::heap::give_back();
+                    if large {
+                        crate::heap::give_back();
+                    }
                     body
                 }
             })

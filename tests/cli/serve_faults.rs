@@ -364,6 +364,22 @@ fn a_stalled_stdout_blocks_no_request() {
     );
 }
 
+/// infra (rendered by `setup` with [`KARGS_33`]) is still served as it was.
+fn serves_infras_last_good(s: &Serve, a: &std::path::Path) {
+    let infra = format!("Bearer {}", token_for(a, "infra"));
+    let r = https_get(
+        s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/infra",
+        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
+    );
+    assert_eq!(
+        (r.status, r.body.as_slice()),
+        (200, KARGS_33.as_bytes()),
+        "infra's last good"
+    );
+}
+
 #[test]
 fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
     let (d, a) = setup(&[]);
@@ -384,18 +400,7 @@ fn a_bad_pool_file_keeps_only_its_own_last_good_state() {
         s.stderr()
             .contains("rendered/infra.ign: keeping its last good state")
     );
-    let infra = format!("Bearer {}", token_for(&a, "infra"));
-    let r = https_get(
-        &s,
-        &ca,
-        "/config/infra",
-        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
-    );
-    assert_eq!(
-        (r.status, r.body.as_slice()),
-        (200, KARGS_33.as_bytes()),
-        "infra's last good"
-    );
+    serves_infras_last_good(&s, &a);
     // A missing tokens.json is a failed reload, not an empty token set.
     std::fs::remove_file(a.join("auth/tokens.json")).unwrap();
     assert!(s.wait_stderr(
@@ -743,7 +748,6 @@ fn a_pool_file_past_the_input_limit_keeps_its_last_good_state_and_says_so() {
     let (d, a) = setup(&[]);
     // Every file of the asset directory is far below 4 KiB; the limit bounds the pools too.
     let s = Serve::start(d.path(), &["--max-input-size", "4KiB"]);
-    let ca = a.join("tls/mcs-ca.crt");
     // A valid config of 5,000 bytes, read as a stream: refused as too large, not as bad JSON.
     let head = r#"{"ignition":{"version":"3.2.0"},"storage":{"files":[{"path":"/big","contents":{"source":"data:,"#;
     let tail = r#""}}]}}"#;
@@ -756,18 +760,7 @@ fn a_pool_file_past_the_input_limit_keeps_its_last_good_state_and_says_so() {
         "{}",
         s.stderr()
     );
-    let infra = format!("Bearer {}", token_for(&a, "infra"));
-    let r = https_get(
-        &s,
-        &ca,
-        "/config/infra",
-        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
-    );
-    assert_eq!(
-        (r.status, r.body.as_slice()),
-        (200, KARGS_33.as_bytes()),
-        "infra's last good"
-    );
+    serves_infras_last_good(&s, &a);
 }
 
 #[test]
@@ -785,14 +778,8 @@ fn a_directory_in_place_of_a_pool_file_keeps_its_last_good_state_and_says_so() {
         "{}",
         s.stderr()
     );
+    serves_infras_last_good(&s, &a);
     let infra = format!("Bearer {}", token_for(&a, "infra"));
-    let r = https_get(
-        &s,
-        &ca,
-        "/config/infra",
-        &[("Authorization", &infra), ("Accept", &accept("3.3.0"))],
-    );
-    assert_eq!((r.status, r.body.as_slice()), (200, KARGS_33.as_bytes()));
     // Gone for good: the pool goes, and the log says so.
     std::fs::remove_dir(a.join("rendered/infra.ign")).unwrap();
     assert!(
