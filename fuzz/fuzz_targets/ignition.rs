@@ -2,7 +2,8 @@
 //! (unit contents, URLs, data URLs included), converted to every spec the MCS serves, and
 //! written back as Go writes it; the bodies serve holds for each spec (sharing with the 3.5.0
 //! one) equal to those; and the same bytes through go-yaml's emitter. Errors, never panics,
-//! and what one step writes the next reads.
+//! and what one step writes the next reads. serve's streaming parse (`Stored::parse_reader`)
+//! holds the same bodies as the parse of bytes.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
 use mcsctl::ignition::render::payload::Stored;
@@ -31,10 +32,15 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(stored) = Stored::read(data, "fuzz.ign") {
         // What serve holds (bodies sharing with the 3.5.0 one) is what the MCS steps write.
         let variants = Variants::new(data.to_vec(), "fuzz.ign").expect("a stored config loads");
+        // serve's own path: the file parsed as it is read, then prepared.
+        let doc = Stored::parse_reader(data, "fuzz.ign").expect("JSON from bytes is JSON streamed");
+        let streamed = Variants::from_json(doc, "fuzz.ign").expect("a streamed config loads");
         for spec in Spec::ALL {
             let want = stored.serve(spec);
             let got = variants.get(spec).map(|c| c.to_vec()).map_err(str::to_string);
             assert_eq!(got, want, "{spec}: held body");
+            let got = streamed.get(spec).map(|c| c.to_vec()).map_err(str::to_string);
+            assert_eq!(got, want, "{spec}: held body, streamed");
         }
     }
 });

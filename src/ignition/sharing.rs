@@ -2,7 +2,7 @@
 //!
 //! A large config is large because of long strings, nearly always file contents as data
 //! URLs, and those are the same at every spec. So the config first gives up its long sources
-//! for *holes*, short data URLs standing for them ([`Base::hollow`]); the base body is then
+//! for *holes*, short data URLs standing for them ([`Hollowed::take`]); the base body is then
 //! written from it with each hole's source in its place, the source dropped as soon as it is
 //! written and its place remembered ([`Hollowed::encode`]), so the config and the base are
 //! never both held whole; converting the config to another spec copies nothing large; and
@@ -48,7 +48,7 @@ fn hash(b: &[u8]) -> u64 {
     h.finish()
 }
 
-/// The long sources a config gave up ([`Base::hollow`]), until the base is written.
+/// The long sources a config gave up ([`Hollowed::take`]), until the base is written.
 #[derive(Debug)]
 pub struct Hollowed {
     /// What its holes start with; `None` (no random tag) took nothing.
@@ -117,6 +117,46 @@ impl Recorder {
 }
 
 impl Hollowed {
+    /// Takes every long data-URL source out of `cfg`, leaving a hole in its place, for
+    /// [`Hollowed::encode`] to write the base from. The config then converts and validates as
+    /// before, copying nothing large, and serves only as what [`Base::share`] writes other
+    /// specs from.
+    pub fn take(cfg: &mut Config) -> Hollowed {
+        let mut tag = [0u8; 16];
+        let prefix = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
+            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+            format!("data:,mcsctl-hole-{hex}-")
+        });
+        let mut taken = Vec::new();
+        let Some(prefix) = prefix else {
+            return Hollowed { prefix, taken };
+        };
+        let mut stack = vec![&mut cfg.value];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Object(m) => {
+                    for (k, x) in m.iter_mut() {
+                        match x {
+                            Value::String(s) if k == "source" => {
+                                if s.len() >= LONG && s.starts_with("data:") {
+                                    let hole = format!("{prefix}{}", taken.len());
+                                    taken.push(std::mem::replace(s, hole));
+                                }
+                            }
+                            _ => stack.push(x),
+                        }
+                    }
+                }
+                Value::Array(a) => stack.extend(a.iter_mut()),
+                _ => {}
+            }
+        }
+        Hollowed {
+            prefix: Some(prefix),
+            taken,
+        }
+    }
+
     /// The base body: `cfg` (the hollowed config or one made from it) written with each of
     /// its holes' sources in place. Every source taken must be written exactly once; one that
     /// was not (a hole `cfg` lost) is an error, never a hole served as data.
@@ -158,46 +198,6 @@ impl Base {
         self.holes
             .get(hole_number(self.hole.as_deref(), s)?)
             .cloned()
-    }
-
-    /// Takes every long data-URL source out of `cfg`, leaving a hole in its place, for
-    /// [`Hollowed::encode`] to write the base from. The config then converts and validates as
-    /// before, copying nothing large, and serves only as what [`Base::share`] writes other
-    /// specs from.
-    pub fn hollow(cfg: &mut Config) -> Hollowed {
-        let mut tag = [0u8; 16];
-        let prefix = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
-            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
-            format!("data:,mcsctl-hole-{hex}-")
-        });
-        let mut taken = Vec::new();
-        let Some(prefix) = prefix else {
-            return Hollowed { prefix, taken };
-        };
-        let mut stack = vec![&mut cfg.value];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Object(m) => {
-                    for (k, x) in m.iter_mut() {
-                        match x {
-                            Value::String(s) if k == "source" => {
-                                if s.len() >= LONG && s.starts_with("data:") {
-                                    let hole = format!("{prefix}{}", taken.len());
-                                    taken.push(std::mem::replace(s, hole));
-                                }
-                            }
-                            _ => stack.push(x),
-                        }
-                    }
-                }
-                Value::Array(a) => stack.extend(a.iter_mut()),
-                _ => {}
-            }
-        }
-        Hollowed {
-            prefix: Some(prefix),
-            taken,
-        }
     }
 
     /// `cfg`'s body (a conversion of the hollowed config), sharing with the base.
@@ -409,7 +409,7 @@ mod tests {
     }
 
     #[test]
-    fn hollow_leaves_holes_where_the_long_sources_were() {
+    fn taking_leaves_holes_where_the_long_sources_were() {
         let long = |c: &str| format!("data:,{}", c.repeat(LONG));
         let unit = format!("[Unit]\n{}", "Description=x\n".repeat(LONG / 8));
         let v = json!({"ignition": {"version": "3.5.0", "config": {"merge": [{"source": long("m")}]}},
@@ -420,7 +420,7 @@ mod tests {
             "systemd": {"units": [{"name": "u.service", "contents": unit}]}});
         let mut cfg = Config::decode(v).unwrap().0;
         let whole = cfg.to_json();
-        let taken = Base::hollow(&mut cfg);
+        let taken = Hollowed::take(&mut cfg);
         assert_eq!(taken.taken.len(), 3);
         let text = String::from_utf8(cfg.to_json()).unwrap();
         assert!(!text.contains(&"a".repeat(LONG)) && !text.contains(&"m".repeat(LONG)));
@@ -437,7 +437,7 @@ mod tests {
         assert_eq!(base.share(&cfg).to_vec(), whole);
         // Another base's holes are strings like any other.
         let mut again = cfg.clone();
-        let other = Base::hollow(&mut again).encode(&again).unwrap();
+        let other = Hollowed::take(&mut again).encode(&again).unwrap();
         assert_ne!(other.hole, base.hole);
         assert_eq!(other.share(&cfg).to_vec(), cfg.to_json());
     }
@@ -448,7 +448,7 @@ mod tests {
         let v = json!({"ignition": {"version": "3.5.0"}, "storage": {"files": [
             {"path": "/a", "contents": {"source": long}}]}});
         let mut cfg = Config::decode(v).unwrap().0;
-        let taken = Base::hollow(&mut cfg);
+        let taken = Hollowed::take(&mut cfg);
         let empty = Config::decode(json!({"ignition": {"version": "3.5.0"}}))
             .unwrap()
             .0;

@@ -6,7 +6,7 @@ use anyhow::{Result, anyhow};
 
 use super::chunks::Chunks;
 use super::render::payload::Stored;
-use super::sharing::{Base, GIVE_BACK};
+use super::sharing::{GIVE_BACK, Hollowed};
 use super::spec::Spec;
 
 /// A stored config, ready in every spec.
@@ -37,7 +37,7 @@ impl Variants {
     pub fn from_json(doc: serde_json::Value, what: &str) -> Result<Variants> {
         let mut stored = Stored::from_json(doc, what)?;
         let cannot = |why: String| anyhow!("{what} cannot be served: {why}");
-        let taken = Base::hollow(stored.held_mut());
+        let taken = Hollowed::take(stored.held_mut());
         let base = match &stored {
             Stored::Plain(c) => taken.encode(c),
             Stored::Mcs(s) => taken.encode(&s.config(Spec::INTERNAL).map_err(cannot)?),
