@@ -29,6 +29,9 @@ pub enum Reason {
     NotTls,
     /// No protocol version or cipher suite in common.
     NoCommonGround,
+    /// Its server name (SNI) was not a host name (`host:port`, say), which rustls refuses with
+    /// `illegal_parameter` where Go's server, the MCS's, ignores it.
+    BadServerName,
     /// It did not finish within `--handshake-timeout`.
     Timeout,
     /// Anything else rustls refused.
@@ -45,6 +48,9 @@ impl Reason {
             | rustls::Error::InappropriateHandshakeMessage { .. }
             | rustls::Error::InappropriateMessage { .. } => Reason::NotTls,
             rustls::Error::PeerIncompatible(_) => Reason::NoCommonGround,
+            rustls::Error::PeerMisbehaved(
+                rustls::PeerMisbehaved::ServerNameMustContainOneHostName,
+            ) => Reason::BadServerName,
             other => Reason::Other(other.to_string()),
         })
     }
@@ -56,6 +62,9 @@ impl Reason {
             Reason::NotTls if n == 1 => "was not TLS".into(),
             Reason::NotTls => "were not TLS".into(),
             Reason::NoCommonGround => "found no TLS version or cipher in common".into(),
+            Reason::BadServerName => {
+                "carried a TLS server name (SNI) that is not a host name".into()
+            }
             Reason::Timeout => "timed out".into(),
             Reason::Other(e) => format!("failed: {e}"),
         }
@@ -78,6 +87,9 @@ impl Reason {
             },
             Reason::NotTls => "plain HTTP to the TLS port (the URL must be https), or a scanner",
             Reason::NoCommonGround => "an old TLS client (serve speaks TLS 1.2 and 1.3)",
+            Reason::BadServerName => {
+                "a client putting host:port or another non-name in SNI (hey 0.1.4 does); Ignition sends the URL's host name, or none for an IP address"
+            }
             Reason::Timeout => "a slow network or a client that stalls",
             Reason::Other(_) => "see the reason",
         }

@@ -67,6 +67,7 @@ impl Metrics {
             Reason::Alert(a) => a.clone(),
             Reason::NotTls => "not_tls".into(),
             Reason::NoCommonGround => "no_common_ground".into(),
+            Reason::BadServerName => "bad_server_name".into(),
             Reason::Timeout => "timeout".into(),
             Reason::Other(_) => "other".into(),
         };

@@ -1,11 +1,12 @@
 //! What `mcsctl serve` puts on the wire around a response: a fetch asking to close the
 //! connection (as wrk and some load balancers' health checks do) gets the whole response, the
 //! close alert and the FIN, and is confirmed whole; a handshake that fails still tells the
-//! client why.
+//! client why, and serve's log names a server name (SNI) that is not a host name.
 
 use std::net::TcpStream;
+use std::time::Duration;
 
-use crate::support::{Https, Serve, client_config, ledger_records, machine_token, ok};
+use crate::support::{Https, Serve, client_config, ledger_records, machine_token, ok, openssl_run};
 
 fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     crate::serve::setup_with(&[])
@@ -55,5 +56,34 @@ fn a_handshake_that_fails_still_sends_the_client_its_alert() {
             rustls::AlertDescription::NoApplicationProtocol
         )),
         "{err}"
+    );
+}
+
+#[test]
+fn a_server_name_that_is_not_a_host_name_is_refused_and_named_in_the_log() {
+    let (d, _a) = setup();
+    let s = Serve::start(d.path(), &[]);
+    // hey 0.1.4 puts the Host header, port included, in SNI; rustls refuses that.
+    let at = s.addr.to_string();
+    let args = ["s_client", "-connect", &at, "-servername", &at];
+    let Some((_, out)) = openssl_run(&args, d.path()) else {
+        return;
+    };
+    assert!(out.contains("alert illegal parameter"), "{out}");
+    assert!(
+        s.wait_stderr("handshake-failed", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    let err = s.stderr();
+    let line = err
+        .lines()
+        .find(|l| l.contains("handshake-failed"))
+        .unwrap();
+    assert!(
+        line.contains(
+            "127.0.0.1: 1 handshake carried a TLS server name (SNI) that is not a host name since "
+        ) && line.contains("(hey 0.1.4 does); Ignition sends the URL's host name"),
+        "{line}"
     );
 }
