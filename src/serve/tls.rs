@@ -165,7 +165,9 @@ impl Tls {
             rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
         // One TLS 1.3 ticket per handshake, not rustls' two: a client resuming takes one per
         // connection (OpenSSL and Go keep the newest), and each costs both sides an
-        // encryption and a parse; a client that never resumes (Ignition) ignores it.
+        // encryption and a parse. A client that offers no resumption gets none: Ignition
+        // (Go with no session cache) sends no psk_key_exchange_modes, and rustls then sends no
+        // ticket (server/tls13.rs).
         tls.send_tls13_tickets = 1;
         // The snapshot's reader; an unreadable CA certificate only leaves its fingerprint out.
         let ca_fingerprint = crate::state::cas::certs(dir, layout::CA_CERT)
