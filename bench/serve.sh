@@ -157,23 +157,35 @@ per_req() { python3 -c "import sys; d, n, hz = map(float, sys.argv[1:]); print(r
 requests() { awk '/requests in/{print $1}'; }
 [ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio | mcsctl CPU µs/req | nginx CPU µs/req | ratio |"
 [ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+# One case on both servers: `client` (run_wrk or hey_out) fetches `path` from mcsctl (with the
+# token) and then from nginx, with the headers given; sets m and n (the client's output) and
+# mt and nt (each server's CPU ticks meanwhile).
+both() { # client path header...
+  local client=$1 path=$2 workers m0 m1 n0 n1
+  shift 2
+  workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
+  m0=$(ticks "$mpid")
+  m=$("$client" "https://127.0.0.1:$mport$path" "Authorization: Bearer $token" "$@")
+  m1=$(ticks "$mpid"); n0=$(ticks $workers)
+  n=$("$client" "https://127.0.0.1:$nport$path" "$@")
+  n1=$(ticks $workers)
+  mt=$((m1 - m0)); nt=$((n1 - n0))
+}
+ratio() { python3 -c "print(round($1/$2,2))"; }
+row() { # label, then mcsctl and nginx: req/s, p99, CPU per request
+  echo "| $1 | $2 | $3 | $(ratio "$2" "$3") | $4 | $5 | $(ratio "$4" "$5") | $6 | $7 | $(ratio "$6" "$7") |"
+}
 handshakes=()
 for size in $sizes; do
   for mode in keep-alive close; do
     extra=()
     [ "$mode" = close ] && extra=("Connection: close")
-    workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
-    m0=$(ticks "$mpid")
-    m=$(run_wrk "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "$accept" "${extra[@]}")
-    m1=$(ticks "$mpid"); n0=$(ticks $workers)
-    n=$(run_wrk "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}")
-    n1=$(ticks $workers)
+    both run_wrk "/config/$size" "$accept" "${extra[@]}"
     mr=$(echo "$m" | rps); nr=$(echo "$n" | rps)
-    mp=$(echo "$m" | p99); np=$(echo "$n" | p99)
-    mc=$(per_req $((m1 - m0)) "$(echo "$m" | requests)"); nc=$(per_req $((n1 - n0)) "$(echo "$n" | requests)")
     bytes=$(stat -c %s "$work/docroot/$size.ign")
     [ "$mode" = close ] && handshakes+=("$size close, wrk (resumed: wrk's OpenSSL resumes its TLS 1.3 sessions, so no signature)=$mr")
-    echo "| $size ($bytes B), $mode | $mr | $nr | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") | $mc | $nc | $(python3 -c "print(round($mc/$nc,2))") |"
+    row "$size ($bytes B), $mode" "$mr" "$nr" "$(echo "$m" | p99)" "$(echo "$n" | p99)" \
+      "$(per_req "$mt" "$(echo "$m" | requests)")" "$(per_req "$nt" "$(echo "$n" | requests)")"
     for out in "$m" "$n"; do
       if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses during $size $mode:" >&2; echo "$out" >&2; exit 1; fi
     done
@@ -198,21 +210,16 @@ hey_check() { # label output: every response a 200, no client error
   fi
 }
 if [ -n "$sizes" ] && [ "${HEY:-1}" != 0 ]; then
-  workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
-  m0=$(ticks "$mpid")
-  m=$(hey_out "https://127.0.0.1:$mport/config/small" "Authorization: Bearer $token" "$accept")
-  m1=$(ticks "$mpid"); n0=$(ticks $workers)
-  n=$(hey_out "https://127.0.0.1:$nport/config/small" "$accept")
-  n1=$(ticks $workers)
+  both hey_out /config/small "$accept"
   hey_check mcsctl "$m"; hey_check nginx "$n"
-  hey_rps() { awk '/Requests\/sec/{print $2}'; }
+  hey_rps() { awk '/Requests\/sec/{printf "%.0f\n", $2}'; }
   hey_p99() { awk '$1=="99%"{print $3 * 1000}'; }
   hey_n() { grep -oE '\[200\][[:space:]]+[0-9]+' | awk '{print $2}'; }
-  mr=$(echo "$m" | hey_rps); nr=$(echo "$n" | hey_rps)
-  mp=$(echo "$m" | hey_p99); np=$(echo "$n" | hey_p99)
-  mc=$(per_req $((m1 - m0)) "$(echo "$m" | hey_n)"); nc=$(per_req $((n1 - n0)) "$(echo "$n" | hey_n)")
+  mr=$(echo "$m" | hey_rps)
   handshakes+=("small close, hey (full handshakes, as Ignition)=$mr")
-  echo "| small, close, hey (Go TLS, full handshakes) | $(printf %.0f "$mr") | $(printf %.0f "$nr") | $(python3 -c "print(round($mr/$nr,2))") | $mp | $np | $(python3 -c "print(round($mp/$np,2))") | $mc | $nc | $(python3 -c "print(round($mc/$nc,2))") |"
+  row "small, close, hey (Go TLS, full handshakes)" "$mr" "$(echo "$n" | hey_rps)" \
+    "$(echo "$m" | hey_p99)" "$(echo "$n" | hey_p99)" \
+    "$(per_req "$mt" "$(echo "$m" | hey_n)")" "$(per_req "$nt" "$(echo "$n" | hey_n)")"
 fi
 
 # Handshakes against what these cores' crypto allows. A full TLS 1.3 handshake costs one P-256
