@@ -974,7 +974,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__doctor)
-            opts="-q -v -h -V --resolve --ignition-spec --timeout --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --resolve --ignition-spec --timeout --fetch --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1984,7 +1984,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --metrics-listen --ledger --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --metrics-listen --ledger --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1995,6 +1995,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-partial-fetches)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

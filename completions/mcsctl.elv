@@ -527,6 +527,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;serve'= {
             cand --metrics-listen 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections'
             cand --ledger 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll'
+            cand --max-partial-fetches 'How many fetches of a machine token with limited uses may be cut off before their end (a network that drops, a client that stops reading): each gives the use back and the machine may fetch again; past this many, the token is refused (401) until `mcsctl machine add NAME --force` gives it a new one'
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'
             cand --auth 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)'
@@ -562,6 +563,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --fetch 'Fetch the config even when the pointer''s token has limited uses (a machine''s single-use token): that spends one, and the machine then gets 401. Without it such a token is checked with HEAD (TLS, auth, its state), which spends nothing'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'

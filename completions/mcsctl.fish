@@ -390,6 +390,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'P
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l metrics-listen -d 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l ledger -d 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-partial-fetches -d 'How many fetches of a machine token with limited uses may be cut off before their end (a network that drops, a client that stops reading): each gives the use back and the machine may fetch again; past this many, the token is refused (401) until `mcsctl machine add NAME --force` gives it a new one' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l insecure-listen -d 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l auth -d 'Auth mode (default: serveAuth of mcsctl.json, else token; never chosen by how many tokens are live)' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
@@ -422,6 +423,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l fetch -d 'Fetch the config even when the pointer\'s token has limited uses (a machine\'s single-use token): that spends one, and the machine then gets 401. Without it such a token is checked with HEAD (TLS, auth, its state), which spends nothing'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'

@@ -45,7 +45,13 @@ impl Clock {
 
     /// The current time, to the second.
     pub fn now(&self) -> OffsetDateTime {
-        let t = match self {
+        let t = self.now_precise();
+        t.replace_nanosecond(0).unwrap_or(t)
+    }
+
+    /// The current time, to the nanosecond (a ledger record's time).
+    pub fn now_precise(&self) -> OffsetDateTime {
+        match self {
             Clock::System => OffsetDateTime::now_utc(),
             Clock::Fixed(t) => *t,
             Clock::Shifted(file) => {
@@ -55,8 +61,7 @@ impl Clock {
                     .unwrap_or(0);
                 OffsetDateTime::now_utc() + time::Duration::seconds(shift)
             }
-        };
-        t.replace_nanosecond(0).unwrap_or(t)
+        }
     }
 }
 

@@ -19,9 +19,9 @@
 //! freeing them returns nothing while anything after them lives; [`give_back`] returns the
 //! free pages wherever they are, which loading calls as it drops a config's sources.
 //!
-//! This is one of two modules of mcsctl with `unsafe` code (the other is
-//! [`crate::ledger::region`]): the calls to `mallopt` and `malloc_trim`, sound because they
-//! take no pointer: each sets a number or walks the allocator's own lists under its own lock.
+//! This is the only module of mcsctl with `unsafe` code: the calls to `mallopt` and
+//! `malloc_trim`, sound because they take no pointer: each sets a number or walks the
+//! allocator's own lists under its own lock.
 #![allow(unsafe_code)]
 
 /// glibc's initial threshold for a block of its own, which serve keeps.

@@ -125,7 +125,7 @@ impl Ui {
         }
         let style = match word {
             "ok" => console::Style::new().green(),
-            "warn" | "expiring" => console::Style::new().yellow(),
+            "warn" | "expiring" | "skipped" => console::Style::new().yellow(),
             _ => console::Style::new().red().bold(),
         };
         style.apply_to(word).to_string()

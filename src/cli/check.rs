@@ -64,6 +64,12 @@ pub struct DoctorArgs {
     #[arg(long, default_value = "10s", value_name = "DUR", value_parser = values::duration)]
     pub timeout: Duration,
 
+    /// Fetch the config even when the pointer's token has limited uses (a machine's
+    /// single-use token): that spends one, and the machine then gets 401. Without it such a
+    /// token is checked with HEAD (TLS, auth, its state), which spends nothing.
+    #[arg(long)]
+    pub fetch: bool,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

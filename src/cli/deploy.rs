@@ -139,6 +139,13 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<std::path::PathBuf>,
 
+    /// How many fetches of a machine token with limited uses may be cut off before their end
+    /// (a network that drops, a client that stops reading): each gives the use back and the
+    /// machine may fetch again; past this many, the token is refused (401) until `mcsctl
+    /// machine add NAME --force` gives it a new one.
+    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub max_partial_fetches: u32,
+
     /// HTTPS listen address.
     #[arg(long, default_value = "0.0.0.0:22623", value_name = "ADDR", value_parser = values::listen)]
     pub listen: SocketAddr,

@@ -24,8 +24,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         resolve: a.resolve.clone(),
         ignition_spec: a.ignition_spec.to_string(),
         timeout: a.timeout.to_std().max(std::time::Duration::from_secs(1)),
+        fetch: a.fetch,
+        known: known_tokens(dir),
     };
-    let report = doctor::run(&opts);
+    let report = doctor::run(&opts, &|warning| ui.warn(warning));
     let code = if report.passed() {
         exit::OK
     } else {
@@ -43,7 +45,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         .map(|s| {
             vec![
                 s.step.clone(),
-                ui.status_word(if s.status == Status::Ok { "ok" } else { "fail" }),
+                ui.status_word(match s.status {
+                    Status::Ok => "ok",
+                    Status::Fail => "fail",
+                    Status::Skipped => "skipped",
+                }),
                 s.detail.clone(),
             ]
         })
@@ -53,17 +59,44 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         report.pointer, report.ignition_spec
     );
     out.push_str(&table(&["STEP", "RESULT", "DETAIL"], &rows));
-    match report.steps.iter().find(|s| s.status == Status::Fail) {
-        Some(f) => out.push_str(&format!(
+    match (
+        report.steps.iter().find(|s| s.status == Status::Fail),
+        report.skipped(),
+    ) {
+        (Some(f), _) => out.push_str(&format!(
             "\nfailed at step {}: {}\nfix: {}\n",
             f.step,
             f.detail,
             f.fix.as_deref().unwrap_or("")
         )),
-        None => out.push_str(
+        (None, Some(s)) => out.push_str(&format!(
+            "\nevery step run passed: a machine booting with this pointer config reaches the server, trusts its certificate and is authorized; its config was not fetched (step {}: a GET would spend the machine's token)\nto fetch it anyway: {}\n",
+            s.step,
+            s.fix.as_deref().unwrap_or("")
+        )),
+        (None, None) => out.push_str(
             "\nevery step passed: a machine booting with this pointer config gets its config\n",
         ),
     }
     ui.out(out)?;
     Ok(code)
+}
+
+/// The machine tokens of limited uses the asset directory holds (none when it has no token
+/// store, or one that cannot be read: the server's answer to the HEAD still says).
+fn known_tokens(dir: &AssetDir) -> Vec<doctor::KnownToken> {
+    let Ok(Some(store)) = crate::state::read_tokens(dir) else {
+        return Vec::new();
+    };
+    store
+        .tokens
+        .iter()
+        .filter_map(|t| {
+            Some(doctor::KnownToken {
+                id: t.id.clone(),
+                machine: t.machine.clone()?,
+                uses: t.uses?,
+            })
+        })
+        .collect()
 }

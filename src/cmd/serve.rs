@@ -26,6 +26,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
             .ledger
             .clone()
             .unwrap_or_else(|| crate::ledger::default_path(dir, &crate::ledger::hostname())),
+        max_partial_fetches: a.max_partial_fetches,
         clock: clock.clone(),
         listen: a.listen,
         insecure_listen: a.insecure_listen,

@@ -1,7 +1,14 @@
 //! `mcsctl doctor`: does what Ignition does with a pointer config, one step at a time, and
 //! says which step fails, why, and what fixes it. Blocking I/O with hard timeouts; nothing is
 //! retried (Ignition would retry for ever, which is what makes a failed boot so opaque).
+//!
+//! A check never spends what the machine needs: a pointer carrying a token is first asked
+//! with HEAD, which mcsctl serve answers as the GET (status, reason, length) without claiming
+//! anything. When the answer (or the asset directory) says the token has limited uses (a
+//! machine's single-use token), the config is not fetched, and the report says so; `--fetch`
+//! fetches it anyway, after saying what that spends.
 
+mod check;
 mod explain;
 mod judge;
 mod steps;
@@ -31,6 +38,22 @@ pub struct Options {
     pub ignition_spec: String,
     /// Limit of each network step.
     pub timeout: Duration,
+    /// Fetch the config even with a token of limited uses (spending one).
+    pub fetch: bool,
+    /// The asset directory's machine tokens of limited uses (a pointer carrying one is not
+    /// spent without `fetch`, whatever the server says).
+    pub known: Vec<KnownToken>,
+}
+
+/// A machine token of the asset directory.
+#[derive(Debug, Clone)]
+pub struct KnownToken {
+    /// Its id.
+    pub id: String,
+    /// The machine it is bound to.
+    pub machine: String,
+    /// The whole fetches it allows.
+    pub uses: u32,
 }
 
 /// Result of one step.
@@ -41,6 +64,8 @@ pub enum Status {
     Ok,
     /// It failed; the steps after it were not run.
     Fail,
+    /// Not run on purpose (it would spend a single-use token); the steps after it neither.
+    Skipped,
 }
 
 /// One step of the run.
@@ -70,9 +95,28 @@ pub struct Report {
 }
 
 impl Report {
-    /// Whether every step passed.
+    /// Whether every step run passed.
     pub fn passed(&self) -> bool {
-        self.steps.iter().all(|s| s.status == Status::Ok)
+        self.steps.iter().all(|s| s.status != Status::Fail)
+    }
+
+    /// The step not run on purpose, if one was.
+    pub fn skipped(&self) -> Option<&Step> {
+        self.steps.iter().find(|s| s.status == Status::Skipped)
+    }
+
+    pub(crate) fn skip(
+        &mut self,
+        step: impl Into<String>,
+        detail: impl Into<String>,
+        how: impl Into<String>,
+    ) {
+        self.steps.push(Step {
+            step: step.into(),
+            status: Status::Skipped,
+            detail: detail.into(),
+            fix: Some(how.into()),
+        });
     }
 
     pub(crate) fn ok(&mut self, step: impl Into<String>, detail: impl Into<String>) {
@@ -108,8 +152,9 @@ pub(crate) struct Fetch {
     pool: String,
 }
 
-/// Runs every step; stops at the first failure.
-pub fn run(opts: &Options) -> Report {
+/// Runs every step; stops at the first failure. `spending` is told, before the request, when
+/// a GET is about to spend a use of a token with limited uses (`--fetch`).
+pub fn run(opts: &Options, spending: &dyn Fn(&str)) -> Report {
     let name = opts.pointer.display().to_string();
     let mut r = Report {
         pointer: name.clone(),
@@ -119,7 +164,7 @@ pub fn run(opts: &Options) -> Report {
     let Some(fetch) = parse_step(&mut r, opts) else {
         return r;
     };
-    let _ = steps::fetch(&mut r, opts, &fetch, "", 0);
+    let _ = steps::fetch(&mut r, opts, &fetch, "", 0, spending);
     r
 }
 

@@ -5,15 +5,23 @@ use rustls::pki_types::CertificateDer;
 
 use super::judge::{self, Resource};
 use super::{Fetch, MAX_DEPTH, Options, Report, explain};
-use crate::http::{self, BodyFailure, Exchange, Failure, HttpUrl};
+use crate::http::{self, BodyFailure, Exchange, Failure, HttpUrl, Method};
 use crate::ignition::dataurl;
 use crate::pki::cert::{CertInfo, parse_pem_certs};
 
 /// The User-Agent doctor sends: Ignition's, marked as doctor's.
 const USER_AGENT: &str = "Ignition/2.14.0 (mcsctl doctor)";
 
-/// Fetches `f` and reports each step under `prefix`; `None` once a step failed.
-pub fn fetch(r: &mut Report, opts: &Options, f: &Fetch, prefix: &str, depth: usize) -> Option<()> {
+/// Fetches `f` and reports each step under `prefix`; `None` once a step failed (or was
+/// skipped: a token of limited uses is checked with HEAD and not spent without `--fetch`).
+pub fn fetch(
+    r: &mut Report,
+    opts: &Options,
+    f: &Fetch,
+    prefix: &str,
+    depth: usize,
+    spending: &dyn Fn(&str),
+) -> Option<()> {
     let step = |s: &str| format!("{prefix}{s}");
     let Some(url) = HttpUrl::parse(&f.url) else {
         r.fail(
@@ -36,36 +44,47 @@ pub fn fetch(r: &mut Report, opts: &Options, f: &Fetch, prefix: &str, depth: usi
         .iter()
         .map(|c| CertificateDer::from(c.der.clone()))
         .collect();
-    let ex = http::get(&http::Request {
-        url: &url,
-        resolve,
-        roots: &roots,
-        accept_spec: &opts.ignition_spec,
-        user_agent: USER_AGENT,
-        headers: &f.headers,
-        timeout: opts.timeout,
-        max_body: crate::assets::max_input(),
-    });
-    let body = report_exchange(r, opts, f, &url, &ex, &step)?;
+    let send = |method| {
+        http::get(&http::Request {
+            method,
+            url: &url,
+            resolve,
+            roots: &roots,
+            accept_spec: &opts.ignition_spec,
+            user_agent: USER_AGENT,
+            headers: &f.headers,
+            timeout: opts.timeout,
+            max_body: crate::assets::max_input(),
+        })
+    };
+    if f.token_id.is_some() {
+        let head = send(Method::Head);
+        if let Some(warning) = super::check::checked(r, opts, f, &url, &head, &step)? {
+            spending(&warning);
+        }
+    }
+    let ex = send(Method::Get);
+    let body = report_exchange(r, opts, f, &url, &ex, &step, Method::Get)?;
     let summary = config_step(r, opts, body, &step)?;
-    references(r, opts, f, &summary, prefix, depth)
+    references(r, opts, f, &summary, prefix, depth, spending)
 }
 
 /// Reports the network steps of `ex`; the 200 body when every one passed.
-fn report_exchange<'a>(
+pub(super) fn report_exchange<'a>(
     r: &mut Report,
     opts: &Options,
     f: &Fetch,
     url: &HttpUrl,
     ex: &'a Exchange,
     step: &dyn Fn(&str) -> String,
+    method: Method,
 ) -> Option<&'a [u8]> {
     connection_steps(r, opts, f, url, ex, step)?;
-    answer_steps(r, opts, f, url, ex, step)
+    answer_steps(r, opts, f, url, ex, step, method)
 }
 
 /// resolve → connect → tls, as far as the connection went.
-fn connection_steps(
+pub(super) fn connection_steps(
     r: &mut Report,
     opts: &Options,
     f: &Fetch,
@@ -146,20 +165,20 @@ fn connection_steps(
 }
 
 /// request → status → body, as far as the answer went; the 200 body when all passed.
-fn answer_steps<'a>(
+pub(super) fn answer_steps<'a>(
     r: &mut Report,
     opts: &Options,
     f: &Fetch,
     url: &HttpUrl,
     ex: &'a Exchange,
     step: &dyn Fn(&str) -> String,
+    method: Method,
 ) -> Option<&'a [u8]> {
     let failure = ex.failure.as_ref();
-    let names: Vec<&str> = f.headers.iter().map(|(k, _)| k.as_str()).collect();
     let Some((status, headers)) = &ex.head else {
         match failure {
             Some(e @ (Failure::NotHttp(_) | Failure::Timeout(_))) => {
-                r.ok(step("request"), request_detail(url, opts, names));
+                r.ok(step("request"), request_detail(url, opts, f, method));
                 r.fail(
                     step("status"),
                     e.describe(),
@@ -174,7 +193,7 @@ fn answer_steps<'a>(
         }
         return None;
     };
-    r.ok(step("request"), request_detail(url, opts, names));
+    r.ok(step("request"), request_detail(url, opts, f, method));
     let header = |n: &str| {
         headers
             .get(n)
@@ -183,7 +202,14 @@ fn answer_steps<'a>(
     let reason = status.canonical_reason().unwrap_or_default();
     let code = status.as_u16();
     if code != 200 {
-        let first_line = ex.body.as_deref().map(http::first_line).unwrap_or_default();
+        // A HEAD has no body: a 401's reason is in WWW-Authenticate (RFC 6750).
+        let first_line = ex
+            .body
+            .as_deref()
+            .map(http::first_line)
+            .filter(|l| !l.is_empty())
+            .or_else(|| header("www-authenticate").and_then(|h| error_description(&h)))
+            .unwrap_or_default();
         let (detail, fix) =
             status_failure(code, reason, &first_line, f, opts, header("retry-after"));
         r.fail(step("status"), detail, fix);
@@ -218,9 +244,17 @@ fn answer_steps<'a>(
     }
 }
 
-fn request_detail(url: &HttpUrl, opts: &Options, names: Vec<&str>) -> String {
+/// The `error_description` of a `WWW-Authenticate: Bearer` header.
+fn error_description(h: &str) -> Option<String> {
+    let rest = h.split_once("error_description=\"")?.1;
+    Some(rest.split('"').next()?.chars().take(400).collect())
+}
+
+pub(super) fn request_detail(url: &HttpUrl, opts: &Options, f: &Fetch, method: Method) -> String {
+    let names: Vec<&str> = f.headers.iter().map(|(k, _)| k.as_str()).collect();
     format!(
-        "GET {} with User-Agent, Accept (spec {}){}",
+        "{} {} with User-Agent, Accept (spec {}){}",
+        method.as_str(),
         http::url::redact(url.path_and_query()),
         opts.ignition_spec,
         if names.is_empty() {
@@ -243,6 +277,11 @@ fn status_failure(
     let detail = format!("{code} {reason}: {first_line}");
     let fix = match code {
         401 => match &f.token_id {
+            Some(id) if let Some(k) = opts.known.iter().find(|k| k.id == *id) => format!(
+                "token {id} is machine {m}'s, and the server refuses it (the reason above: spent by an earlier fetch, or too many fetches cut off); if that fetch was not the machine's, the token may be stolen. `mcsctl machine add {m} --pool {} --force` gives the machine a new token and pointer config",
+                f.pool,
+                m = k.machine
+            ),
             Some(id) => format!(
                 "the server does not accept token {id}: it is stale (rotated out, expired or revoked) or from another asset directory; write a new pointer config with `mcsctl pointer --pool {} --force` from the server's assets, or compare with `mcsctl token list` there",
                 f.pool
@@ -263,6 +302,12 @@ fn status_failure(
         406 => format!(
             "the server cannot give this config to an Ignition that accepts spec {}: use a newer Ignition (boot image) or keep the config to fields that spec has",
             opts.ignition_spec
+        ),
+        503 => format!(
+            "the server cannot serve this now (the reason above, or in its log); a booting machine's Ignition retries a 503 by itself{}",
+            retry_after
+                .as_deref()
+                .map_or_else(String::new, |s| format!(" (the server asks for {s} s)"))
         ),
         429 => format!(
             "too many failed token attempts from this address; wait {} s or fix the token",
@@ -332,6 +377,7 @@ fn references(
     cfg: &judge::Summary,
     prefix: &str,
     depth: usize,
+    spending: &dyn Fn(&str),
 ) -> Option<()> {
     let step = format!("{prefix}references");
     let refs = Resource::references(&cfg.ignition.config);
@@ -382,7 +428,7 @@ fn references(
             token_id: None,
             pool: f.pool.clone(),
         };
-        fetch(r, opts, &next, &label, depth + 1)?;
+        fetch(r, opts, &next, &label, depth + 1, spending)?;
     }
     Some(())
 }

@@ -1,4 +1,5 @@
-//! One GET as Ignition makes it, recorded step by step: resolve, connect, TLS (verified against
+//! One GET as Ignition makes it (or the HEAD that answers what that GET would, without its
+//! body: a check that spends nothing), recorded step by step: resolve, connect, TLS (verified against
 //! the given CAs only, never the system's roots: Ignition trusts only its configs' CAs), the
 //! response head, then the body. Each step has its own time limit. The body is judged as Go's
 //! HTTP client judges it: a `Content-Length` body that ends early, a chunked body without its
@@ -19,8 +20,31 @@ use rustls::pki_types::{CertificateDer, ServerName};
 
 use super::HttpUrl;
 
+/// GET, or HEAD: the same answer without the body (mcsctl serve never spends a single-use
+/// token on one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// What Ignition sends.
+    #[default]
+    Get,
+    /// A check.
+    Head,
+}
+
+impl Method {
+    /// As HTTP writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Head => "HEAD",
+        }
+    }
+}
+
 /// One fetch.
 pub struct Request<'a> {
+    /// GET or HEAD.
+    pub method: Method,
     /// What to fetch.
     pub url: &'a HttpUrl,
     /// An address to use instead of resolving the host (`doctor --resolve`).
@@ -201,10 +225,16 @@ async fn fetch(req: &Request<'_>, ex: &mut Exchange) -> Result<(), Failure> {
     exchange(TokioIo::new(tls), request, req, ex).await
 }
 
-/// The request Ignition sends: GET, Host as written in the URL, its User-Agent and Accept,
+/// The request Ignition sends: GET (or HEAD), Host as written in the URL, its User-Agent and Accept,
 /// identity encoding, then the extra headers in order.
 fn build(req: &Request<'_>) -> Result<hyper::Request<Empty<bytes::Bytes>>, Failure> {
-    let mut b = hyper::Request::get(req.url.path_and_query())
+    let method = match req.method {
+        Method::Get => hyper::Method::GET,
+        Method::Head => hyper::Method::HEAD,
+    };
+    let mut b = hyper::Request::builder()
+        .method(method)
+        .uri(req.url.path_and_query())
         .header(hyper::header::HOST, req.url.authority())
         .header(hyper::header::USER_AGENT, req.user_agent)
         .header(

@@ -6,5 +6,10 @@
 pub mod client;
 pub mod url;
 
-pub use client::{BodyFailure, Exchange, Failure, Request, first_line, get};
+pub use client::{BodyFailure, Exchange, Failure, Method, Request, first_line, get};
 pub use url::HttpUrl;
+
+/// The response header with which mcsctl serve tells the holder of a token of limited uses (a
+/// machine's) how many whole fetches it has left before the request, so that a check (a HEAD,
+/// `mcsctl doctor`) knows not to spend one.
+pub const FETCHES_LEFT: &str = "mcsctl-fetches-left";

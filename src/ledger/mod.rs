@@ -6,18 +6,20 @@
 //! Each serve replica keeps its own file (`auth/ledger/<replica>.jsonl`, locked while it
 //! writes); readers merge every file they are given.
 //!
-//! A record is written with `"whole":false` and, once serve has handed the response's last
-//! byte to the kernel, that flag is rewritten in place to `"whole":true ` (same length, so no
-//! other byte moves). The rewrite is applied at the next flush: a kill can lose the last
-//! seconds' confirmations, never a record.
+//! A record is written with `"whole":false`; once serve has handed the response's last byte
+//! to the kernel, that flag is rewritten in place to `"whole":true ` (same length, so no other
+//! byte moves), at once: a single-use token is spent by that rewrite, and a kill -9 right after
+//! it cannot un-spend the token. A record left `false` is a fetch cut off before its end (or a
+//! power cut within a poll of it): it spends nothing and is no evidence of a boot.
 //!
 //! Why an append-only log and not an embedded database: one writer per file, records that
 //! are only ever confirmed in place, readers in other processes (and on other replicas'
 //! copies) while serve writes, and a format `jq`, a log shipper or a cluster's log store reads
 //! as it is. A torn line (a kill in the middle of a write) is the only damage a crash can do,
-//! and a reader skips it: its fetch was never answered.
+//! and a reader skips it: its fetch was never answered. Damage from outside (the file
+//! truncated, replaced or removed under serve) is found at the next poll and repaired from
+//! what serve holds in memory (`serve::fetches`).
 
-mod region;
 mod scan;
 mod writer;
 
@@ -28,8 +30,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::assets::AssetDir;
 
-pub use scan::Scanner;
-pub use writer::Writer;
+pub use scan::{Line, Scanner, identity};
+pub use writer::{Health, Writer};
 
 /// The directory of the ledgers, relative to the asset directory.
 pub const DIR: &str = "auth/ledger";
@@ -70,6 +72,21 @@ const WHOLE_FROM_END: usize = "false}\n".len();
 
 /// What `"whole":false` becomes: the same length, so the rewrite moves no other byte.
 const WHOLE: &[u8] = b"true ";
+
+/// Where the `false` of `"whole":false` is in a record's text as this mcsctl writes it
+/// (trimmed, without its newline); `None` for a record written otherwise.
+pub fn flag_in(text: &str) -> Option<usize> {
+    text.ends_with("\"whole\":false}")
+        .then(|| text.len() - (WHOLE_FROM_END - 1))
+}
+
+/// Whether `at` in a file holds a flag rewritten to whole ([`Writer::confirm`]).
+pub fn flag_is_whole(file: &std::fs::File, at: u64) -> std::io::Result<bool> {
+    use std::os::unix::fs::FileExt;
+    let mut b = [0u8; 5];
+    file.read_exact_at(&mut b, at)?;
+    Ok(b == *WHOLE)
+}
 
 impl Record<&str> {
     /// The record as one line (ending in a newline) and where, in that line, the `false` of
@@ -141,7 +158,7 @@ pub fn files(dir: &AssetDir, extra: &[PathBuf]) -> Vec<PathBuf> {
 pub fn read(files: &[PathBuf]) -> Result<Vec<Record>> {
     let mut all = Vec::new();
     for f in files {
-        Scanner::new(f).scan(|r, _| all.push(r))?;
+        Scanner::new(f).scan(|l| all.push(l.record))?;
     }
     all.sort_by(|a, b| a.time.cmp(&b.time));
     Ok(all)

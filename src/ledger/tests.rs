@@ -46,12 +46,12 @@ fn a_record_line_is_what_serde_json_writes() {
     }
 }
 
-fn append(w: &Writer, r: &Record) -> (u64, usize) {
+fn append(w: &mut Writer, r: &Record) -> (u64, usize) {
     let (line, flag) = borrowed(r).line();
     (w.append(&line).unwrap(), flag)
 }
 
-/// Where the records of a ledger end (a writer maps zeros ahead of them).
+/// Where the records of a ledger end (zeros after them are a hole or an old writer's region).
 fn data_end(p: &Path) -> u64 {
     let bytes = std::fs::read(p).unwrap();
     bytes
@@ -69,32 +69,32 @@ fn records_survive_a_reopen_merge_in_time_order_and_a_torn_line_is_skipped() {
     let d = tempfile::tempdir().unwrap();
     let (a, b) = (d.path().join("a.jsonl"), d.path().join("b.jsonl"));
     append(
-        &Writer::open(&a).unwrap(),
+        &mut Writer::open(&a).unwrap(),
         &rec("2026-11-23T10:00:02Z", "t2"),
     );
-    let w = Writer::open(&b).unwrap();
-    append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
+    let mut w = Writer::open(&b).unwrap();
+    append(&mut w, &rec("2026-11-23T10:00:01Z", "t1"));
     drop(w);
-    let w = Writer::open(&a).unwrap();
-    append(&w, &rec("2026-11-23T10:00:03Z", "t3"));
+    let mut w = Writer::open(&a).unwrap();
+    append(&mut w, &rec("2026-11-23T10:00:03Z", "t3"));
     drop(w);
     let mode = std::fs::metadata(&a).unwrap().permissions();
     assert_eq!(
         std::os::unix::fs::PermissionsExt::mode(&mode) & 0o777,
         0o600
     );
-    // A kill in the middle of a copy leaves a line without its end, before the region's zeros:
-    // not read...
+    // A kill in the middle of a write leaves a line without its end (here before the zeros an
+    // earlier mcsctl mapped ahead of its records): not read...
     let f = OpenOptions::new().write(true).open(&b).unwrap();
     let torn = br#"{"time":"2026-11-23T10:00:04Z","mach"#;
     std::os::unix::fs::FileExt::write_all_at(&f, torn, data_end(&b)).unwrap();
+    std::os::unix::fs::FileExt::write_all_at(&f, &[0u8; 4096], data_end(&b)).unwrap();
     assert_eq!(tokens(&[a.clone(), b.clone()]), ["t1", "t2", "t3"]);
     // ...and the next writer cuts the zeros, ends that line and starts one of its own after it.
-    let w = Writer::open(&b).unwrap();
-    append(&w, &rec("2026-11-23T10:00:05Z", "t5"));
+    let mut w = Writer::open(&b).unwrap();
+    append(&mut w, &rec("2026-11-23T10:00:05Z", "t5"));
     assert_eq!(tokens(&[a, b.clone()]), ["t1", "t2", "t3", "t5"]);
-    // Closed, the ledger ends with its last record.
-    w.close().unwrap();
+    drop(w);
     assert!(std::fs::read(&b).unwrap().ends_with(b"}\n"));
     let mut f = OpenOptions::new().append(true).open(&b).unwrap();
     // Damage anywhere else is an error naming the line.
@@ -107,11 +107,13 @@ fn records_survive_a_reopen_merge_in_time_order_and_a_torn_line_is_skipped() {
 fn the_whole_flag_is_rewritten_in_place_and_the_line_stays_a_record() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("a.jsonl");
-    let w = Writer::open(&p).unwrap();
-    let (first, flag) = append(&w, &rec("2026-11-23T10:00:01Z", "t1"));
-    append(&w, &rec("2026-11-23T10:00:02Z", "t2"));
+    let mut w = Writer::open(&p).unwrap();
+    let (first, flag) = append(&mut w, &rec("2026-11-23T10:00:01Z", "t1"));
+    append(&mut w, &rec("2026-11-23T10:00:02Z", "t2"));
     let before = std::fs::read(&p).unwrap();
-    w.confirm(vec![first + flag as u64]).unwrap();
+    w.confirm(first + flag as u64).unwrap();
+    let file = std::fs::File::open(&p).unwrap();
+    assert!(flag_is_whole(&file, first + flag as u64).unwrap());
     let after = std::fs::read(&p).unwrap();
     assert_eq!(before.len(), after.len());
     let got = read(&[p]).unwrap();
@@ -144,28 +146,28 @@ fn a_scanner_reads_only_what_was_appended_since_and_waits_for_a_line_in_progress
     let p = d.path().join("a.jsonl");
     let mut s = Scanner::follow(&p);
     let mut seen = Vec::new();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert!(seen.is_empty(), "a missing ledger has no records");
     let mut f = std::fs::File::create(&p).unwrap();
     let (one, _) = borrowed(&rec("2026-11-23T10:00:01Z", "t1")).line();
     f.write_all(&one).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     // A line being written (no newline yet) is left for the next scan.
     let (line, _) = borrowed(&rec("2026-11-23T10:00:02Z", "t2")).line();
     f.write_all(&line[..40]).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     f.write_all(&line[40..]).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
     // Blank lines are not records; a writer's zeros ahead of its records are where the next
     // record will be: the follower waits there.
     f.write_all(b"\n\n").unwrap();
     f.write_all(&vec![0u8; 40 * 1024]).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
     let (three, _) = borrowed(&rec("2026-11-23T10:00:03Z", "t3")).line();
     std::os::unix::fs::FileExt::write_all_at(&f, &three, data_end(&p)).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2", "t3"]);
     // A line too long to be a record is an error, not a read of unbounded size.
     let mut g = std::fs::File::create(d.path().join("b.jsonl")).unwrap();
@@ -186,18 +188,18 @@ fn a_follower_waits_a_scan_for_a_gap_before_a_later_record_and_then_reads_past_i
     std::os::unix::fs::FileExt::write_all_at(&file, &two, one.len() as u64).unwrap();
     let mut s = Scanner::follow(&p);
     let mut seen = Vec::new();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert!(seen.is_empty(), "waits for the gap to fill");
     std::os::unix::fs::FileExt::write_all_at(&file, &one, 0).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
     // A gap still there at the next scan is a place a kill left: skipped, and what follows read.
     let (three, _) = borrowed(&rec("2026-11-23T10:00:03Z", "t3")).line();
     let end = std::fs::metadata(&p).unwrap().len();
     std::os::unix::fs::FileExt::write_all_at(&file, &three, end + 50).unwrap();
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2"]);
-    s.scan(|r, _| seen.push(r.token)).unwrap();
+    s.scan(|l| seen.push(l.record.token)).unwrap();
     assert_eq!(seen, ["t1", "t2", "t3"]);
     // A one-time reader reads past gaps at once, and splits a torn write from what follows.
     let torn = &one[..30];
@@ -206,20 +208,121 @@ fn a_follower_waits_a_scan_for_a_gap_before_a_later_record_and_then_reads_past_i
 }
 
 #[test]
-fn confirmations_over_many_stretches_flip_exactly_their_records() {
+fn a_writer_finds_its_ledger_truncated_replaced_or_removed_and_a_rewrite_takes_its_place() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path().join("ledger/a.jsonl");
+    let mut w = Writer::open(&p).unwrap();
+    let mode = |p: &Path| {
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(p).unwrap().permissions())
+            & 0o777
+    };
+    assert_eq!(
+        mode(p.parent().unwrap()),
+        0o700,
+        "a directory it creates is private"
+    );
+    append(&mut w, &rec("2026-11-23T10:00:01Z", "t1"));
+    assert_eq!(w.health().unwrap(), Health::Intact);
+    // logrotate's copytruncate: same file, cut to nothing. A record written meanwhile lands
+    // at the file's new end (no SIGBUS: nothing is mapped; no hole: it is appended), and
+    // where it landed says the file was cut.
+    let cut = |p: &Path| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(p)
+            .unwrap()
+            .set_len(0)
+            .unwrap()
+    };
+    cut(&p);
+    assert!(matches!(
+        w.health().unwrap(),
+        Health::Truncated { len: 0, .. }
+    ));
+    let (at, _) = append(&mut w, &rec("2026-11-23T10:00:02Z", "t2"));
+    assert_eq!(at, 0);
+    assert!(matches!(
+        w.health().unwrap(),
+        Health::Truncated { len: 0, .. }
+    ));
+    assert_eq!(tokens(std::slice::from_ref(&p)), ["t2"]);
+    // Another hand appending is found the same way.
+    let q = d.path().join("ledger/b.jsonl");
+    let mut w2 = Writer::open(&q).unwrap();
+    append(&mut w2, &rec("2026-11-23T10:00:01Z", "t1"));
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&q)
+        .unwrap()
+        .write_all(b"\n")
+        .unwrap();
+    append(&mut w2, &rec("2026-11-23T10:00:02Z", "t2"));
+    assert!(matches!(w2.health().unwrap(), Health::Truncated { .. }));
+    // The repair: a new file renamed over the path, private, locked, written from then on.
+    let (one, _) = borrowed(&rec("2026-11-23T10:00:01Z", "t1")).line();
+    let (two, flag) = borrowed(&rec("2026-11-23T10:00:02Z", "t2")).line();
+    let starts = w.rewrite(&[&one, &two]).unwrap();
+    assert_eq!(starts, [0, one.len() as u64]);
+    assert_eq!(w.health().unwrap(), Health::Intact);
+    assert_eq!(mode(&p), 0o600);
+    assert_eq!(tokens(std::slice::from_ref(&p)), ["t1", "t2"]);
+    w.confirm(starts[1] + flag as u64).unwrap();
+    assert!(read(std::slice::from_ref(&p)).unwrap()[1].whole);
+    let e = format!("{:#}", Writer::open(&p).unwrap_err());
+    assert!(e.contains("being written by another serve process"), "{e}");
+    // Renamed away (logrotate without copytruncate), or removed.
+    std::fs::rename(&p, d.path().join("ledger/a.jsonl.1")).unwrap();
+    std::fs::write(&p, b"").unwrap();
+    assert_eq!(w.health().unwrap(), Health::Replaced);
+    std::fs::remove_file(&p).unwrap();
+    assert_eq!(w.health().unwrap(), Health::Removed);
+}
+
+#[test]
+fn a_follower_reads_a_rewritten_ledger_again_and_marks_what_it_read_before() {
     let d = tempfile::tempdir().unwrap();
     let p = d.path().join("a.jsonl");
-    let w = Writer::open(&p).unwrap();
-    // About 300 KB of records: the confirmations span several 64 KiB stretches.
-    let flags: Vec<u64> = (0..1000)
-        .map(|i| {
-            let (at, flag) = append(&w, &rec("2026-11-23T10:00:01Z", &format!("t{i}")));
-            at + flag as u64
-        })
-        .collect();
-    let every_other: Vec<u64> = flags.iter().copied().step_by(2).rev().collect();
-    w.confirm(every_other).unwrap();
-    let got: Vec<bool> = read(&[p]).unwrap().iter().map(|r| r.whole).collect();
-    assert_eq!(got.len(), 1000);
-    assert!(got.iter().enumerate().all(|(i, &w)| w == (i % 2 == 0)));
+    let mut w = Writer::open(&p).unwrap();
+    append(&mut w, &rec("2026-11-23T10:00:01Z", "t1"));
+    append(&mut w, &rec("2026-11-23T10:00:02Z", "t2"));
+    let mut s = Scanner::follow(&p);
+    let mut seen = Vec::new();
+    s.scan(|l| seen.push((l.record.token, l.again))).unwrap();
+    let (one, _) = borrowed(&rec("2026-11-23T10:00:01Z", "t1")).line();
+    let (three, _) = borrowed(&rec("2026-11-23T10:00:03Z", "t3")).line();
+    w.rewrite(&[&one, &three]).unwrap();
+    s.scan(|l| seen.push((l.record.token, l.again))).unwrap();
+    assert_eq!(
+        seen,
+        [
+            ("t1".to_string(), false),
+            ("t2".into(), false),
+            ("t1".into(), true),
+            ("t3".into(), false)
+        ]
+    );
+    // Cut and grown again past where the follower was, before it looked: read again too.
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&p)
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    for (i, t) in ["t4", "t5", "t6"].iter().enumerate() {
+        append(&mut w, &rec(&format!("2026-11-23T10:00:0{}Z", i + 4), t));
+    }
+    seen.clear();
+    s.scan(|l| seen.push((l.record.token, l.again))).unwrap();
+    assert_eq!(
+        seen,
+        [
+            ("t4".to_string(), false),
+            ("t5".into(), false),
+            ("t6".into(), false)
+        ]
+    );
+    // The whole flag is where flag_in says, in the text as read.
+    let text = String::from_utf8(three.clone()).unwrap();
+    let at = flag_in(text.trim_end()).unwrap();
+    assert_eq!(&text[at..at + 5], "false");
 }

@@ -1,9 +1,10 @@
 //! Whether a machine token's config went out whole. The response body says when hyper took
 //! its last byte ([`Body`]); the connection says when everything taken so far has been
-//! written to the kernel ([`Confirming`], on a flush that succeeded). Both for one record: the
-//! ledger's `"whole"` flag is confirmed and the request's access-log line, held back until
-//! then, is written with it. A connection that ends first (cut, timed out, closed by the
-//! client) writes the line with `"whole":false`, and the ledger keeps its `false`.
+//! written to the kernel ([`Confirming`], on a flush that succeeded). Both for one claim: the
+//! fetch is confirmed (its ledger flag rewritten, its use spent) and the request's access-log
+//! line, held back until then, is written with it. A connection that ends first (cut, timed
+//! out, closed by the client) writes the line with `"whole":false`, and the claim is given
+//! back: the ledger keeps its `false`, and the machine may fetch again.
 //!
 //! hyper flushes the connection only after its own buffer is empty (`Buffered::poll_flush`
 //! writes every queued byte, then flushes the transport; for TLS that writes the records
@@ -32,8 +33,8 @@ pub(super) struct Delivery {
 }
 
 struct Pending {
-    /// Where the record's flag is in the ledger.
-    flag: u64,
+    /// The claim.
+    id: u64,
     /// The request's access-log line, ending in the record with `"whole":false`.
     line: String,
     /// Where that `false` is in `line`.
@@ -56,10 +57,10 @@ impl Delivery {
     }
 
     /// A recorded response is about to be sent: its access-log `line` (whose record's flag is
-    /// at `at`) waits for the outcome.
-    pub(super) fn start(&self, flag: u64, line: String, at: usize) {
+    /// at `at`) waits for the outcome of claim `id`.
+    pub(super) fn start(&self, id: u64, line: String, at: usize) {
         self.lock().push_back(Pending {
-            flag,
+            id,
             line,
             at,
             taken: false,
@@ -92,10 +93,17 @@ impl Delivery {
 
     fn finish(&self, mut p: Pending, whole: bool) {
         if whole {
-            self.shared.fetches.confirm(p.flag);
+            if let Err(e) = self.shared.fetches.confirm(p.id) {
+                self.shared.log.event(
+                    "ledger-failed",
+                    &format!("{e}: a whole fetch stays recorded as not whole on disk"),
+                );
+            }
             if p.line.get(p.at..p.at + 5) == Some("false") {
                 p.line.replace_range(p.at..p.at + 5, "true");
             }
+        } else if let Some(msg) = self.shared.fetches.cut(p.id) {
+            self.shared.say_of_token(&msg.0, "fetch-cut", &msg.1);
         }
         self.shared.log.access(p.line);
     }

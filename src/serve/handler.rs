@@ -85,7 +85,7 @@ impl Response {
         Response::text(500, "internal error")
     }
 
-    fn text(status: u16, msg: impl Into<String>) -> Response {
+    pub(super) fn text(status: u16, msg: impl Into<String>) -> Response {
         let mut m = msg.into();
         m.push('\n');
         Response {
@@ -304,32 +304,14 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
         Presented::Unknown => "invalid provisioning token".to_string(),
         _ => "a valid provisioning token is required (Authorization: Bearer <id>.<secret>)".to_string(),
     };
-    let mut r = Response::text(401, msg);
-    r.headers.push(("www-authenticate", "Bearer".into()));
-    r
-}
-
-impl Response {
-    /// 401 for a machine token whose fetches are spent, naming the last one.
-    pub fn spent(f: &MachineFetch, last: &crate::ledger::Record) -> Response {
-        let n = f.uses.unwrap_or(1);
-        let mut r = Response::text(
-            401,
-            format!(
-                "token {} of machine {} was used at {} from {}: it fetches the config {n} time(s). If that was not the machine, the token may be stolen: `mcsctl machine add {} --pool {} --force` gives the machine a new one",
-                f.token, f.machine, last.time, last.client, f.machine, last.pool
-            ),
-        );
-        r.headers.push(("www-authenticate", "Bearer".into()));
-        r
-    }
-
-    /// 503: the fetch of a machine token cannot be recorded, so the config is not sent.
-    pub fn unrecorded() -> Response {
-        Response::text(
-            503,
-            "the provisioning ledger cannot be written, so no machine token is served; see the server's log",
-        )
+    match who {
+        // A stale token's reason, for a HEAD too.
+        Presented::Stale(..) => super::refusals::refusal(401, msg),
+        _ => {
+            let mut r = Response::text(401, msg);
+            r.headers.push(("www-authenticate", "Bearer".into()));
+            r
+        }
     }
 }
 
@@ -459,6 +441,7 @@ mod tests {
                 why: "revoked",
             }],
             present: true,
+            machines: false,
         };
         assert_eq!(classify(&t, None, now), Presented::Nothing);
         assert_eq!(

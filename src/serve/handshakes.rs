@@ -7,18 +7,10 @@
 //! wrong. A connection closed before its first TLS byte (a balancer's TCP health check) is not a
 //! failure and is not counted.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustls::AlertDescription;
-
-/// How often one (address, reason) is said again while failures continue.
-pub const REPEAT: Duration = Duration::from_secs(60);
-
-/// Most (address, reason) pairs tracked; beyond that the ones quiet longest are forgotten.
-const MAX_TRACKED: usize = 4096;
 
 /// Why a handshake failed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -112,23 +104,13 @@ fn alert_name(a: AlertDescription) -> String {
     out
 }
 
-/// `10:02:11Z`: the time of day a log line's "since" names.
-pub fn clock_time(t: time::OffsetDateTime) -> String {
-    format!("{:02}:{:02}:{:02}Z", t.hour(), t.minute(), t.second())
-}
-
-struct Entry {
-    count: u64,
-    since: String,
-    said_at: Instant,
-    said_count: u64,
-    last: Instant,
-}
+use super::repeats::Repeats;
+pub use super::repeats::{REPEAT, clock_time};
 
 /// The failures seen, per (client address, reason).
 #[derive(Default)]
 pub struct Handshakes {
-    seen: Mutex<HashMap<(IpAddr, Reason), Entry>>,
+    seen: Repeats<(IpAddr, Reason)>,
 }
 
 impl Handshakes {
@@ -141,34 +123,13 @@ impl Handshakes {
         now: Instant,
         wall: &str,
     ) -> Option<String> {
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
-        if seen.len() >= MAX_TRACKED && !seen.contains_key(&(client, reason.clone())) {
-            let quiet = seen.values().map(|e| e.last).min()?;
-            seen.retain(|_, e| e.last > quiet);
-        }
-        let e = seen
-            .entry((client, reason.clone()))
-            .or_insert_with(|| Entry {
-                count: 0,
-                since: wall.to_string(),
-                said_at: now,
-                said_count: 0,
-                last: now,
-            });
-        e.count += 1;
-        e.last = now;
-        let due = e.said_count == 0 || now.duration_since(e.said_at) >= REPEAT;
-        if !due {
-            return None;
-        }
-        e.said_at = now;
-        e.said_count = e.count;
-        let n = e.count;
+        let said = self.seen.record(&(client, reason.clone()), now, wall)?;
+        let n = said.count;
         Some(format!(
             "{client}: {n} handshake{} {} since {}: {}",
             if n == 1 { "" } else { "s" },
             reason.verb(n),
-            e.since,
+            said.since,
             reason.hint()
         ))
     }
@@ -177,6 +138,7 @@ impl Handshakes {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::time::Duration;
 
     #[test]
     fn said_once_then_counted_per_address_and_reason() {
@@ -215,21 +177,5 @@ mod tests {
             alert_name(AlertDescription::CertificateExpired),
             "certificate_expired"
         );
-    }
-
-    #[test]
-    fn tracking_is_bounded() {
-        let h = Handshakes::default();
-        let t0 = Instant::now();
-        for i in 0..(MAX_TRACKED as u32 + 100) {
-            let ip = IpAddr::from(i.to_be_bytes());
-            h.record(
-                ip,
-                Reason::Timeout,
-                t0 + Duration::from_millis(i.into()),
-                "t",
-            );
-        }
-        assert!(h.seen.lock().unwrap().len() <= MAX_TRACKED);
     }
 }

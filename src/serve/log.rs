@@ -204,13 +204,18 @@ pub struct Stamp {
 impl Stamp {
     /// Now.
     pub fn now() -> Stamp {
+        Stamp::at(OffsetDateTime::now_utc())
+    }
+
+    /// The time `t`.
+    pub fn at(t: OffsetDateTime) -> Stamp {
         let mut buf = [0u8; 32];
         let mut w = &mut buf[..];
         let room = w.len();
         // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" is 30 bytes: it always fits, and a year past 9999
         // (the only way to fail) leaves the stamp empty, as the String form did. The length is
         // what the writer took: `format_into`'s count leaves out the fraction's digits.
-        let ok = OffsetDateTime::now_utc()
+        let ok = t
             .format_into(&mut w, &time::format_description::well_known::Rfc3339)
             .is_ok();
         let len = if ok { room - w.len() } else { 0 };

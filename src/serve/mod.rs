@@ -24,7 +24,9 @@ pub mod limit;
 pub mod log;
 pub mod metrics;
 pub mod proxy;
+mod refusals;
 mod reload;
+mod repeats;
 mod respond;
 pub mod state;
 mod tls;
@@ -60,6 +62,8 @@ pub struct Options {
     pub metrics_listen: Option<SocketAddr>,
     /// This replica's ledger of machine-token fetches.
     pub ledger: std::path::PathBuf,
+    /// Fetches of a machine token with limited uses that may be cut off before it is refused.
+    pub max_partial_fetches: u32,
     /// The wall clock: expiry of tokens and certificates.
     pub clock: crate::clock::Clock,
     /// HTTPS listen address.
@@ -112,11 +116,34 @@ struct Shared {
     clock: crate::clock::Clock,
     fetches: fetches::Fetches,
     metrics: metrics::Metrics,
+    /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
+    token_events: repeats::Repeats<(String, &'static str)>,
 }
 
 impl Shared {
     fn current(&self) -> Arc<State> {
         self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Logs `msg` as a `kind` event of `token` when it is the first of its kind for that token
+    /// or the last one was said a minute ago (then with the count since): a stolen token
+    /// replayed 10,000 times is a line a minute.
+    fn say_of_token(&self, token: &str, kind: &'static str, msg: &str) {
+        let wall = repeats::clock_time(self.clock.now());
+        let Some(said) =
+            self.token_events
+                .record(&(token.to_string(), kind), std::time::Instant::now(), &wall)
+        else {
+            return;
+        };
+        if said.count == 1 {
+            self.log.event(kind, msg);
+        } else {
+            self.log.event(
+                kind,
+                &format!("{msg} ({} times since {})", said.count, said.since),
+            );
+        }
     }
 }
 
@@ -165,6 +192,7 @@ async fn serve(opts: Options) -> Result<u8> {
     }
 
     let shared = Arc::new(shared(&opts, state, &log));
+    say_if_unready(&shared);
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.
@@ -213,11 +241,27 @@ async fn serve(opts: Options) -> Result<u8> {
     Ok(crate::exit::OK)
 }
 
+/// With machine tokens, the ledger is opened at start: a ledger that cannot be written is
+/// said now (and /healthz answers 503), not at the first machine's boot.
+fn say_if_unready(shared: &Shared) {
+    let tokens = shared.current().tokens.clone();
+    if tokens.machines
+        && let Some(why) = shared.fetches.unready(&tokens)
+    {
+        shared.log.event(
+            "not-ready",
+            &format!("machine tokens are refused (503) and /healthz answers 503: {why}"),
+        );
+    }
+}
+
 /// After the last connection: the ledger (what the last responses confirmed, every record) and
 /// the log go out.
 fn stopped(shared: &Shared, log: &Log) {
-    if let Err(e) = shared.fetches.flush().and_then(|()| shared.fetches.close()) {
-        log.event("ledger-failed", &e);
+    match shared.fetches.flush(shared.clock.now()) {
+        Err(e) => log.event("ledger-failed", &e),
+        Ok(Some(repaired)) => log.event("ledger-repaired", &repaired),
+        Ok(None) => {}
     }
     log.event("shutdown", "stopped");
     log.flush(Duration::from_secs(2));
@@ -234,6 +278,7 @@ fn shared(opts: &Options, state: State, log: &Log) -> Shared {
         clock: opts.clock.clone(),
         fetches: open_ledger(opts, log),
         metrics: metrics::Metrics::default(),
+        token_events: repeats::Repeats::default(),
     }
 }
 
@@ -249,7 +294,11 @@ fn settle(dir: &AssetDir, log: &Log) {
 
 /// This replica's ledger, and the fetches every ledger of the directory holds.
 fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
-    let f = fetches::Fetches::open(&opts.dir, &opts.ledger);
+    let rules = fetches::Rules {
+        max_partial: opts.max_partial_fetches,
+        settle: opts.connection_deadline + opts.write_timeout,
+    };
+    let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now());
     if let Some(p) = f.problem() {
         log.event(
             "ledger-failed",

@@ -90,10 +90,12 @@ pub(super) async fn reload_loop(
         // The ledger's records of the last poll go to disk (off the async workers).
         let flushed = {
             let shared = shared.clone();
-            tokio::task::spawn_blocking(move || shared.fetches.flush()).await
+            tokio::task::spawn_blocking(move || shared.fetches.flush(now)).await
         };
-        if let Ok(Err(e)) = flushed {
-            shared.log.event("ledger-failed", &e);
+        match flushed {
+            Ok(Err(e)) => shared.log.event("ledger-failed", &e),
+            Ok(Ok(Some(repaired))) => shared.log.event("ledger-repaired", &repaired),
+            _ => {}
         }
         said.expiry(&shared, now);
         // Stat, lock, file reads, x509 and the spec conversions of every changed pool: on a

@@ -77,6 +77,9 @@ pub(super) fn respond(
     } else {
         guarded(|| handler::handle(&state, &shared.limiter, &request, shared.clock.now(), start))
     };
+    if request.path == "/healthz" && r.status == 200 {
+        r = ready(shared, &state, r);
+    }
     if let Some(block) = r.blocked_for {
         shared.log.event(
             "blocked",
@@ -89,10 +92,11 @@ pub(super) fn respond(
     }
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
-    let time = Stamp::now();
+    let time = Stamp::at(shared.clock.now_precise());
     let (r, claimed) = match r.machine.take() {
-        Some(f) if !head => record(shared, peer, &f, r, time.as_str()),
-        _ => (r, None),
+        Some(f) if head => (check(shared, peer, &f, r, &state), None),
+        Some(f) => record(shared, peer, &f, r, time.as_str(), &state),
+        None => (r, None),
     };
     let outcome = super::metrics::auth_outcome(&r.auth, machine);
     shared.metrics.request(r.pool.as_deref(), r.status, outcome);
@@ -113,13 +117,24 @@ pub(super) fn respond(
     let (line, at) = line.write(claimed.as_ref().map(|c| (&c.line[..], c.at)));
     match claimed {
         Some(c) => {
-            delivery.start(c.flag, line, at);
+            delivery.start(c.id, line, at);
             reply(r, |b| Body::tracked(b, delivery.clone()))
         }
         None => {
             shared.log.access(line);
             reply(r, Body::new)
         }
+    }
+}
+
+/// `/healthz`: ready only when the machine tokens serve holds can be served.
+fn ready(shared: &Shared, state: &super::state::State, ok: handler::Response) -> handler::Response {
+    if !state.tokens.machines {
+        return ok;
+    }
+    match shared.fetches.unready(&state.tokens) {
+        Some(why) => handler::Response::not_ready(&why),
+        None => ok,
     }
 }
 
@@ -159,15 +174,38 @@ fn internal_error() -> hyper::Response<Body> {
     r
 }
 
-/// A full config for a machine token: counted and recorded in the ledger before it is sent,
-/// else refused: 401 when its fetches
-/// are spent (a possible stolen token, logged), 503 when the ledger cannot be written.
+/// A HEAD for a machine token's config: what a GET would get, claiming nothing.
+fn check(
+    shared: &Shared,
+    peer: Peer,
+    f: &handler::MachineFetch,
+    mut r: handler::Response,
+    state: &super::state::State,
+) -> handler::Response {
+    match shared.fetches.check(f, &state.tokens) {
+        Ok(left) => {
+            with_left(&mut r, left);
+            r
+        }
+        Err(refusal) => refused(shared, peer, f, r, refusal),
+    }
+}
+
+fn with_left(r: &mut handler::Response, left: Option<u32>) {
+    if let Some(n) = left {
+        r.headers.push((crate::http::FETCHES_LEFT, n.to_string()));
+    }
+}
+
+/// A full config for a machine token: claimed and recorded in the ledger before it is sent,
+/// else refused (see [`refused`]).
 fn record(
     shared: &Shared,
     peer: Peer,
     f: &handler::MachineFetch,
-    r: handler::Response,
+    mut r: handler::Response,
     time: &str,
+    state: &super::state::State,
 ) -> (handler::Response, Option<Claimed>) {
     // Written on the stack: an address is at most 47 characters.
     let mut buf = [0u8; 64];
@@ -183,20 +221,59 @@ fn record(
         time,
     };
     // One `pwrite` into the page cache, no flush: cheap enough for the worker thread.
-    let refused = match shared.fetches.claim(f, &sent) {
-        Ok(c) => return (r, Some(c)),
-        Err(refusal) => refusal,
-    };
-    let refused = match refused {
-        Refusal::Spent(last) => {
-            shared.log.event(
+    match shared.fetches.claim(f, &sent, &state.tokens) {
+        Ok(c) => {
+            with_left(&mut r, c.left);
+            (r, Some(c))
+        }
+        Err(refusal) => (refused(shared, peer, f, r, refusal), None),
+    }
+}
+
+/// The answer to a machine token's fetch that may not be served: 401 when its fetches are
+/// spent (a possible stolen token) or too many were cut off, 503 (which Ignition retries)
+/// while its last use is being sent elsewhere or the ledger cannot be written. Each is
+/// logged once per token and then counted.
+fn refused(
+    shared: &Shared,
+    peer: Peer,
+    f: &handler::MachineFetch,
+    r: handler::Response,
+    refusal: Refusal,
+) -> handler::Response {
+    let refused = match refusal {
+        Refusal::Spent(first) => {
+            shared.say_of_token(
+                &f.token,
                 "token-reused",
                 &format!(
-                    "machine {}'s token {} asked again from {} after its last fetch at {} from {}: possible stolen token; refused with 401",
+                    "machine {}'s token {} asked again from {} after its fetch at {} from {}: possible stolen token; refused with 401",
+                    f.machine, f.token, peer.client, first.time, first.client
+                ),
+            );
+            handler::Response::spent(f, &first)
+        }
+        Refusal::CutOff(cuts, last) => {
+            shared.say_of_token(
+                &f.token,
+                "token-cut-off",
+                &format!(
+                    "machine {}'s token {} asked again from {} after {cuts} fetches cut off before their end (the last at {} from {}): refused with 401",
                     f.machine, f.token, peer.client, last.time, last.client
                 ),
             );
-            handler::Response::spent(f, &last)
+            handler::Response::cut_off(f, cuts, &last)
+        }
+        Refusal::Busy(other) => {
+            shared.say_of_token(
+                &f.token,
+                "token-busy",
+                &format!(
+                    "machine {}'s token {} asked from {} while its last fetch (at {} from {}) is being sent: 503, retry",
+                    f.machine, f.token, peer.client, other.time, other.client
+                ),
+            );
+            handler::Response::busy(f, &other)
         }
         Refusal::Unrecorded(why) => {
             shared.log.event(
@@ -206,12 +283,11 @@ fn record(
             handler::Response::unrecorded()
         }
     };
-    let refused = handler::Response {
+    handler::Response {
         pool: r.pool,
         auth: r.auth,
         ..refused
-    };
-    (refused, None)
+    }
 }
 
 /// `addr` as `IP:PORT` in `buf`.

@@ -65,6 +65,8 @@ pub struct Tokens {
     pub dead: Vec<DeadToken>,
     /// Whether `auth/tokens.json` was read at all.
     pub present: bool,
+    /// Whether a live token is a machine's (its fetches are recorded in the ledger).
+    pub machines: bool,
 }
 
 impl Tokens {
@@ -322,6 +324,7 @@ impl Loader {
         for tok in &store.tokens {
             let d = digest(&tok.bearer());
             if tok.is_live(now) {
+                t.machines |= tok.machine.is_some();
                 t.live.push(TokenDigest {
                     id: tok.id.as_str().into(),
                     digest: d,

@@ -403,3 +403,141 @@ fn a_cut_body_or_json_too_deep_for_ignition_fails() {
     );
     server.join().unwrap();
 }
+
+#[test]
+fn doctor_checks_a_single_use_machine_token_without_spending_it_and_says_so() {
+    use crate::support::{Https, ledger_records, machine_token};
+    let (d, s) = setup();
+    let a = d.path().join("mcs-assets");
+    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
+    ok(
+        d.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--force", "-q",
+        ],
+    );
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "-q"],
+    );
+    s.reload();
+    // Twice, text and JSON: TLS, auth and the token's state checked with HEAD, nothing spent.
+    for _ in 0..2 {
+        let (code, out, err) = run(d.path(), &["doctor", "mcs-assets/machines/w0.ign"]);
+        assert_eq!(code, 0, "{out}{err}");
+        assert!(
+            out.contains("request  ok       HEAD /config/worker"),
+            "{out}"
+        );
+        assert!(
+            out.contains("body     skipped  not fetched: token"),
+            "{out}"
+        );
+        assert!(out.contains("1 left; the machine needs it"), "{out}");
+        assert!(
+            out.contains(
+                "its config was not fetched (step body: a GET would spend the machine's token)"
+            ),
+            "{out}"
+        );
+        assert!(
+            out.contains("`mcsctl doctor --fetch mcs-assets/machines/w0.ign`"),
+            "{out}"
+        );
+    }
+    let (code, out, _) = run(
+        d.path(),
+        &["doctor", "mcs-assets/machines/w0.ign", "--format", "json"],
+    );
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        v["steps"].as_array().unwrap().last().unwrap()["status"],
+        "skipped"
+    );
+    assert!(ledger_records(&a).is_empty(), "doctor spent nothing");
+    // HEAD answers what GET would, claiming nothing: status, length, and the uses left.
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let head = Https::connect(s.addr, &ca)
+        .request("HEAD", "/config/worker", &[("Authorization", &bearer)])
+        .unwrap();
+    assert_eq!(head.status, 200);
+    assert_eq!(head.header("mcsctl-fetches-left"), Some("1"));
+    let get = crate::support::https_get(&s, &ca, "/config/worker", &[("Authorization", &bearer)]);
+    assert_eq!(get.status, 200);
+    assert_eq!(
+        head.header("content-length").unwrap(),
+        get.body.len().to_string()
+    );
+    // Spent by that GET: HEAD and doctor now say 401 with the reason, still claiming nothing.
+    let head = Https::connect(s.addr, &ca)
+        .request("HEAD", "/config/worker", &[("Authorization", &bearer)])
+        .unwrap();
+    assert_eq!(head.status, 401);
+    let why = head.header("www-authenticate").unwrap();
+    assert!(
+        why.starts_with("Bearer error=\"invalid_token\", error_description=\"token ")
+            && why.contains("of machine w0 was used at"),
+        "{why}"
+    );
+    let (code, out, _) = run(d.path(), &["doctor", "mcs-assets/machines/w0.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(out.contains("401 Unauthorized: token"), "{out}");
+    assert!(
+        out.contains("`mcsctl machine add w0 --pool worker --force`"),
+        "{out}"
+    );
+    assert_eq!(ledger_records(&a).len(), 1);
+    // --fetch spends, and says so before it does.
+    let (code, out, err) = run(
+        d.path(),
+        &["doctor", "mcs-assets/machines/w1.ign", "--fetch"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("doctor --fetch: fetching /config/worker with token")
+            && err.contains(
+                "(machine w1's token, allowed 1 whole fetch(es), 1 left) spends one of its fetches"
+            ),
+        "{err}"
+    );
+    assert!(out.contains("every step passed"), "{out}");
+    let recs = ledger_records(&a);
+    assert_eq!(recs.len(), 2);
+    assert_eq!(recs[1]["machine"], "w1");
+    // A pool token is fetched as before: doctor's HEAD is silent, its GET checks the config.
+    let (code, out, _) = run(d.path(), &["doctor", "mcs-assets/worker.ign"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("request     ok      GET /config/worker"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_booting_machine_still_gets_its_config_after_doctor() {
+    let (d, s) = setup();
+    let a = d.path().join("mcs-assets");
+    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
+    ok(
+        d.path(),
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--force", "-q",
+        ],
+    );
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    s.reload();
+    ok(d.path(), &["doctor", "mcs-assets/machines/w0.ign"]);
+    let Some(boot) = crate::ignition_client::ignition_boot(&a.join("machines/w0.ign")) else {
+        return;
+    };
+    assert!(boot.success, "{}", boot.log);
+}

@@ -9,8 +9,8 @@ use crate::serve::{FULL_34, PRE_32};
 use serde_json::json;
 
 use crate::support::{
-    Https, Serve, accept, assert_ignition_valid, bootstrap_kubeconfig, demo, fixture, https_get,
-    ignition, ledger_records, machine_token, ok, render,
+    CutProxy, Https, Serve, accept, assert_ignition_valid, bootstrap_kubeconfig, demo, fixture,
+    https_get, ignition, ledger_records, machine_token, ok, render,
 };
 
 /// Runs one Ignition stage on `pointer` in `work` (config cache, state and `root/` there), as
@@ -656,9 +656,88 @@ fn a_machine_pointer_boots_once_and_a_second_boot_gets_401_with_the_reason() {
     let line = s.access_log_with("\"ledger\"");
     assert!(line.contains("w1.demo.example.com"), "{line}");
     assert!(line.contains(r#""whole":true}}"#), "{line}");
-    // ...and the ledger's record is confirmed in place at the next poll.
-    s.reload();
+    // ...and so is the ledger's record, in place, at once.
     assert_eq!(ledger_records(&a)[0]["whole"], true);
+}
+
+#[test]
+fn a_fetch_cut_off_mid_body_spends_nothing_and_the_machine_boots_on_its_next_try() {
+    let (d, s) = served(&[], &[]);
+    let a = d.path().join("mcs-assets");
+    // 6 MB: far more than the socket buffers hold, so serve is still sending at the cut.
+    let big = json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "mode": 420,
+            "contents": {"source": format!("data:,{}", "x".repeat(6 << 20))}}]}
+    });
+    render(&a, "worker", &big.to_string(), None);
+    // The first connection through the proxy gets 64 KiB of the answer, then the network drops.
+    let proxy = CutProxy::start(s.addr, 64 * 1024, 1);
+    let url = format!("https://127.0.0.1:{}/config/worker", proxy.addr.port());
+    ok(
+        d.path(),
+        &["pointer", "--pool", "worker", "--url", &url, "--force"],
+    );
+    ok(
+        d.path(),
+        &[
+            "machine",
+            "add",
+            "w0",
+            "--pool",
+            "worker",
+            "--ip",
+            "127.0.0.1",
+        ],
+    );
+    s.reload();
+    let ptr = a.join("machines/w0.ign");
+    let Some((fetched, _, log)) =
+        ignition_fetch_within(&ptr, Duration::from_secs(60), &["unexpected EOF"])
+    else {
+        return;
+    };
+    assert!(!fetched, "the cut fetch failed the boot:\n{log}");
+    assert!(log.contains("unexpected EOF"), "{log}");
+    assert_eq!(proxy.cuts.load(std::sync::atomic::Ordering::SeqCst), 1);
+    assert!(
+        s.wait_stderr("\"event\":\"fetch-cut\"", Duration::from_secs(30)),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr().contains("not spent; it may fetch again"),
+        "{}",
+        s.stderr()
+    );
+    let recs = ledger_records(&a);
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    assert_eq!(recs[0]["whole"], false, "recorded, not spent");
+    // The machine boots again (a reboot, a retry of the fetch stage): served whole.
+    let boot = ignition_boot(&ptr).unwrap();
+    assert!(boot.success, "{}", boot.log);
+    assert_eq!(boot.read("/etc/big").len(), 6 << 20);
+    let recs = ledger_records(&a);
+    let whole: Vec<bool> = recs.iter().map(|r| r["whole"].as_bool().unwrap()).collect();
+    assert_eq!(whole, [false, true], "{recs:?}");
+    // Spent now: a third fetch gets 401 naming the whole fetch.
+    let (fetched, _, log) =
+        ignition_fetch_within(&ptr, Duration::from_secs(30), &["Unauthorized"]).unwrap();
+    assert!(!fetched, "{log}");
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(r.status, 401);
+    let first_whole = recs[1]["time"].as_str().unwrap();
+    assert!(
+        r.text().contains(&format!("was used at {first_whole}")),
+        "{}",
+        r.text()
+    );
 }
 
 #[test]

@@ -12,6 +12,7 @@ mod first_day;
 mod golden;
 mod ignition_client;
 mod inspect;
+mod ledger;
 mod machine;
 mod manifests;
 mod mco;

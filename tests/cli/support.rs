@@ -365,16 +365,43 @@ impl Serve {
         Serve::spawn_at(cwd, extra, false, ahead)
     }
 
+    /// Like [`Serve::start`], under the file mode creation mask `umask` (a shell sets it, then
+    /// becomes serve).
+    pub fn start_with_umask(cwd: &Path, umask: u32, extra: &[&str]) -> Serve {
+        Serve::spawn_full(cwd, extra, false, 0, Some(umask))
+    }
+
     fn spawn(cwd: &Path, extra: &[&str], pipe_stdout: bool) -> Serve {
         Serve::spawn_at(cwd, extra, pipe_stdout, 0)
     }
 
     fn spawn_at(cwd: &Path, extra: &[&str], pipe_stdout: bool, ahead: i64) -> Serve {
+        Serve::spawn_full(cwd, extra, pipe_stdout, ahead, None)
+    }
+
+    fn spawn_full(
+        cwd: &Path,
+        extra: &[&str],
+        pipe_stdout: bool,
+        ahead: i64,
+        umask: Option<u32>,
+    ) -> Serve {
         let logdir = tempfile::tempdir().unwrap();
         let log = logdir.path().join("access.log");
         let shift = logdir.path().join("clock-shift");
         std::fs::write(&shift, ahead.to_string()).unwrap();
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
+        let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+        let mut cmd = match umask {
+            None => Command::new(&bin),
+            Some(m) => {
+                let mut c = Command::new("sh");
+                c.arg("-c")
+                    .arg(format!("umask {m:03o} && exec \"$0\" \"$@\""))
+                    .arg(&bin);
+                c
+            }
+        };
+        let mut child = cmd
             .current_dir(cwd)
             .env_remove("MCSCTL_DIR")
             .env("MCSCTL_TEST_CLOCK", format!("@{}", shift.display()))
@@ -860,10 +887,77 @@ pub fn ledger_records(assets: &Path) -> Vec<serde_json::Value> {
         .into_iter()
         .flatten()
     {
-        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
-        // While serve writes, the ledger ends in the zeros of the region it maps ahead.
-        let text = text.trim_end_matches('\0');
-        out.extend(text.lines().map(|l| serde_json::from_str(l).unwrap()));
+        let p = e.unwrap().path();
+        if p.extension().is_none_or(|x| x != "jsonl") {
+            continue;
+        }
+        let text = std::fs::read_to_string(p).unwrap();
+        // A hole a truncation left under serve reads as NULs.
+        out.extend(
+            text.lines()
+                .map(|l| l.trim_matches('\0'))
+                .filter(|l| !l.is_empty())
+                .map(|l| serde_json::from_str(l).unwrap()),
+        );
     }
     out
+}
+
+/// A TCP proxy on a free loopback port in front of `target`, standing for a network that
+/// drops mid-transfer: each of the first `cut` connections gets only `after` bytes of the
+/// server's answer, then both of its sides are closed; later connections pass whole. Its
+/// threads end with the test's process.
+pub struct CutProxy {
+    pub addr: SocketAddr,
+    /// Connections cut so far.
+    pub cuts: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl CutProxy {
+    pub fn start(target: SocketAddr, after: usize, cut: usize) -> CutProxy {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let addr = listener.local_addr().unwrap();
+        let cuts = Arc::new(AtomicUsize::new(0));
+        let seen = Arc::new(AtomicUsize::new(0));
+        let counted = cuts.clone();
+        std::thread::spawn(move || {
+            for client in listener.incoming().flatten() {
+                let n = seen.fetch_add(1, Ordering::SeqCst);
+                let counted = counted.clone();
+                std::thread::spawn(move || {
+                    let Ok(server) = TcpStream::connect(target) else {
+                        return;
+                    };
+                    let (mut c_in, mut s_out) =
+                        (client.try_clone().unwrap(), server.try_clone().unwrap());
+                    std::thread::spawn(move || {
+                        let _ = std::io::copy(&mut c_in, &mut s_out);
+                        let _ = s_out.shutdown(std::net::Shutdown::Write);
+                    });
+                    let limit = if n < cut { after } else { usize::MAX };
+                    let (mut from, mut to) = (server, client);
+                    let mut sent = 0usize;
+                    let mut buf = vec![0u8; 16 * 1024];
+                    while let Ok(k) = from.read(&mut buf) {
+                        if k == 0 {
+                            break;
+                        }
+                        let k = k.min(limit - sent);
+                        if to.write_all(&buf[..k]).is_err() {
+                            break;
+                        }
+                        sent += k;
+                        if sent >= limit {
+                            counted.fetch_add(1, Ordering::SeqCst);
+                            break;
+                        }
+                    }
+                    let _ = to.shutdown(std::net::Shutdown::Both);
+                    let _ = from.shutdown(std::net::Shutdown::Both);
+                });
+            }
+        });
+        CutProxy { addr, cuts }
+    }
 }

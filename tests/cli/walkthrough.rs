@@ -30,7 +30,7 @@ fn the_readme_walkthrough_runs_as_written() {
         std::fs::read_to_string(lab.dir.path().join("lab/node/etc/motd")).unwrap(),
         "hello from mcsctl\n"
     );
-    assert!(stdout.ends_with("hello from mcsctl\n2\n"), "{stdout}");
+    assert!(stdout.ends_with("hello from mcsctl\n3\n"), "{stdout}");
     assert!(
         stdout.contains(
             "every step passed: a machine booting with this pointer config gets its config"

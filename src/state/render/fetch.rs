@@ -72,6 +72,7 @@ pub fn fetch(dir: &AssetDir, f: &Fetch<'_>, flavour: Flavour) -> Result<Fetched>
         .map(|t| ("Authorization".to_string(), format!("Bearer {t}")))
         .collect();
     let ex = http::get(&http::Request {
+        method: http::Method::Get,
         url: &url,
         resolve: None,
         roots: &roots,

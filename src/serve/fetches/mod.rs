@@ -1,0 +1,388 @@
+//! The fetches of machine tokens: each one recorded in this replica's ledger before the config
+//! is sent, and counted against its token's uses only once it went out whole.
+//!
+//! A token's fetch goes through three states. *Claimed*: its record is written with
+//! `"whole":false` (one `pwrite`, no flush: a kill cannot lose it) and it holds one of the
+//! token's uses while it is sent, so a second fetch racing it for the last use gets 503 and
+//! retries (Ignition retries any 5xx). *Whole*: serve handed the response's last byte to the
+//! kernel; the flag is rewritten at once and the use is spent. *Cut*: the connection ended
+//! first; the use is given back and the cut counted, so the machine may fetch again, at most
+//! `max_partial` cuts of a token with limited uses (past that, 401: a thief aborting fetches
+//! to read a config piece by piece is stopped, and the admin told). Only a whole fetch is
+//! evidence of a boot (`csr review`); a refused replay names the first whole fetch.
+//!
+//! Invariants the code relies on:
+//! - every claim, confirmation, cut and repair happens under `inner`'s lock, with the writer
+//!   inside it: the file and the memory never disagree about where a record is;
+//! - a token's `whole` count never goes down: a damaged ledger is rewritten from memory, a
+//!   record read again is recognised ([`ledger::identity`]) and not counted twice.
+//!
+//! At each reload poll ([`Fetches::flush`], on a blocking thread) the ledger is flushed to
+//! disk, checked (truncated, replaced or removed under serve: rewritten from the records serve
+//! keeps in memory), and the other replicas' ledgers are read on: a record of theirs still
+//! `false` counts as being sent there until it is confirmed or older than a connection can
+//! live (`settle`), then as cut. What the ledgers held at start counts, so a restart does not
+//! give a spent token another fetch.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use time::OffsetDateTime;
+
+use crate::assets::AssetDir;
+use crate::ledger::{self, Line, Record, Scanner, Writer};
+
+use super::handler::MachineFetch;
+use super::state::Tokens;
+
+mod repair;
+mod tally;
+
+use tally::{Got, Inner, Own};
+
+/// Why a fetch is refused.
+pub(super) enum Refusal {
+    /// The token's whole fetches are spent: the first one.
+    Spent(Box<Record>),
+    /// Too many of its fetches were cut off: how many, and the last one.
+    CutOff(u32, Box<Record>),
+    /// Its last use is held by a fetch being sent now (here or on another replica): that one.
+    Busy(Box<Record>),
+    /// The ledger cannot be read or written.
+    Unrecorded(String),
+}
+
+/// A fetch claimed and written to the ledger.
+pub(super) struct Claimed {
+    /// The record as written (JSON and its newline), for the access log.
+    pub line: Vec<u8>,
+    /// Where its `"whole"` flag is in `line`.
+    pub at: usize,
+    /// The claim, for [`Fetches::confirm`] or [`Fetches::cut`].
+    pub id: u64,
+    /// The token's whole fetches left before this one (`None`: any number).
+    pub left: Option<u32>,
+}
+
+/// What a fetch is: the config of `pool` at `spec`, `bytes` long, sent to `client` (through
+/// the balancer `via`) at `time`.
+pub(super) struct Sent<'a> {
+    pub pool: &'a str,
+    pub spec: &'a str,
+    pub bytes: u64,
+    pub client: &'a str,
+    pub via: Option<&'a str>,
+    pub time: &'a str,
+}
+
+/// How the fetches are judged.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Rules {
+    /// Fetches of a token with limited uses that may be cut off before it is refused.
+    pub max_partial: u32,
+    /// How long another replica's record may stay unconfirmed before it counts as cut: the
+    /// longest a connection lives (`--connection-deadline` and `--write-timeout`).
+    pub settle: Duration,
+}
+
+/// This replica's ledger and every fetch seen, by token id.
+pub(super) struct Fetches {
+    dir: AssetDir,
+    path: PathBuf,
+    replica: String,
+    rules: Rules,
+    /// Why the ledgers could not be read: then no machine token is served until a restart.
+    /// Set once, read without a lock at each fetch.
+    problem: OnceLock<String>,
+    inner: Mutex<Inner>,
+    /// The ledgers read on at each poll: every one but this replica's once it writes there.
+    scanners: Mutex<Vec<Scanner>>,
+    /// This replica writes its ledger (set under the scanners' lock, with its scanner gone).
+    writing: AtomicBool,
+}
+
+impl Fetches {
+    /// Reads every ledger of `dir` (and `path`, where this replica writes).
+    pub(super) fn open(dir: &AssetDir, path: &Path, rules: Rules, now: OffsetDateTime) -> Fetches {
+        let f = Fetches {
+            dir: dir.clone(),
+            path: path.to_path_buf(),
+            replica: ledger::replica_of(path),
+            rules,
+            problem: OnceLock::new(),
+            inner: Mutex::default(),
+            scanners: Mutex::default(),
+            writing: AtomicBool::new(false),
+        };
+        let _ = f.read_on(now);
+        f
+    }
+
+    /// Why no machine token can be served, if that is so.
+    pub(super) fn problem(&self) -> Option<&str> {
+        self.problem.get().map(String::as_str)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Counts the records the ledgers gained since the last read. A ledger that cannot be read
+    /// stops machine tokens (fail closed); the error is returned the first time only.
+    fn read_on(&self, now: OffsetDateTime) -> Result<(), String> {
+        let mut lines: Vec<(Arc<Path>, Vec<Got>)> = Vec::new();
+        let read = {
+            let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+            let own = self.writing.load(Ordering::Acquire);
+            for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
+                let ours = p == self.path;
+                if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
+                    scanners.push(Scanner::follow(&p));
+                }
+            }
+            scanners.iter_mut().try_for_each(|s| {
+                let mut got = Vec::new();
+                let r = s.scan(|l| got.push((l.record, l.text.to_string(), l.at, l.again)));
+                lines.push((Arc::from(s.path()), got));
+                r
+            })
+        };
+        {
+            let mut inner = self.lock();
+            for (file, got) in lines {
+                for (record, text, at, again) in got {
+                    let l = Line {
+                        record,
+                        text: &text,
+                        at,
+                        again,
+                    };
+                    inner.foreign(l, &file, now, self.rules);
+                }
+            }
+            inner.recheck(now, self.rules, None);
+        }
+        match read {
+            Err(e) if self.problem.set(format!("{e:#}")).is_ok() => {
+                Err(self.problem().unwrap_or_default().to_string())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Whether `f` may be served now, without claiming anything (a HEAD, a check): the whole
+    /// fetches it has left, or the refusal a GET would get.
+    pub(super) fn check(&self, f: &MachineFetch, tokens: &Tokens) -> Result<Option<u32>, Refusal> {
+        if let Some(e) = self.problem() {
+            return Err(Refusal::Unrecorded(e.to_string()));
+        }
+        let mut inner = self.lock();
+        if inner.writer.is_none() {
+            self.open_writer(&mut inner, tokens)?;
+        }
+        inner.admit(f, self.rules.max_partial)
+    }
+
+    /// Claims a fetch of `f` and records it, or says why it may not be served. The record is
+    /// one `pwrite` into the page cache; no flush.
+    pub(super) fn claim(
+        &self,
+        f: &MachineFetch,
+        s: &Sent<'_>,
+        tokens: &Tokens,
+    ) -> Result<Claimed, Refusal> {
+        if let Some(e) = self.problem() {
+            return Err(Refusal::Unrecorded(e.to_string()));
+        }
+        let (line, flag) = Record {
+            time: s.time,
+            machine: &f.machine,
+            token: &f.token,
+            pool: s.pool,
+            client: s.client,
+            via: s.via,
+            spec: s.spec,
+            bytes: s.bytes,
+            replica: &self.replica,
+            whole: false,
+        }
+        .line();
+        // Decided and written under the lock: two requests for one last use, one wins.
+        let mut inner = self.lock();
+        if inner.writer.is_none() {
+            self.open_writer(&mut inner, tokens)?;
+        }
+        let left = inner.admit(f, self.rules.max_partial)?;
+        let writer = inner.writer.as_mut().expect("opened just above");
+        let at = writer
+            .append(&line)
+            .map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
+        let id = inner.next_id;
+        inner.next_id += 1;
+        inner.unsynced += 1;
+        let s = inner.seen(&f.token);
+        s.sending += 1;
+        s.last = String::from_utf8_lossy(&line[..line.len() - 1]).into();
+        inner.sending.insert(
+            id,
+            Own {
+                token: f.token.as_ref().into(),
+                line: line.clone(),
+                flag,
+                at,
+                limited: f.uses.is_some(),
+            },
+        );
+        Ok(Claimed {
+            line,
+            at: flag,
+            id,
+            left,
+        })
+    }
+
+    /// Opens and locks this replica's ledger, then counts what it gained since it was last
+    /// read (another process wrote it until it let go of the lock) and keeps its records in
+    /// memory; from then on only this process writes it, and it is no longer read.
+    fn open_writer(&self, inner: &mut Inner, tokens: &Tokens) -> Result<(), Refusal> {
+        let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
+        let w = Writer::open(&self.path).map_err(unrecorded)?;
+        let file: Arc<Path> = Arc::from(self.path.as_path());
+        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        let follower = scanners
+            .iter()
+            .position(|s| s.path() == self.path)
+            .map(|i| scanners.remove(i));
+        // Nobody else writes it now: what it holds is final (a gap is a write a kill cut, a
+        // record still `false` a fetch that never went out whole).
+        let far_future = OffsetDateTime::now_utc() + time::Duration::days(36500);
+        let mut got = Vec::new();
+        if let Some(s) = follower {
+            s.finish(|l| got.push((l.record, l.text.to_string(), l.at, l.again)))
+                .map_err(unrecorded)?;
+        } else {
+            Scanner::new(&self.path)
+                .scan(|l| got.push((l.record, l.text.to_string(), l.at, false)))
+                .map_err(unrecorded)?;
+        }
+        let rules = Rules {
+            settle: Duration::ZERO,
+            ..self.rules
+        };
+        for (record, text, at, again) in got {
+            let l = Line {
+                record,
+                text: &text,
+                at,
+                again,
+            };
+            inner.foreign(l, &file, far_future, rules);
+        }
+        inner.recheck(far_future, rules, Some(&self.path));
+        // Its records, kept for a repair.
+        let mut kept = Vec::new();
+        Scanner::new(&self.path)
+            .scan(|l| kept.push((l.record.token.clone(), format!("{}\n", l.text))))
+            .map_err(unrecorded)?;
+        let limited: std::collections::HashSet<&str> = tokens
+            .live
+            .iter()
+            .filter(|t| t.machine.as_ref().is_some_and(|(_, uses)| uses.is_some()))
+            .map(|t| &*t.id)
+            .collect();
+        for (token, line) in kept {
+            let limited = limited.contains(token.as_str());
+            inner.keep(&token, line.into_bytes().into(), limited);
+        }
+        self.writing.store(true, Ordering::Release);
+        drop(scanners);
+        inner.writer = Some(w);
+        Ok(())
+    }
+
+    /// The fetch `id` went out whole: its flag is rewritten now and its use spent. An error
+    /// (the flag could not be written) is returned to be logged: the use is spent in memory
+    /// all the same, and the record stays `false` on disk.
+    pub(super) fn confirm(&self, id: u64) -> Result<(), String> {
+        let mut inner = self.lock();
+        let Some(mut own) = inner.sending.remove(&id) else {
+            return Ok(());
+        };
+        let written = match inner.writer.as_ref() {
+            Some(w) => w.confirm(own.at + own.flag as u64),
+            None => Ok(()),
+        };
+        inner.unsynced += 1;
+        own.line[own.flag..own.flag + 5].copy_from_slice(b"true ");
+        let text = String::from_utf8_lossy(&own.line[..own.line.len() - 1]).into_owned();
+        let s = inner.seen(&own.token);
+        s.sending = s.sending.saturating_sub(1);
+        inner.settled(&own.token, true, &text);
+        inner.keep(&own.token, own.line.into(), own.limited);
+        written.map_err(|e| format!("{e:#}"))
+    }
+
+    /// The fetch `id` ended before its last byte went out: its use is given back and the cut
+    /// counted. Returns its token and what to log.
+    pub(super) fn cut(&self, id: u64) -> Option<(String, String)> {
+        let mut inner = self.lock();
+        let own = inner.sending.remove(&id)?;
+        let text = String::from_utf8_lossy(&own.line[..own.line.len() - 1]).into_owned();
+        let s = inner.seen(&own.token);
+        s.sending = s.sending.saturating_sub(1);
+        inner.settled(&own.token, false, &text);
+        let cuts = inner.tokens.get(&*own.token).map_or(0, |s| s.cut);
+        inner.keep(&own.token, own.line.into(), own.limited);
+        let r: Record = serde_json::from_str(&text).ok()?;
+        let msg = format!(
+            "machine {}'s fetch with token {} from {} was cut off before its end ({} of {} cut so far): not spent; it may fetch again{}",
+            r.machine,
+            r.token,
+            r.client,
+            cuts,
+            self.rules.max_partial,
+            if cuts >= self.rules.max_partial {
+                " no more: its next fetch is refused (401)"
+            } else {
+                ""
+            }
+        );
+        Some((r.token, msg))
+    }
+
+    /// Whether machine tokens can be served: `None` when they can, else why not (for
+    /// readiness). Opens the ledger when it is not open yet.
+    pub(super) fn unready(&self, tokens: &Tokens) -> Option<String> {
+        if let Some(p) = self.problem() {
+            return Some(format!("the ledgers cannot be read: {p}"));
+        }
+        let mut inner = self.lock();
+        if inner.writer.is_none()
+            && let Err(Refusal::Unrecorded(why)) = self.open_writer(&mut inner, tokens)
+        {
+            return Some(format!("the ledger cannot be written: {why}"));
+        }
+        None
+    }
+
+    /// Flushes the ledger to disk, repairs it when it was truncated, replaced or removed under
+    /// serve, and counts what the other ledgers gained (without holding up the fetches
+    /// meanwhile). Returns what a repair did, to log.
+    pub(super) fn flush(&self, now: OffsetDateTime) -> Result<Option<String>, String> {
+        let (file, repaired) = {
+            let mut inner = self.lock();
+            let repaired = repair::repair(&mut inner, &self.path)?;
+            let dirty = std::mem::take(&mut inner.unsynced) > 0 || repaired.is_some();
+            let file = inner.writer.as_ref().filter(|_| dirty).map(Writer::file);
+            (file, repaired)
+        };
+        if let Some(f) = file {
+            f.sync_data()
+                .map_err(|e| format!("flushing the ledger {}: {e}", self.path.display()))?;
+        }
+        self.read_on(now)?;
+        Ok(repaired)
+    }
+}

@@ -1,0 +1,88 @@
+//! The answers to a token serve knows and refuses, and to a readiness probe it cannot pass:
+//! each says why, in the body and, for a 401, in `WWW-Authenticate`'s `error_description`
+//! (RFC 6750), so that a HEAD (no body) carries the reason too.
+
+use super::handler::{MachineFetch, Response};
+
+impl Response {
+    /// 401 for a machine token whose fetches are spent, naming the first whole one.
+    pub fn spent(f: &MachineFetch, first: &crate::ledger::Record) -> Response {
+        let n = f.uses.unwrap_or(1);
+        refusal(
+            401,
+            format!(
+                "token {} of machine {} was used at {} from {}: it fetches the config {n} time(s). If that was not the machine, the token may be stolen: `mcsctl machine add {} --pool {} --force` gives the machine a new one",
+                f.token, f.machine, first.time, first.client, f.machine, first.pool
+            ),
+        )
+    }
+
+    /// 401 for a machine token with too many fetches cut off before their end.
+    pub fn cut_off(f: &MachineFetch, cuts: u32, last: &crate::ledger::Record) -> Response {
+        refusal(
+            401,
+            format!(
+                "token {} of machine {}: {cuts} fetches were cut off before their end (the last at {} from {}), and no more are allowed (serve --max-partial-fetches). If that was the machine, check the network between it and this server; `mcsctl machine add {} --pool {} --force` gives it a new token",
+                f.token, f.machine, last.time, last.client, f.machine, last.pool
+            ),
+        )
+    }
+
+    /// 503 (which Ignition retries) for a machine token whose last use is held by a fetch
+    /// being sent now.
+    pub fn busy(f: &MachineFetch, other: &crate::ledger::Record) -> Response {
+        let mut r = refusal(
+            503,
+            format!(
+                "another fetch with token {} of machine {} (at {} from {}) is being sent: a fetch spends the token only once it went out whole; try again when it ends",
+                f.token, f.machine, other.time, other.client
+            ),
+        );
+        r.headers.push(("retry-after", "5".into()));
+        r
+    }
+
+    /// 503 for `/healthz`: serve holds machine tokens it cannot serve.
+    pub fn not_ready(why: &str) -> Response {
+        Response::text(
+            503,
+            format!("not ready: machine tokens are live but cannot be served: {why}"),
+        )
+    }
+
+    /// 503: the fetch of a machine token cannot be recorded, so the config is not sent.
+    pub fn unrecorded() -> Response {
+        Response::text(
+            503,
+            "the provisioning ledger cannot be written, so no machine token is served; see the server's log",
+        )
+    }
+}
+
+/// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
+/// `error_description` (RFC 6750) for a 401.
+pub(super) fn refusal(status: u16, msg: String) -> Response {
+    let mut r = Response::text(status, msg.clone());
+    if status == 401 {
+        r.headers.push((
+            "www-authenticate",
+            format!(
+                "Bearer error=\"invalid_token\", error_description=\"{}\"",
+                quoted(&msg)
+            ),
+        ));
+    }
+    r
+}
+
+/// `s` as the content of an RFC 6750 quoted string: printable ASCII without `"` or `\`.
+fn quoted(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '\\' => '/',
+            c if (' '..='~').contains(&c) => c,
+            _ => '?',
+        })
+        .collect()
+}
