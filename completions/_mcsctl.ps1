@@ -655,6 +655,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--host-subnets', '--host-subnets', [CompletionResultType]::ParameterName, 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback')
             [CompletionResult]::new('--approver-config', '--approver-config', [CompletionResultType]::ParameterName, 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled')
             [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'With evidence: how long after a machine''s first fetch its client CSR may come')
+            [CompletionResult]::new('--clock-skew', '--clock-skew', [CompletionResultType]::ParameterName, 'With evidence: how far serve''s clock (the ledger''s times) and the API server''s (the CSRs'') may disagree; a client CSR is judged against the window widened by this much on either side')
             [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'With evidence: another replica''s ledger to merge (repeatable)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')

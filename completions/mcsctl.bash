@@ -846,7 +846,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --ledger --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -897,6 +897,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --clock-skew)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -602,6 +602,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --host-subnets 'OpenShiftSDN HostSubnets (`oc get hostsubnets -o json`) for the egress-IP fallback'
             cand --approver-config 'cluster-machine-approver config file (YAML); honours nodeClientCert.disabled'
             cand --window 'With evidence: how long after a machine''s first fetch its client CSR may come'
+            cand --clock-skew 'With evidence: how far serve''s clock (the ledger''s times) and the API server''s (the CSRs'') may disagree; a client CSR is judged against the window widened by this much on either side'
             cand --ledger 'With evidence: another replica''s ledger to merge (repeatable)'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'

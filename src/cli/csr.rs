@@ -85,6 +85,12 @@ pub struct CsrReviewArgs {
     #[arg(long, default_value = "2h", value_name = "DUR", value_parser = values::duration)]
     pub window: Duration,
 
+    /// With evidence: how far serve's clock (the ledger's times) and the API server's (the
+    /// CSRs') may disagree; a client CSR is judged against the window widened by this much
+    /// on either side.
+    #[arg(long, default_value = "5m", value_name = "DUR", value_parser = values::duration)]
+    pub clock_skew: Duration,
+
     /// With evidence: another replica's ledger to merge (repeatable).
     #[arg(long = "ledger", value_name = "FILE")]
     pub ledgers: Vec<PathBuf>,

@@ -72,6 +72,9 @@ struct ReviewReport {
     recently_pending: usize,
     max_pending: usize,
     csrs: Vec<Row>,
+    /// What the CSRs' times say of the clocks (also on stderr).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<String>,
 }
 
 /// Runs `csr review`.
@@ -90,10 +93,17 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
         ));
     }
     let ctx = context(ui, a, &csrs, now)?;
+    let mut warnings = Vec::new();
     let (pending, limit, verdicts) = match evidence(ui, dir, a)? {
-        Some(ev) => csr::evidence::review(&csrs, &ctx, &ev),
+        Some(ev) => {
+            warnings = csr::evidence::clock_warnings(&csrs, &ev, now);
+            csr::evidence::review(&csrs, &ctx, &ev)
+        }
         None => csr::review(&csrs, &ctx),
     };
+    for w in &warnings {
+        ui.warn(w);
+    }
     if a.approve_names {
         let names: String = csrs
             .iter()
@@ -109,7 +119,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
         .zip(verdicts)
         .map(|(c, v)| row(c, v, now))
         .collect();
-    print_review(ui, rows, pending, limit, now)?;
+    print_review(ui, rows, (pending, limit), now, warnings)?;
     Ok(exit::OK)
 }
 
@@ -135,7 +145,12 @@ fn evidence(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<Option<csr::ev
         return Ok(None);
     }
     let records = crate::ledger::read(&crate::ledger::files(dir, &a.ledgers))?;
-    let ev = crate::state::machines::evidence(&registry, &records, a.window.to_time());
+    let ev = crate::state::machines::evidence(
+        &registry,
+        &records,
+        a.window.to_time(),
+        a.clock_skew.to_time(),
+    );
     ui.detail(format!(
         "deciding from evidence: {} registered machine(s), {} fetch(es) in the ledgers",
         ev.machines.len(),
@@ -210,9 +225,9 @@ fn context(
 fn print_review(
     ui: &Ui,
     rows: Vec<Row>,
-    pending: usize,
-    limit: usize,
+    (pending, limit): (usize, usize),
     now: Option<time::OffsetDateTime>,
+    warnings: Vec<String>,
 ) -> Result<()> {
     if ui.json() {
         ui.out_json(&ReviewReport {
@@ -220,6 +235,7 @@ fn print_review(
             recently_pending: pending,
             max_pending: limit,
             csrs: rows,
+            warnings,
         })?;
     } else {
         let t: Vec<Vec<String>> = rows

@@ -1,25 +1,35 @@
 //! Approval from evidence (`csr review --evidence`), the UPI stand-in for the Machine API: a
-//! registered machine (`machine add`) whose token fetched its full config (the ledger) vouches
-//! for its node as a Machine vouches for one on IPI.
+//! registered machine (`machine add`) whose token fetched its full config whole (the ledger)
+//! vouches for its node as a Machine vouches for one on IPI.
 //!
 //! The approver's rules run unchanged on the evidence: each registered machine that fetched is
 //! an inventory host named after its node, at its registered and fetch addresses, whose
-//! window opens at its first fetch and lasts `window`. On top of them:
+//! window opens at its first whole fetch (less the clock-skew tolerance) and lasts `window`
+//! (plus the tolerance). On top of them:
 //! - E1: a client CSR for a node no machine is registered as stays pending;
-//! - E2: so does one for a registered machine whose token never fetched the full config;
-//! - E3: one created before that fetch, or more than `window` after it;
-//! - E4: a second client CSR for a node, once one was approved (in the cluster or above it in
-//!   this batch);
+//! - E2: so does one for a registered machine whose token never fetched the full config whole
+//!   (a fetch cut off before its end proves nothing: a thief can abort one);
+//! - E3: one created before that fetch, or more than `window` after it, beyond the tolerance;
+//! - E4: one for a node that has a client CSR approved since its fetch;
+//! - E6: every one for a node that has more than one client CSR since its fetch, whatever their
+//!   order or names: each full config carries the node-bootstrapper's credentials, so a second
+//!   CSR may be a rogue's, and no rule can tell which is the machine's;
 //! - E5: what is left is approved, naming the fetch that vouches for it.
+//!
+//! Times in the ledger are serve's clock; a CSR's creation time is the API server's. When the
+//! CSRs' own times say the two disagree (a node's CSR made long before its fetch, or hours
+//! after it), [`clock_warnings`] says so.
 //!
 //! A serving CSR is the approver's (S1-S9) against the same hosts: its IP names must be among
 //! the fetch addresses and the registered ones.
 
 use std::net::IpAddr;
 
-use time::OffsetDateTime;
+use time::{Duration, OffsetDateTime};
 
-use super::{Address, Context, Csr, Decision, Machine, NODE_PREFIX, Verdict, v};
+use super::{
+    Address, BOOTSTRAPPER, CLIENT_SIGNER, Context, Csr, Decision, Machine, NODE_PREFIX, Verdict, v,
+};
 
 /// One registered machine and what its token fetched.
 #[derive(Debug, Clone)]
@@ -28,21 +38,26 @@ pub struct Registered {
     pub name: String,
     /// Its registered addresses.
     pub addresses: Vec<IpAddr>,
-    /// Each full-config fetch: when, from where.
+    /// Each full-config fetch that went out whole: when (serve's clock), from where.
     pub fetches: Vec<(OffsetDateTime, IpAddr)>,
+    /// Fetches cut off before their end (no evidence).
+    pub cut: usize,
 }
 
-/// The registered machines and how long after its first fetch a machine's client CSR may come.
+/// The registered machines, how long after its first fetch a machine's client CSR may come,
+/// and how far serve's clock and the API server's may disagree.
 #[derive(Debug, Clone)]
 pub struct Evidence {
     /// The machines.
     pub machines: Vec<Registered>,
-    /// The window after the first fetch.
-    pub window: time::Duration,
+    /// The window after the first whole fetch.
+    pub window: Duration,
+    /// The clock-skew tolerance on either side of the window.
+    pub skew: Duration,
 }
 
 impl Evidence {
-    /// The hosts the approver's rules see: each machine that fetched.
+    /// The hosts the approver's rules see: each machine that fetched whole.
     pub fn hosts(&self) -> Vec<Machine> {
         self.machines
             .iter()
@@ -63,14 +78,24 @@ impl Evidence {
                 }
                 Some(Machine {
                     name: m.name.clone(),
-                    created: Some(first),
-                    window_end: Some(first + self.window),
+                    created: Some(first - self.skew),
+                    window_end: Some(first + self.window + self.skew),
                     addresses,
                     node_ref: None,
                     inventory: true,
                 })
             })
             .collect()
+    }
+
+    /// The first whole fetch of the machine registered as `node`.
+    fn first_fetch(&self, node: &str) -> Option<(OffsetDateTime, IpAddr)> {
+        self.machines
+            .iter()
+            .find(|m| m.name == node)?
+            .fetches
+            .first()
+            .copied()
     }
 }
 
@@ -82,21 +107,13 @@ pub fn review(csrs: &[Csr], ctx: &Context, ev: &Evidence) -> (usize, usize, Vec<
         ..ctx.clone()
     };
     let (pending, limit, mut verdicts) = super::review(csrs, &ctx);
-    let mut approved: Vec<(String, String)> = csrs
-        .iter()
-        .filter(|c| c.approved.is_some() && c.signer == super::CLIENT_SIGNER)
-        .filter_map(|c| Some((node_of(c)?, c.name.clone())))
-        .collect();
     for (c, verdict) in csrs.iter().zip(verdicts.iter_mut()) {
-        if c.signer != super::CLIENT_SIGNER || verdict.decision == Decision::Ignore {
+        if c.signer != CLIENT_SIGNER || verdict.decision == Decision::Ignore {
             continue;
         }
         let Some(node) = node_of(c) else { continue };
-        if let Some(e) = judge(c, &node, verdict, ev, &approved) {
+        if let Some(e) = judge(c, &node, verdict, ev, csrs) {
             *verdict = e;
-        }
-        if verdict.decision == Decision::Approve {
-            approved.push((node, c.name.clone()));
         }
     }
     (pending, limit, verdicts)
@@ -109,14 +126,22 @@ fn node_of(c: &Csr) -> Option<String> {
     (!n.is_empty()).then(|| n.to_string())
 }
 
+/// The client CSRs for `node` the bootstrapper made since `since` (not denied): those a rogue
+/// holding the bootstrap credentials could have made too.
+fn since<'c>(csrs: &'c [Csr], node: &str, since: OffsetDateTime) -> Vec<&'c Csr> {
+    csrs.iter()
+        .filter(|c| c.signer == CLIENT_SIGNER && !c.denied && c.username == BOOTSTRAPPER)
+        .filter(|c| c.created.is_some_and(|t| t >= since))
+        .filter(|c| node_of(c).as_deref() == Some(node))
+        .collect()
+}
+
+fn rfc3339(t: OffsetDateTime) -> String {
+    crate::pki::cert::rfc3339(t.unix_timestamp())
+}
+
 /// The evidence verdict on a client CSR the approver's rules judged `verdict`; `None` keeps it.
-fn judge(
-    c: &Csr,
-    node: &str,
-    verdict: &Verdict,
-    ev: &Evidence,
-    approved: &[(String, String)],
-) -> Option<Verdict> {
+fn judge(c: &Csr, node: &str, verdict: &Verdict, ev: &Evidence, csrs: &[Csr]) -> Option<Verdict> {
     // Only the machine rules are the evidence's: the others (the bootstrapper's identity, a
     // node that exists, the flow disabled) keep the approver's verdict.
     if verdict.decision != Decision::Approve && !matches!(verdict.rule, "C4" | "C5" | "C6") {
@@ -133,28 +158,34 @@ fn judge(
             n,
         ));
     };
-    let Some((first, from)) = m.fetches.first() else {
+    let Some((first, from)) = ev.first_fetch(node) else {
+        let cut = if m.cut > 0 {
+            format!(
+                " ({} fetch(es) were cut off before their end, which proves nothing)",
+                m.cut
+            )
+        } else {
+            String::new()
+        };
         return Some(v(
             Decision::Pending,
             "E2",
             format!(
-                "machine {node} is registered but its token never fetched the full config: this CSR is not from the machine that booted with its pointer config"
+                "machine {node} is registered but its token never fetched the full config whole{cut}: this CSR is not from the machine that booted with its pointer config"
             ),
             n,
         ));
     };
-    let at = crate::pki::cert::rfc3339(first.unix_timestamp());
+    let at = rfc3339(first);
     if verdict.rule == "C6" && verdict.decision == Decision::Pending {
         return Some(v(
             Decision::Pending,
             "E3",
             format!(
-                "created {}, not within {} after machine {node} fetched its config ({at} from {from})",
-                c.created
-                    .map_or("at an unknown time".into(), |t| crate::pki::cert::rfc3339(
-                        t.unix_timestamp()
-                    )),
-                crate::duration::residual(ev.window.whole_seconds())
+                "created {}, not within {} after machine {node} fetched its config ({at} from {from}), give or take the clock-skew tolerance of {}",
+                c.created.map_or("at an unknown time".into(), rfc3339),
+                crate::duration::residual(ev.window.whole_seconds()),
+                crate::duration::residual(ev.skew.whole_seconds())
             ),
             n,
         ));
@@ -162,20 +193,103 @@ fn judge(
     if verdict.decision != Decision::Approve {
         return None;
     }
-    if let Some((_, first_csr)) = approved.iter().find(|(a, _)| a == node) {
+    crowded(c, node, ev, csrs, first).or_else(|| {
+        Some(v(
+            Decision::Approve,
+            "E5",
+            format!("registered machine {node} fetched its config at {at} from {from}"),
+            n,
+        ))
+    })
+}
+
+/// E4 and E6: another client CSR for `node` since its first whole fetch at `first`.
+fn crowded(
+    c: &Csr,
+    node: &str,
+    ev: &Evidence,
+    csrs: &[Csr],
+    first: OffsetDateTime,
+) -> Option<Verdict> {
+    let all = since(csrs, node, first - ev.skew);
+    let n = Some(node);
+    if let Some(done) = all
+        .iter()
+        .find(|o| o.approved.is_some() && o.name != c.name)
+    {
         return Some(v(
             Decision::Pending,
             "E4",
             format!(
-                "a client CSR for {node} was already approved ({first_csr}): one machine, one client certificate; a second one is suspect"
+                "a client CSR for {node} was already approved since its fetch ({}): one machine, one client certificate; a second one is suspect",
+                done.name
             ),
             n,
         ));
     }
+    if all.len() < 2 {
+        return None;
+    }
+    let names: Vec<&str> = all.iter().map(|o| o.name.as_str()).collect();
     Some(v(
-        Decision::Approve,
-        "E5",
-        format!("registered machine {node} fetched its config at {at} from {from}"),
+        Decision::Pending,
+        "E6",
+        format!(
+            "{} client CSRs for {node} since its fetch at {} ({}): one machine makes one, and every full config carries the bootstrap credentials a rogue could use, so none is approved; deny the ones the machine did not make (`oc adm certificate deny NAME`) and review again",
+            all.len(),
+            rfc3339(first),
+            names.join(", ")
+        ),
         n,
     ))
+}
+
+/// What the CSRs' creation times (the API server's clock) say of serve's clock (the ledger's
+/// times): a registered machine's client CSRs all made well before its first whole fetch, or
+/// only long after it, point at clocks that disagree by about that much. `now` is the
+/// review's time: a fetch after it is a clock ahead too.
+pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: Option<OffsetDateTime>) -> Vec<String> {
+    let mut out = Vec::new();
+    for m in &ev.machines {
+        let Some(&(first, _)) = m.fetches.first() else {
+            continue;
+        };
+        if let Some(now) = now
+            && first > now + ev.skew
+        {
+            out.push(format!(
+                "machine {}'s fetch is dated {}, {} after this review's time: serve's clock may be ahead (check both with `timedatectl`)",
+                m.name,
+                rfc3339(first),
+                crate::duration::residual((first - now).whole_seconds())
+            ));
+        }
+        let times: Vec<OffsetDateTime> = csrs
+            .iter()
+            .filter(|c| c.signer == CLIENT_SIGNER && c.username == BOOTSTRAPPER)
+            .filter(|c| node_of(c).as_deref() == Some(m.name.as_str()))
+            .filter_map(|c| c.created)
+            .collect();
+        let (Some(&earliest), Some(&latest)) = (times.iter().min(), times.iter().max()) else {
+            continue;
+        };
+        let apart = |a: OffsetDateTime, b: OffsetDateTime| {
+            crate::duration::residual((a - b).whole_seconds().abs())
+        };
+        if latest < first - ev.skew {
+            out.push(format!(
+                "every client CSR for {} was created before its fetch (the latest {} before it, by the API server's clock against serve's): serve's clock may be ahead of the API server's by about that much, or the CSRs are not the machine's; check both clocks (`timedatectl`), and --clock-skew widens the tolerance ({} now)",
+                m.name,
+                apart(first, latest),
+                crate::duration::residual(ev.skew.whole_seconds())
+            ));
+        } else if earliest > first + ev.window + ev.skew {
+            out.push(format!(
+                "the first client CSR for {} came {} after its fetch, longer than a boot takes: serve's clock may be behind the API server's; check both clocks (`timedatectl`)",
+                m.name,
+                apart(earliest, first)
+            ));
+        }
+    }
+    out
 }

@@ -384,11 +384,12 @@ fn revoke_quietly(store: &mut TokenStore, id: &str) {
 }
 
 /// The evidence `csr review` decides from: each registered machine with the fetches its token
-/// made (from `ledger`, the merged records of every replica).
+/// made whole (from `ledger`, the merged records of every replica), and how many were cut.
 pub fn evidence(
     registry: &Registry,
     ledger: &[crate::ledger::Record],
     window: Duration,
+    skew: Duration,
 ) -> crate::csr::evidence::Evidence {
     let machines = registry
         .machines
@@ -396,7 +397,9 @@ pub fn evidence(
         .map(|m| crate::csr::evidence::Registered {
             name: m.name.clone(),
             addresses: m.addresses.clone(),
+            cut: fetches_of(m, ledger).filter(|f| !f.whole).count(),
             fetches: fetches_of(m, ledger)
+                .filter(|f| f.whole)
                 .filter_map(|f| {
                     let at = OffsetDateTime::parse(
                         &f.time,
@@ -409,5 +412,9 @@ pub fn evidence(
                 .collect(),
         })
         .collect();
-    crate::csr::evidence::Evidence { machines, window }
+    crate::csr::evidence::Evidence {
+        machines,
+        window,
+        skew,
+    }
 }

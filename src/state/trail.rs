@@ -39,12 +39,10 @@ pub struct Cluster<'a> {
 /// The trail of machine `name` from its `fetches` and what `cluster` holds, at `now`.
 pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetDateTime) -> Trail {
     let mut steps = Vec::new();
-    let Some(last) = fetches.last() else {
+    let Some(last) = fetches.iter().rev().find(|f| f.whole) else {
         return Trail {
             steps,
-            next: Some(format!(
-                "not fetched yet: boot it with machines/{name}.ign as its Ignition config"
-            )),
+            next: Some(not_fetched(name, fetches)),
         };
     };
     steps.push(Step {
@@ -108,6 +106,19 @@ pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetD
         };
     }
     ready(steps, name, cluster.nodes)
+}
+
+/// What to do for a machine none of whose `fetches` went out whole.
+fn not_fetched(name: &str, fetches: &[Record]) -> String {
+    match fetches.last() {
+        Some(cut) => format!(
+            "{} fetch(es) cut off before their end (the last at {} from {}): nothing spent; boot it again (serve --max-partial-fetches bounds the tries)",
+            fetches.len(),
+            cut.time,
+            cut.client
+        ),
+        None => format!("not fetched yet: boot it with machines/{name}.ign as its Ignition config"),
+    }
 }
 
 /// The last step: the Node, Ready or not.

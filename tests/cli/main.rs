@@ -8,6 +8,7 @@ mod crash;
 mod csr;
 mod docs;
 mod doctor;
+mod evidence;
 mod first_day;
 mod golden;
 mod ignition_client;
