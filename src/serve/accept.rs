@@ -58,8 +58,8 @@ pub(super) async fn accept_loop(
         let (tcp, peer) = match accepted {
             Ok(x) => x,
             Err(e) => {
-                // EMFILE and friends: back off briefly rather than spin.
-                shared.log.event("accept-error", &e.to_string());
+                // EMFILE and friends: said once per 10 s, backed off from rather than spun on.
+                say("accept-error", format!("{e}: backing off"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }

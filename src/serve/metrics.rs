@@ -31,6 +31,17 @@ struct Counters {
     reloads: BTreeMap<(String, &'static str), u64>,
 }
 
+/// The `pool` label of a request for `pool`: the pool when serve has a config for it (full or
+/// pre-approval), else `other`, so that a client naming pools cannot grow the series without
+/// end; empty for a request that names none.
+pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
+    match pool {
+        None => "",
+        Some(p) if state.full.contains_key(p) || state.pre.contains_key(p) => p,
+        Some(_) => "other",
+    }
+}
+
 /// What a request's `auth` field says, as a label: `token`, `machine`, `none`, `invalid`,
 /// `expired`, `revoked`.
 pub fn auth_outcome(auth: &str, machine: bool) -> &'static str {
@@ -49,9 +60,9 @@ impl Metrics {
         f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
-    /// One request answered.
-    pub fn request(&self, pool: Option<&str>, status: u16, auth: &'static str) {
-        let pool = pool.unwrap_or("");
+    /// One request answered. `pool` is a configured pool, `other` or empty: never what a
+    /// client sent (see [`pool_label`]).
+    pub fn request(&self, pool: &str, status: u16, auth: &'static str) {
         self.with(|c| {
             let by = match c.requests.get_mut(pool) {
                 Some(by) => by,
@@ -226,49 +237,4 @@ fn gauges(out: &mut String, state: &State, open: usize) {
         "Connections open now.",
     );
     let _ = writeln!(out, "mcsctl_connections_open {open}");
-}
-
-/// Answers `GET /metrics` on `listener` (plain HTTP) until `stop`: the exposition of the
-/// counters and of the state at that moment.
-pub(super) async fn serve_metrics(
-    listener: tokio::net::TcpListener,
-    shared: std::sync::Arc<super::Shared>,
-    conns: std::sync::Arc<super::conns::Conns>,
-    mut stop: tokio::sync::watch::Receiver<bool>,
-) {
-    use http_body_util::Full;
-    use hyper::body::Bytes;
-    loop {
-        let (tcp, _) = tokio::select! {
-            r = listener.accept() => match r {
-                Ok(x) => x,
-                Err(_) => continue,
-            },
-            _ = stop.changed() => return,
-        };
-        let (shared, conns) = (shared.clone(), conns.clone());
-        tokio::spawn(async move {
-            let svc =
-                hyper::service::service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
-                    let (status, body) = if req.uri().path() != "/metrics" {
-                        (404, "not found: metrics are at /metrics\n".to_string())
-                    } else if req.method() != hyper::Method::GET {
-                        (405, "method not allowed\n".to_string())
-                    } else {
-                        (200, shared.metrics.render(&shared.current(), conns.open()))
-                    };
-                    let resp = hyper::Response::builder()
-                        .status(status)
-                        .header("content-type", "text/plain; version=0.0.4; charset=utf-8")
-                        .body(Full::new(Bytes::from(body)));
-                    async move { resp }
-                });
-            let io = hyper_util::rt::TokioIo::new(tcp);
-            let _ = hyper::server::conn::http1::Builder::new()
-                .timer(hyper_util::rt::TokioTimer::new())
-                .header_read_timeout(std::time::Duration::from_secs(10))
-                .serve_connection(io, svc)
-                .await;
-        });
-    }
 }

@@ -16,6 +16,7 @@ mod accept;
 mod banner;
 pub mod conns;
 mod delivery;
+mod fds;
 mod fetches;
 pub mod handler;
 pub mod handshakes;
@@ -28,6 +29,7 @@ mod refusals;
 mod reload;
 mod repeats;
 mod respond;
+mod scrape;
 pub mod state;
 mod tls;
 
@@ -148,8 +150,22 @@ impl Shared {
 }
 
 /// Runs the server until SIGTERM or SIGINT; returns the exit code.
-pub fn run(opts: Options) -> Result<u8> {
+pub fn run(mut opts: Options) -> Result<u8> {
     install_panic_hook();
+    let metrics = if opts.metrics_listen.is_some() {
+        scrape::MAX_CONNECTIONS
+    } else {
+        0
+    };
+    let (fit, too_many) = fds::fit(
+        opts.max_connections,
+        EVICTION_SLACK,
+        metrics,
+        fds::raise_limit(),
+    );
+    opts.max_connections = fit;
+    opts.max_connections_per_client = opts.max_connections_per_client.min(fit);
+
     // Before any thread or allocation of a config.
     if !crate::heap::fix_thresholds() {
         ::log::debug!("the C heap's mmap threshold is left to the allocator");
@@ -158,12 +174,15 @@ pub fn run(opts: Options) -> Result<u8> {
         .enable_all()
         .build()
         .context("starting the runtime")?;
-    rt.block_on(serve(opts))
+    rt.block_on(serve(opts, too_many))
 }
 
-async fn serve(opts: Options) -> Result<u8> {
+async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let log = Log::start();
     let _ = PANIC_LOG.set(log.clone());
+    if let Some(why) = too_many {
+        log.event("open-file-limit", &why);
+    }
     let provider = tls::provider();
     settle(&opts.dir, &log);
     let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
@@ -184,15 +203,8 @@ async fn serve(opts: Options) -> Result<u8> {
         plain_listener.as_ref(),
         metrics_listener.as_ref(),
     ));
-    if state.auth != AuthMode::None && state.tokens.live_at(opts.clock.now()) == 0 {
-        log.event(
-            "no-live-token",
-            "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
-        );
-    }
-
     let shared = Arc::new(shared(&opts, state, &log));
-    say_if_unready(&shared);
+    say_at_start(&shared);
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.
@@ -217,7 +229,7 @@ async fn serve(opts: Options) -> Result<u8> {
         })
         .collect();
     if let Some(l) = metrics_listener {
-        tokio::spawn(metrics::serve_metrics(
+        tokio::spawn(scrape::serve_metrics(
             l,
             shared.clone(),
             conns.clone(),
@@ -241,10 +253,17 @@ async fn serve(opts: Options) -> Result<u8> {
     Ok(crate::exit::OK)
 }
 
-/// With machine tokens, the ledger is opened at start: a ledger that cannot be written is
-/// said now (and /healthz answers 503), not at the first machine's boot.
-fn say_if_unready(shared: &Shared) {
-    let tokens = shared.current().tokens.clone();
+/// What an admin must know at once: no live token; with machine tokens, a ledger that cannot
+/// be written (it is opened now, and /healthz answers 503), not at the first machine's boot.
+fn say_at_start(shared: &Shared) {
+    let state = shared.current();
+    if state.auth != AuthMode::None && state.tokens.live_at(shared.clock.now()) == 0 {
+        shared.log.event(
+            "no-live-token",
+            "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
+        );
+    }
+    let tokens = state.tokens.clone();
     if tokens.machines
         && let Some(why) = shared.fetches.unready(&tokens)
     {

@@ -99,7 +99,8 @@ pub(super) fn respond(
         None => (r, None),
     };
     let outcome = super::metrics::auth_outcome(&r.auth, machine);
-    shared.metrics.request(r.pool.as_deref(), r.status, outcome);
+    let pool = super::metrics::pool_label(&state, r.pool.as_deref());
+    shared.metrics.request(pool, r.status, outcome);
     if claimed.is_some() {
         shared
             .metrics

@@ -47,7 +47,7 @@ fn fetched(a: &Path) -> Vec<(String, bool)> {
 fn the_ledger_and_its_directories_are_private_whatever_the_umask() {
     let (d, a) = setup();
     let elsewhere = d.path().join("var/lib/mcsctl/ledger/serve.jsonl");
-    let s = Serve::start_with_umask(d.path(), 0o000, &[]);
+    let s = Serve::start_after(d.path(), "umask 000", &[]);
     assert_eq!(get(&s, &a, "w0"), 200);
     let own = std::fs::read_dir(a.join("auth/ledger"))
         .unwrap()
@@ -58,7 +58,11 @@ fn the_ledger_and_its_directories_are_private_whatever_the_umask() {
     assert_eq!(mode(&a.join("auth/ledger")), 0o700);
     assert_eq!(mode(&own), 0o600);
     drop(s);
-    let s = Serve::start_with_umask(d.path(), 0o000, &["--ledger", elsewhere.to_str().unwrap()]);
+    let s = Serve::start_after(
+        d.path(),
+        "umask 000",
+        &["--ledger", elsewhere.to_str().unwrap()],
+    );
     assert_eq!(get(&s, &a, "w1"), 200);
     for p in [
         elsewhere.parent().unwrap(),

@@ -143,7 +143,7 @@ fn metrics_count_what_was_sent_and_prometheus_parses_them() {
         1.0
     );
     assert_eq!(
-        at("mcsctl_requests_total{auth=token,pool=gpu,status=404}"),
+        at("mcsctl_requests_total{auth=token,pool=other,status=404}"),
         1.0
     );
     assert_eq!(
@@ -165,4 +165,97 @@ fn metrics_count_what_was_sent_and_prometheus_parses_them() {
     assert!(at("mcsctl_certificate_expiry_timestamp_seconds{certificate=serving}") > 1.7e9);
     assert!(at("mcsctl_config_bytes{pool=worker,set=full,spec=3.2.0}") > 0.0);
     assert!(m.contains_key("mcsctl_connections_open{}"), "{m:#?}");
+}
+
+#[test]
+fn no_client_can_grow_the_metrics_or_starve_the_config_listener() {
+    let (d, a) = setup_with(&[]);
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "-q"],
+    );
+    // An open-file limit of 512 for serve (soft and hard).
+    let s = Serve::start_after(
+        d.path(),
+        "ulimit -n 512",
+        &["--metrics-listen", "127.0.0.1:0"],
+    );
+    let addr = s.metrics_addr();
+    assert!(
+        s.stderr().contains("\"event\":\"open-file-limit\""),
+        "--max-connections 4096 cannot fit 512 descriptors, and serve says so: {}",
+        s.stderr()
+    );
+    // 3,000 requests naming pools nobody configured, on one connection, without a token.
+    let ca = a.join("tls/mcs-ca.crt");
+    let mut c = Https::connect(s.addr, &ca);
+    for i in 0..3000 {
+        let r = c.request("GET", &format!("/config/pool-{i}"), &[]).unwrap();
+        assert_eq!(r.status, 401);
+    }
+    let Some(m) = parse(&scrape(&addr)) else {
+        return;
+    };
+    let pools: std::collections::BTreeSet<&str> = m
+        .keys()
+        .filter(|k| k.starts_with("mcsctl_requests_total{"))
+        .filter_map(|k| k.split("pool=").nth(1)?.split([',', '}']).next())
+        .collect();
+    assert_eq!(
+        pools.into_iter().collect::<Vec<_>>(),
+        ["other"],
+        "one series for every pool nobody configured"
+    );
+    assert_eq!(
+        m["mcsctl_requests_total{auth=none,pool=other,status=401}"],
+        3000.0
+    );
+    // 600 idle connections to the metrics listener: it keeps 16 and closes the rest...
+    let idle: Vec<std::net::TcpStream> = (0..600)
+        .map(|_| std::net::TcpStream::connect(&addr).unwrap())
+        .collect();
+    assert!(
+        s.wait_stderr(
+            "\"event\":\"metrics-connection-limit\"",
+            Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    let open = || {
+        std::fs::read_dir(format!("/proc/{}/fd", s.pid()))
+            .unwrap()
+            .count()
+    };
+    assert!(open() < 512, "{} descriptors", open());
+    // ...and a machine (another address) still gets its config.
+    let bearer = format!("Bearer {}", machine_token(&a, "w1"));
+    let tcp = crate::support::connect_from("127.0.0.2", s.addr);
+    let r = Https::over(tcp, &ca)
+        .request("GET", "/config/worker", &[("Authorization", &bearer)])
+        .unwrap();
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        s.stderr().matches("metrics-connection-limit").count(),
+        1,
+        "said once, not once per connection"
+    );
+    drop(idle);
+    // Once the idle ones are gone, a scrape gets in again.
+    let start = std::time::Instant::now();
+    loop {
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(2))).unwrap();
+        let _ = c.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        let mut text = String::new();
+        let _ = c.read_to_string(&mut text);
+        if text.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no scrape got in"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }

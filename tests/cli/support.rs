@@ -365,10 +365,26 @@ impl Serve {
         Serve::spawn_at(cwd, extra, false, ahead)
     }
 
-    /// Like [`Serve::start`], under the file mode creation mask `umask` (a shell sets it, then
-    /// becomes serve).
-    pub fn start_with_umask(cwd: &Path, umask: u32, extra: &[&str]) -> Serve {
-        Serve::spawn_full(cwd, extra, false, 0, Some(umask))
+    /// Like [`Serve::start`], after the shell commands `prelude` (`umask 000`, `ulimit -n
+    /// 256`): a shell runs them, then becomes serve.
+    pub fn start_after(cwd: &Path, prelude: &str, extra: &[&str]) -> Serve {
+        Serve::spawn_full(cwd, extra, false, 0, Some(prelude))
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, std::process::Child::id)
+    }
+
+    /// The metrics address its banner names (`--metrics-listen`).
+    pub fn metrics_addr(&self) -> String {
+        let banner = self.stderr();
+        banner
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("metrics: http://"))
+            .and_then(|l| l.strip_suffix("/metrics"))
+            .unwrap_or_else(|| panic!("no metrics address in {banner}"))
+            .to_string()
     }
 
     fn spawn(cwd: &Path, extra: &[&str], pipe_stdout: bool) -> Serve {
@@ -384,19 +400,19 @@ impl Serve {
         extra: &[&str],
         pipe_stdout: bool,
         ahead: i64,
-        umask: Option<u32>,
+        prelude: Option<&str>,
     ) -> Serve {
         let logdir = tempfile::tempdir().unwrap();
         let log = logdir.path().join("access.log");
         let shift = logdir.path().join("clock-shift");
         std::fs::write(&shift, ahead.to_string()).unwrap();
         let bin = assert_cmd::cargo::cargo_bin("mcsctl");
-        let mut cmd = match umask {
+        let mut cmd = match prelude {
             None => Command::new(&bin),
-            Some(m) => {
+            Some(p) => {
                 let mut c = Command::new("sh");
                 c.arg("-c")
-                    .arg(format!("umask {m:03o} && exec \"$0\" \"$@\""))
+                    .arg(format!("{p} && exec \"$0\" \"$@\""))
                     .arg(&bin);
                 c
             }
