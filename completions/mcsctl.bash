@@ -1616,7 +1616,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1872,7 +1872,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__pointer)
-            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2104,7 +2104,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-q -v -h -V --ttl --description --print-pointer --pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --ttl --description --print-pointer --pool --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -226,6 +226,7 @@ json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l force -d 'Replace an existing file'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -251,6 +252,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -322,6 +324,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l force -d 'Replace a machine of that name (its old token is revoked)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'

@@ -73,6 +73,31 @@ impl std::fmt::Display for San {
     }
 }
 
+/// How many single-character edits turn `a` into `b` (Levenshtein).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// The one of `known` that `name` most likely meant: at most two edits away (`wroker`).
+pub fn closest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|k| (edit_distance(name, k), k))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k.as_str())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

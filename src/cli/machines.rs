@@ -63,6 +63,12 @@ pub struct MachineAddArgs {
     #[arg(long)]
     pub force: bool,
 
+    /// The pool is new, not a typo: it may have no rendered config and not be in
+    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
+    /// the known ones.
+    #[arg(long)]
+    pub new_pool: bool,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

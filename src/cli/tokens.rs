@@ -43,6 +43,12 @@ pub struct PointerArgs {
     #[arg(long)]
     pub force: bool,
 
+    /// The pool is new, not a typo: it may have no rendered config and not be in
+    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
+    /// the known ones.
+    #[arg(long)]
+    pub new_pool: bool,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
@@ -87,6 +93,12 @@ pub struct TokenCreateArgs {
     /// mcsctl.json). With --print-pointer, the pointer config printed is the first pool's.
     #[arg(long = "pool", value_name = "POOL", value_parser = values::dns_label)]
     pub pools: Vec<String>,
+
+    /// The pool is new, not a typo: it may have no rendered config and not be in
+    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
+    /// the known ones.
+    #[arg(long)]
+    pub new_pool: bool,
 
     /// `--dir` after the command.
     #[command(flatten)]

@@ -50,6 +50,7 @@ fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
             ttl: a.ttl.map(|d| d.to_time()),
             uses: (a.uses > 0).then_some(a.uses),
             force: a.force,
+            new_pool: a.new_pool,
         })
         .collect();
     let (lock, snap) = super::load(ui, dir)?;

@@ -27,6 +27,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
         transport: args.token_transport,
         base64: args.base64,
         force: args.force,
+        new_pool: args.new_pool,
         dest,
     };
     // Held from reading mcsctl.json and the token to writing the file, so a concurrent

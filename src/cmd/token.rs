@@ -45,6 +45,7 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
         ttl: a.ttl.map(|d| d.to_time()),
         description: a.description.clone(),
         print_pointer: a.print_pointer,
+        new_pool: a.new_pool,
     };
     let (_, out) = commit(&lock, tokens::create(&snap, inputs, ui.now)?)?;
     print_notes(ui, &out.notes);

@@ -116,6 +116,18 @@ impl ClusterConfig {
     }
 
     /// Adds `mcsctl.json` to a change.
+    /// mcsctl.json with `pools` added (`--new-pool`); `None` when it has them all.
+    pub fn with_pools<'p>(&self, pools: impl IntoIterator<Item = &'p String>) -> Option<Self> {
+        let mut c = self.clone();
+        for p in pools {
+            if !c.pools.contains(p) {
+                c.pools.push(p.clone());
+            }
+        }
+        (c.pools.len() != self.pools.len()).then_some(c)
+    }
+
+    /// Writes mcsctl.json in `change`.
     pub fn stage(&self, change: &mut Change<'_>) -> Result<()> {
         change.write(
             layout::CONFIG,

@@ -5,7 +5,7 @@
 
 use std::net::IpAddr;
 
-use anyhow::{Result, bail};
+use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
@@ -103,6 +103,8 @@ pub struct AddInputs {
     pub uses: Option<u32>,
     /// Replace a machine of that name (its old token is revoked).
     pub force: bool,
+    /// `--new-pool`: a pool the directory does not know is meant.
+    pub new_pool: bool,
 }
 
 /// A machine as `machine add` and `machine list` report it (never the token's secret).
@@ -179,6 +181,10 @@ pub fn add<'s>(
     }
     tokens::stage(&mut change, &store)?;
     registry.stage(&mut change)?;
+    let new: Vec<&String> = ms.iter().filter(|m| m.new_pool).map(|m| &m.pool).collect();
+    if let Some(c) = cfg.with_pools(new) {
+        c.stage(&mut change)?;
+    }
     let names: Vec<&str> = ms.iter().map(|m| m.name.as_str()).collect();
     report.files.extend([
         Written::file(
@@ -205,16 +211,8 @@ fn add_one(
     m: &AddInputs,
     now: OffsetDateTime,
 ) -> Result<(MachineRow, Written)> {
-    if !cfg.pools.contains(&m.pool) {
-        bail!(
-            "machine {}: pool {} is not a pool of {} ({}); `mcsctl pointer --pool {}` adds it",
-            m.name,
-            m.pool,
-            layout::CONFIG,
-            cfg.pools.join(", "),
-            m.pool
-        );
-    }
+    snap.check_pool(&m.pool, m.new_pool)
+        .with_context(|| format!("machine {}", m.name))?;
     let id = store.create_machine(now, m.ttl, &m.name, &m.pool, m.uses)?;
     let token = store
         .tokens

@@ -62,6 +62,8 @@ pub struct Snapshot {
     pub pointers: Vec<PointerFile>,
     /// `auth/machines.json`, when a machine was ever registered.
     pub machines: Option<machines::Registry>,
+    /// The pools with a rendered config (`rendered/<pool>.ign`), in name order.
+    pub rendered: Vec<String>,
 }
 
 impl Snapshot {
@@ -80,7 +82,39 @@ impl Snapshot {
             tokens: read_tokens(dir)?,
             pointers: pointers::read_all(dir)?,
             machines: machines::read(dir)?,
+            rendered: rendered_pools(dir),
         })
+    }
+
+    /// The pools of the directory: those of mcsctl.json and those with a rendered config.
+    pub fn known_pools(&self) -> Vec<String> {
+        let mut pools = self.rendered.clone();
+        if let Some(c) = &self.config {
+            pools.extend(c.pools.iter().cloned());
+        }
+        pools.sort();
+        pools.dedup();
+        pools
+    }
+
+    /// Refuses a `--pool` this directory does not know (a typo makes a pool nothing serves),
+    /// unless `new` (`--new-pool`) says it is meant. A directory that knows no pool at all
+    /// has nothing to check against.
+    pub fn check_pool(&self, pool: &str, new: bool) -> Result<()> {
+        let known = self.known_pools();
+        if new || known.is_empty() || known.iter().any(|p| p == pool) {
+            return Ok(());
+        }
+        let meant = crate::names::closest(pool, &known)
+            .map(|k| format!(" (did you mean {k}?)"))
+            .unwrap_or_default();
+        anyhow::bail!(
+            "pool {pool} is not a pool of {}{meant}: it has no rendered config ({}/{pool}.ign) and is not in {}; its pools are {}. Pass --new-pool if {pool} is new",
+            self.dir.root().display(),
+            layout::RENDERED,
+            layout::CONFIG,
+            known.join(", ")
+        )
     }
 
     /// The directory's `mcsctl.json`, or an error saying to run `init`.
@@ -110,6 +144,22 @@ impl Snapshot {
     pub fn change(&self, command: &str) -> Change<'_> {
         self.dir.change(command)
     }
+}
+
+/// The pools with a rendered config: `rendered/<pool>.ign` whose name is a DNS label.
+fn rendered_pools(dir: &AssetDir) -> Vec<String> {
+    let mut pools: Vec<String> = std::fs::read_dir(dir.path(layout::RENDERED))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let pool = name.strip_suffix(".ign")?;
+            crate::names::is_dns_label(pool).then(|| pool.to_string())
+        })
+        .collect();
+    pools.sort();
+    pools
 }
 
 /// `auth/tokens.json`, or `None` when the directory has no token store.

@@ -35,6 +35,8 @@ pub struct PointerInputs {
     pub transport: Option<Transport>,
     /// Write the config base64-encoded (for a cloud's user data).
     pub base64: bool,
+    /// `--new-pool`: a pool the directory does not know is meant.
+    pub new_pool: bool,
     /// Replace the pool's pointer config.
     pub force: bool,
     /// Where it goes.
@@ -78,6 +80,7 @@ pub fn pointer<'s>(
 ) -> Result<Outcome<'s, PointerReport>> {
     let cfg = snap.config.as_ref();
     let pool = &inputs.pool;
+    snap.check_pool(pool, inputs.new_pool)?;
     let (version, transport, url, sources) = settings(snap, inputs)?;
     let mut notes = Vec::new();
     if url.starts_with("http://") {

@@ -95,6 +95,8 @@ pub struct CreateInputs {
     pub description: Option<String>,
     /// `--print-pointer`: also build the first pool's pointer config carrying the token.
     pub print_pointer: bool,
+    /// `--new-pool`: a `--pool` the directory does not know is meant.
+    pub new_pool: bool,
 }
 
 /// What `token create` made.
@@ -126,8 +128,16 @@ pub fn create<'s>(
     } else {
         let mut p = i.pools;
         p.dedup();
+        for pool in &p {
+            snap.check_pool(pool, i.new_pool)?;
+        }
         p
     };
+    let grown = snap
+        .config
+        .as_ref()
+        .filter(|_| i.new_pool)
+        .and_then(|c| c.with_pools(&pools));
     let (id, became_current) = store.create(now, i.ttl, i.description, pools.clone())?;
     let token = store
         .tokens
@@ -150,6 +160,9 @@ pub fn create<'s>(
     };
     let mut change = snap.change("token create");
     stage(&mut change, &store)?;
+    if let Some(c) = grown {
+        c.stage(&mut change)?;
+    }
     pointers::stage(&mut change, &ptrs, Overwrite::Allow);
     let summary = store
         .summaries(now)

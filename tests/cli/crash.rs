@@ -155,7 +155,7 @@ fn kill_9_at_any_moment_leaves_the_previous_state_or_the_new_one() {
         vec!["cert", "issue", "--force"],
         vec!["token", "rotate", "--grace", "1h"],
         vec!["token", "create", "--ttl", "1h"],
-        vec!["pointer", "--pool", "edge", "--force"],
+        vec!["pointer", "--pool", "edge", "--force", "--new-pool"],
         vec!["ca", "create", "--force"],
         vec![
             "ca",

@@ -19,7 +19,16 @@ fn pointer_at(d: &std::path::Path, port: u16, pool: &str, out: &str) {
     ok(
         d,
         &[
-            "pointer", "--pool", pool, "--url", &url, "--output", out, "--force", "-q",
+            "pointer",
+            "--pool",
+            pool,
+            "--url",
+            &url,
+            "--output",
+            out,
+            "--force",
+            "-q",
+            "--new-pool",
         ],
     );
 }

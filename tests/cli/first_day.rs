@@ -122,7 +122,10 @@ fn typed_values_are_usage_errors_naming_the_flag() {
 #[test]
 fn verbose_names_each_file_read_and_written_and_each_decision() {
     let d = demo(&[]);
-    let (code, _, err) = run(d.path(), &["-v", "pointer", "--pool", "infra"]);
+    let (code, _, err) = run(
+        d.path(),
+        &["-v", "pointer", "--pool", "infra", "--new-pool"],
+    );
     assert_eq!(code, 0, "{err}");
     // Sizes vary with the signatures in the certificates: counted, not compared.
     let bytes = regex::Regex::new(r"\(\d+ bytes\)").unwrap();
@@ -153,7 +156,7 @@ fn verbose_names_each_file_read_and_written_and_each_decision() {
         ]
     );
     // Without -v: none of it.
-    let (_, _, err) = run(d.path(), &["pointer", "--pool", "edge"]);
+    let (_, _, err) = run(d.path(), &["pointer", "--pool", "edge", "--new-pool"]);
     assert!(!err.lines().any(|l| l.starts_with("- ")), "{err}");
 }
 
@@ -206,7 +209,14 @@ fn token_create_gives_scripts_the_token_prune_clears_the_dead_and_print_pointer_
     // kubeadm token create --print-join-command, for pointer configs: the new token, ready.
     let (code, printed, err) = run(
         d.path(),
-        &["token", "create", "--print-pointer", "--pool", "infra"],
+        &[
+            "token",
+            "create",
+            "--print-pointer",
+            "--pool",
+            "infra",
+            "--new-pool",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&printed).unwrap();

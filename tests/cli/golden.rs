@@ -55,7 +55,13 @@ fn scenario_text_and_json() {
         0,
         false,
     );
-    step(p, "pointer", &["pointer", "--pool", "infra"], 0, false);
+    step(
+        p,
+        "pointer",
+        &["pointer", "--pool", "infra", "--new-pool"],
+        0,
+        false,
+    );
     step(
         p,
         "pointer-stdout",
@@ -80,6 +86,7 @@ fn scenario_text_and_json() {
             "pointer",
             "--pool",
             "edge",
+            "--new-pool",
             "--token-transport",
             "none",
             "--format",

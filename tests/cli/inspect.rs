@@ -128,6 +128,7 @@ fn san_not_covering_the_pointer_host_exits_4() {
             "--url",
             "https://mcs.other.example.org:22623/config/edge",
             "-q",
+            "--new-pool",
         ],
     );
     let (code, out, _) = run(d.path(), &["inspect"]);

@@ -110,11 +110,11 @@ fn add_writes_a_private_pointer_with_a_token_bound_to_the_machine() {
     assert_eq!(code, 1);
     assert!(err.contains("is registered (token"), "{err}");
     assert_eq!(snapshot(&a), before);
-    // A pool mcsctl.json does not know is refused.
+    // A pool the directory does not know is refused.
     let (code, _, err) = run(d.path(), &["machine", "add", "w2", "--pool", "gpu"]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("pool gpu is not a pool of mcsctl.json"),
+        err.contains("machine w2: pool gpu is not a pool of mcs-assets"),
         "{err}"
     );
 }

@@ -107,19 +107,37 @@ fn init_pointer_matches_design() {
 #[test]
 fn same_inputs_give_identical_bytes_and_base64_round_trips() {
     let d = demo(&[]);
-    let a = ok(d.path(), &["pointer", "--pool", "infra", "--output", "-"]);
-    let b = ok(d.path(), &["pointer", "--pool", "infra", "--output", "-"]);
+    let new = ["--new-pool"];
+    let a = ok(
+        d.path(),
+        &[&["pointer", "--pool", "infra", "--output", "-"][..], &new].concat(),
+    );
+    let b = ok(
+        d.path(),
+        &[&["pointer", "--pool", "infra", "--output", "-"][..], &new].concat(),
+    );
     assert_eq!(a, b);
     let b64 = ok(
         d.path(),
-        &["pointer", "--pool", "infra", "--output", "-", "--base64"],
+        &[
+            "pointer",
+            "--pool",
+            "infra",
+            "--output",
+            "-",
+            "--base64",
+            "--new-pool",
+        ],
     );
     let decoded = base64::engine::general_purpose::STANDARD
         .decode(b64.trim())
         .unwrap();
     assert_eq!(String::from_utf8(decoded).unwrap(), a);
     // The default output lands in the asset directory and the pool is remembered.
-    ok(d.path(), &["pointer", "--pool", "infra", "-q"]);
+    ok(
+        d.path(),
+        &["pointer", "--pool", "infra", "-q", "--new-pool"],
+    );
     assert_ignition_valid(&d.path().join("mcs-assets/infra.ign"));
     let cfg = std::fs::read_to_string(d.path().join("mcs-assets/mcsctl.json")).unwrap();
     assert!(cfg.contains("\"infra\""));
@@ -172,6 +190,7 @@ fn the_mcs_url_of_each_pool_is_remembered_by_every_rewrite() {
             "--url",
             "mcs-edge.example.com",
             "-q",
+            "--new-pool",
         ],
     );
     assert_eq!(source_of(&a.join("edge.ign")), edge);
@@ -255,4 +274,72 @@ fn ca_import_in_a_fresh_directory_then_cert_issue_then_pointer() {
             && out.contains("tls/mcs.crt covers mcs.lab.example.com (worker.ign)"),
         "{out}"
     );
+}
+
+#[test]
+fn a_pool_nobody_declared_is_a_typo_until_new_pool_says_otherwise() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    let before = crate::support::snapshot(&a);
+    let refusals: [&[&str]; 3] = [
+        &["token", "create", "--pool", "nosuch"],
+        &["pointer", "--pool", "wroker"],
+        &["machine", "add", "w0", "--pool", "wroker"],
+    ];
+    for args in refusals {
+        let (code, out, err) = run(d.path(), args);
+        assert_eq!(code, 1, "{args:?}: {out}{err}");
+        assert!(
+            err.contains("is not a pool of mcs-assets")
+                && err.contains(
+                    "and is not in mcsctl.json; its pools are master, worker. Pass --new-pool if"
+                ),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            err.contains("(did you mean worker?)"),
+            args.contains(&"wroker"),
+            "{err}"
+        );
+        assert_eq!(
+            crate::support::snapshot(&a),
+            before,
+            "{args:?} wrote nothing"
+        );
+    }
+    // Meant: --new-pool creates it (and mcsctl.json lists it from then on).
+    ok(
+        d.path(),
+        &["pointer", "--pool", "infra", "--new-pool", "-q"],
+    );
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("mcsctl.json")).unwrap()).unwrap();
+    assert_eq!(
+        cfg["pools"],
+        serde_json::json!(["worker", "master", "infra"])
+    );
+    ok(d.path(), &["token", "create", "--pool", "infra", "-q"]);
+    ok(d.path(), &["machine", "add", "i0", "--pool", "infra", "-q"]);
+    ok(
+        d.path(),
+        &["token", "create", "--pool", "edge", "--new-pool", "-q"],
+    );
+    ok(
+        d.path(),
+        &["machine", "add", "g0", "--pool", "gpu", "--new-pool", "-q"],
+    );
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("mcsctl.json")).unwrap()).unwrap();
+    assert_eq!(
+        cfg["pools"],
+        serde_json::json!(["worker", "master", "infra", "edge", "gpu"])
+    );
+    // A pool with a rendered config is known without mcsctl.json naming it.
+    std::fs::create_dir_all(a.join("rendered")).unwrap();
+    std::fs::write(
+        a.join("rendered/storage.ign"),
+        r#"{"ignition":{"version":"3.2.0"}}"#,
+    )
+    .unwrap();
+    ok(d.path(), &["token", "create", "--pool", "storage", "-q"]);
 }

@@ -684,3 +684,47 @@ fn a_partial_render_is_refused_unless_replace() {
         ],
     );
 }
+
+#[test]
+fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects() {
+    let d = demo(&[]);
+    let mc = |name: &str, role: Option<&str>| {
+        let labels = role.map_or(String::new(), |r| {
+            format!("  labels:\n    machineconfiguration.openshift.io/role: {r}\n")
+        });
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n{labels}spec:\n  config:\n    ignition:\n      version: 3.2.0\n"
+        )
+    };
+    std::fs::write(
+        d.path().join("mcs.yaml"),
+        [
+            mc("50-worker-a", Some("worker")),
+            mc("60-typo", Some("wroker")),
+            mc("98-loose", None),
+            mc("99-loose", None),
+        ]
+        .join("---\n"),
+    )
+    .unwrap();
+    let (code, out, err) = run(
+        d.path(),
+        &["render", "--machine-configs", "mcs.yaml", "--for", "coreos"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("warning: 2 MachineConfig(s) no pool selects, left out (no machineconfiguration.openshift.io/role label, as the MCO leaves them out): 98-loose, 99-loose"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: pool wroker is new (did you mean worker?): the role of 60-typo, and no pointer config, token or mcsctl.json pool targets it; nothing boots from rendered/wroker.ign until `mcsctl pointer --pool wroker --new-pool`"),
+        "{err}"
+    );
+    assert!(!err.contains("pool worker is new"), "{err}");
+    // Rendered once, the pool is known: said no more.
+    let (_, _, err) = run(
+        d.path(),
+        &["render", "--machine-configs", "mcs.yaml", "--for", "coreos"],
+    );
+    assert!(!err.contains("is new"), "{err}");
+}

@@ -541,7 +541,10 @@ fn ca_import_bundle_trusts_exactly_the_clusters_two_cas() {
         "{out}"
     );
     // A new pointer config trusts the same two.
-    ok(d.path(), &["pointer", "--pool", "infra", "-q"]);
+    ok(
+        d.path(),
+        &["pointer", "--pool", "infra", "-q", "--new-pool"],
+    );
     assert_eq!(trusted(&a.join("infra.ign")), want);
 
     // After the cluster rotates (the older CA leaves, a newer one comes), importing again

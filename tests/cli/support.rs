@@ -762,7 +762,7 @@ pub fn https_get(serve: &Serve, ca: &Path, target: &str, headers: &[(&str, &str)
 /// The bearer tokens of an asset directory's store, oldest first.
 /// A new token (`token create`) scoped to `pools`, as a bearer string.
 pub fn pools_token(cwd: &Path, pools: &[&str]) -> String {
-    let mut args = vec!["token", "create", "-q"];
+    let mut args = vec!["token", "create", "-q", "--new-pool"];
     for p in pools {
         args.extend(["--pool", p]);
     }

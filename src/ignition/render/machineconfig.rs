@@ -475,22 +475,8 @@ fn suggest(key: &str) -> Option<&'static str> {
     SPEC_FIELDS.into_iter().find(|f| {
         let f = f.to_ascii_lowercase();
         let shared = k.bytes().zip(f.bytes()).take_while(|(a, b)| a == b).count();
-        (shared >= 5 && shared + 2 >= k.len()) || edit_distance(&k, &f) <= 2
+        (shared >= 5 && shared + 2 >= k.len()) || crate::names::edit_distance(&k, &f) <= 2
     })
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]

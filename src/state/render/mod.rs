@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod fetch;
 pub mod kubeconfig;
+mod pools;
 pub mod report;
 
 use anyhow::{Context as _, Result, anyhow, bail};
@@ -92,8 +93,8 @@ pub fn machine_configs<'s>(
     };
     let mut new = Vec::new();
     let mut refused: Vec<Finding> = Vec::new();
-    let mut notes = Vec::new();
-    for p in pools(mcs, snap)? {
+    let mut notes = pools::unselected(mcs);
+    for p in pools::pools(mcs, snap)? {
         let order = render::pool_order(mcs, &p)?;
         if order.is_empty() {
             notes.push(Note::Info(format!(
@@ -102,6 +103,7 @@ pub fn machine_configs<'s>(
             )));
             continue;
         }
+        notes.extend(pools::untargeted(snap, mcs, &p));
         let r = render::render(mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
         let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
         let creds = credentials(&r, &pre, inputs.allow_sensitive, &mut refused);
@@ -433,24 +435,4 @@ fn line(bytes: &[u8]) -> Vec<u8> {
     out.extend_from_slice(bytes);
     out.push(b'\n');
     out
-}
-
-/// The pools to render: every role and rendered pool found, and the asset directory's pools
-/// (which inherit worker configs). Each must be a DNS label: it becomes a file name and a URL.
-fn pools(mcs: &[MachineConfig], snap: &Snapshot) -> Result<Vec<String>> {
-    let mut pools: Vec<String> = mcs
-        .iter()
-        .filter_map(|m| m.rendered_pool.clone().or_else(|| m.role.clone()))
-        .collect();
-    if let Some(cfg) = &snap.config {
-        pools.extend(cfg.pools.iter().cloned());
-    }
-    pools.sort();
-    pools.dedup();
-    for p in &pools {
-        if !crate::names::is_dns_label(p) {
-            bail!("role {p:?} is not a pool name (a DNS label)");
-        }
-    }
-    Ok(pools)
 }
