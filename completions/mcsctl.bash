@@ -1822,7 +1822,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1850,6 +1850,10 @@ _mcsctl() {
                     ;;
                 --auth)
                     COMPREPLY=($(compgen -W "token split none" -- "${cur}"))
+                    return 0
+                    ;;
+                --replicas)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --dir)

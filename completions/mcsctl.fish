@@ -493,11 +493,12 @@ ClusterIP\t'Inside the cluster only: booting machines cannot reach it'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l auth -d 'Auth mode of the deployed serve' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
 split\t'Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config'
 none\t'Full configs to anyone (a loud warning at start)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l replicas -d 'Replicas of the serve Deployment. With machine tokens in the asset directory it must be 1: each replica would keep a ledger of its own, and a single-use token spent on one would fetch again on another' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a Service, or with --host-network a DaemonSet on the control plane nodes'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a Service, or with --host-network a DaemonSet on the control plane nodes. A single replica records machine-token fetches on a PersistentVolumeClaim'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l host-network -d 'Run serve on the control plane nodes\' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-ca-key -d 'Also write the MCS CA\'s private key (Secret openshift-machine-config-operator/ machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without it the key stays offline in the asset directory'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-root-ca -d 'Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose root-ca was made by this asset directory (openshift-install writes it at install; it serves more than the MCS)'

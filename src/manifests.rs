@@ -72,7 +72,22 @@ pub struct Deployment {
     pub host_network: bool,
     /// Auth mode passed to serve.
     pub auth: String,
+    /// Replicas of the Deployment; one keeps its ledger on a PersistentVolumeClaim.
+    pub replicas: u32,
 }
+
+impl Deployment {
+    /// Whether its pods record machine-token fetches on a volume of their own: one replica of
+    /// a Deployment (a DaemonSet has one per control plane node).
+    pub fn keeps_ledger(&self) -> bool {
+        !self.host_network && self.replicas == 1
+    }
+}
+
+/// Where the serve pod's ledger volume is mounted, and its ledger.
+pub const LEDGER_MOUNT: &str = "/var/lib/mcsctl";
+/// The ledger on that volume.
+pub const LEDGER_FILE: &str = "/var/lib/mcsctl/ledger/serve.jsonl";
 
 /// How booting machines reach the serve Service.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -206,7 +221,12 @@ fn credentials(i: &Inputs) -> Vec<Manifest> {
 fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
     let labels =
         json!({"app.kubernetes.io/name": "mcsctl-serve", "app.kubernetes.io/managed-by": "mcsctl"});
-    let (objects, volumes, mounts) = serve_secrets(i, d, &labels);
+    let (objects, mut volumes, mut mounts) = serve_secrets(i, d, &labels);
+    if d.keeps_ledger() {
+        volumes
+            .push(json!({"name": "ledger", "persistentVolumeClaim": {"claimName": LEDGER_CLAIM}}));
+        mounts.push(json!({"name": "ledger", "mountPath": LEDGER_MOUNT}));
+    }
     let pod = pod(d, volumes, mounts);
     let workload = workload(d, pod, &labels);
     let mut out: Vec<Manifest> = objects
@@ -220,6 +240,13 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
             secret: true,
         })
         .collect();
+    if d.keeps_ledger() {
+        out.push(Manifest {
+            file: "serve-ledger-pvc.yaml".into(),
+            object: ledger_claim(d, &labels),
+            secret: false,
+        });
+    }
     if d.host_network {
         out.push(Manifest {
             file: "serve-daemonset.yaml".into(),
@@ -306,21 +333,51 @@ fn serve_secrets(
     (objects, volumes, mounts)
 }
 
-/// The serve pod: non-root, read-only, probed on /healthz.
+/// The claim of the serve pod's ledger volume: a restart keeps the evidence of every fetch.
+const LEDGER_CLAIM: &str = "mcsctl-serve-ledger";
+
+/// The PersistentVolumeClaim of the ledger (ReadWriteOnce: one replica writes it).
+fn ledger_claim(d: &Deployment, labels: &Value) -> Value {
+    json!({
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim",
+        "metadata": {"name": LEDGER_CLAIM, "namespace": d.namespace, "labels": labels},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    })
+}
+
+/// The serve pod: non-root, read-only but for its ledger volume; ready on /healthz (which
+/// fails while machine tokens cannot be served), alive while its port accepts connections (a
+/// pod that is only unready is not restarted).
 fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
-    let probe = |delay: u32| json!({"httpGet": {"path": "/healthz", "port": 22623, "scheme": "HTTPS"}, "initialDelaySeconds": delay, "periodSeconds": 10, "timeoutSeconds": 2});
+    let ready = json!({"httpGet": {"path": "/healthz", "port": 22623, "scheme": "HTTPS"}, "initialDelaySeconds": 2, "periodSeconds": 10, "timeoutSeconds": 2});
+    let alive = json!({"tcpSocket": {"port": 22623}, "initialDelaySeconds": 10, "periodSeconds": 10, "timeoutSeconds": 2});
+    let mut args = json!([
+        "serve",
+        "--dir",
+        "/assets",
+        "--listen",
+        "0.0.0.0:22623",
+        "--auth",
+        d.auth,
+        "--metrics-listen",
+        format!("0.0.0.0:{METRICS_PORT}")
+    ]);
+    if d.keeps_ledger()
+        && let Some(a) = args.as_array_mut()
+    {
+        a.extend([json!("--ledger"), json!(LEDGER_FILE)]);
+    }
     json!({
         "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,
                             "seccompProfile": {"type": "RuntimeDefault"}},
         "containers": [{
             "name": "serve",
             "image": d.image,
-            "args": ["serve", "--dir", "/assets", "--listen", "0.0.0.0:22623", "--auth", d.auth,
-                     "--metrics-listen", format!("0.0.0.0:{METRICS_PORT}")],
+            "args": args,
             "ports": [{"name": "mcs", "containerPort": 22623, "protocol": "TCP"},
                       {"name": "metrics", "containerPort": METRICS_PORT, "protocol": "TCP"}],
-            "readinessProbe": probe(2),
-            "livenessProbe": probe(10),
+            "readinessProbe": ready,
+            "livenessProbe": alive,
             "resources": {"requests": {"cpu": "50m", "memory": "32Mi"}, "limits": {"memory": "128Mi"}},
             "securityContext": {"allowPrivilegeEscalation": false, "readOnlyRootFilesystem": true,
                                 "capabilities": {"drop": ["ALL"]}},
@@ -367,7 +424,9 @@ fn workload(d: &Deployment, mut pod: Value, labels: &Value) -> Value {
             "apiVersion": "apps/v1", "kind": "Deployment",
             "metadata": {"name": "mcsctl-serve", "namespace": d.namespace, "labels": labels},
             "spec": {
-                "replicas": 2,
+                "replicas": d.replicas,
+                // One writer of the ledger volume at a time: the old pod goes before the new.
+                "strategy": {"type": if d.keeps_ledger() { "Recreate" } else { "RollingUpdate" }},
                 "selector": selector,
                 "template": {"metadata": {"labels": labels, "annotations": scrape}, "spec": pod},
             },

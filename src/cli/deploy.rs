@@ -226,8 +226,9 @@ pub struct ManifestsArgs {
     #[arg(long, short, value_name = "DIR")]
     pub output: Option<PathBuf>,
 
-    /// Also write what runs `mcsctl serve` from Secrets: a Deployment (2 replicas) and a
-    /// Service, or with --host-network a DaemonSet on the control plane nodes.
+    /// Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a
+    /// Service, or with --host-network a DaemonSet on the control plane nodes. A single
+    /// replica records machine-token fetches on a PersistentVolumeClaim.
     #[arg(long, requires = "image")]
     pub serve_deployment: bool,
 
@@ -256,6 +257,12 @@ pub struct ManifestsArgs {
     /// Auth mode of the deployed serve.
     #[arg(long, value_enum, default_value_t = AuthMode::Token, value_name = "MODE")]
     pub auth: AuthMode,
+
+    /// Replicas of the serve Deployment. With machine tokens in the asset directory it must be
+    /// 1: each replica would keep a ledger of its own, and a single-use token spent on one
+    /// would fetch again on another.
+    #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100), requires = "serve_deployment")]
+    pub replicas: u32,
 
     /// Also write the MCS CA's private key (Secret openshift-machine-config-operator/
     /// machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without

@@ -20,6 +20,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
             service_type: a.service_type,
             host_network: a.host_network,
             auth: a.auth.name().into(),
+            replicas: a.replicas,
         }),
         output: a.output.clone().unwrap_or_else(|| dir.path("manifests")),
         force: a.force,

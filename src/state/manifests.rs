@@ -72,6 +72,9 @@ pub fn manifests<'s>(
         ..Inputs::default()
     };
     tokens(snap, &mut i, &mut notes, now)?;
+    if let Some(d) = &m.deployment {
+        one_ledger(snap, d, now)?;
+    }
     for p in &snap.pointers {
         if cfg.pools.iter().any(|c| c == p.pool()) {
             i.pointers.insert(p.pool().to_string(), p.bytes.clone());
@@ -111,6 +114,29 @@ pub fn manifests<'s>(
         report,
         notes,
     })
+}
+
+/// With machine tokens, one replica: each replica keeps its own ledger, so a single-use token
+/// spent on one would fetch again on another, and the evidence would be split.
+fn one_ledger(snap: &Snapshot, d: &Deployment, now: OffsetDateTime) -> Result<()> {
+    let machines = snap
+        .tokens
+        .iter()
+        .flat_map(|s| &s.tokens)
+        .filter(|t| t.machine.is_some() && t.is_live(now))
+        .count();
+    if machines == 0 || d.keeps_ledger() {
+        return Ok(());
+    }
+    let how = if d.host_network {
+        "--host-network runs one serve per control plane node; leave it out and pass --replicas 1"
+            .to_string()
+    } else {
+        format!("pass --replicas 1 (not {})", d.replicas)
+    };
+    bail!(
+        "the asset directory holds {machines} live machine token(s), and replicas of serve would each keep a ledger of their own: a single-use token spent on one would fetch again on another, and csr review would lack the evidence the others hold. {how}: one replica keeps its ledger on a PersistentVolumeClaim (replicas sharing one ledger are a later mcsctl's)"
+    )
 }
 
 /// The tokens that may still fetch (revoked and expired ones never leave the asset

@@ -132,7 +132,12 @@ fn manifests_are_valid_kubernetes_objects() {
     assert_eq!(dep["spec"]["replicas"], 2);
     let c = &spec["containers"][0];
     assert_eq!(c["readinessProbe"]["httpGet"]["path"], "/healthz");
-    assert_eq!(c["livenessProbe"]["httpGet"]["path"], "/healthz");
+    // Alive while the port answers: a pod that is only unready (its ledger cannot be
+    // written) is taken out of the Service, not restarted in a loop.
+    assert_eq!(c["livenessProbe"]["tcpSocket"]["port"], 22623);
+    // Two replicas without machine tokens: no ledger volume, rolling updates.
+    assert_eq!(dep["spec"]["strategy"]["type"], "RollingUpdate");
+    assert!(!d.path().join("deploy/serve-ledger-pvc.yaml").exists());
     assert_eq!(c["securityContext"]["readOnlyRootFilesystem"], true);
     assert_eq!(spec["securityContext"]["runAsNonRoot"], true);
     assert!(c["resources"]["requests"]["memory"].is_string());
@@ -355,4 +360,259 @@ fn two_replicas_accept_a_rotated_token_within_5s() {
         done[0].unwrap(),
         done[1].unwrap()
     );
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+/// The pod's filesystem as the kubelet makes it from `deploy`'s objects, under `root`: each
+/// Secret volume's items as files of mode `defaultMode` in group `fs_group` (directories
+/// root's, read-only), the ledger claim a directory the group may write; everything else
+/// read-only. Returns the container's args.
+fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
+    use std::os::unix::fs::{PermissionsExt, chown};
+    let objects: Vec<Value> = std::fs::read_dir(deploy)
+        .unwrap()
+        .map(|e| load(&e.unwrap().path()))
+        .collect();
+    let dep = objects.iter().find(|o| o["kind"] == "Deployment").unwrap();
+    let spec = &dep["spec"]["template"]["spec"];
+    assert_eq!(spec["securityContext"]["fsGroup"], fs_group);
+    let c = &spec["containers"][0];
+    for mount in c["volumeMounts"].as_array().unwrap() {
+        let vol = spec["volumes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|v| v["name"] == mount["name"])
+            .unwrap();
+        let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
+        std::fs::create_dir_all(&target).unwrap();
+        if let Some(claim) = vol["persistentVolumeClaim"]["claimName"].as_str() {
+            assert!(objects.iter().any(|o| o["kind"] == "PersistentVolumeClaim" && o["metadata"]["name"] == claim));
+            assert_ne!(mount["readOnly"], true, "the ledger volume is writable");
+            chown(&target, Some(0), Some(fs_group)).unwrap();
+            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o2775)).unwrap();
+            continue;
+        }
+        assert_eq!(mount["readOnly"], true, "{mount}");
+        let sec = objects
+            .iter()
+            .find(|s| s["kind"] == "Secret" && s["metadata"]["name"] == vol["secret"]["secretName"])
+            .expect("the Secret is among the manifests");
+        let file_mode = vol["secret"]["defaultMode"].as_u64().unwrap() as u32;
+        let data = sec["data"].as_object().unwrap();
+        let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
+            Some(items) => items
+                .iter()
+                .map(|i| {
+                    (
+                        i["key"].as_str().unwrap().into(),
+                        i["path"].as_str().unwrap().into(),
+                    )
+                })
+                .collect(),
+            None => data.keys().map(|k| (k.clone(), k.clone())).collect(),
+        };
+        for (key, path) in items {
+            let p = target.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(&p, decode(&data[&key])).unwrap();
+            chown(&p, Some(0), Some(fs_group)).unwrap();
+            std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode)).unwrap();
+        }
+    }
+    // A read-only root: every directory root's and 0555, but the ledger volume.
+    fn lock(p: &Path) {
+        let m = std::fs::symlink_metadata(p).unwrap();
+        if m.is_dir() && m.permissions().mode() & 0o7777 != 0o2775 {
+            for e in std::fs::read_dir(p).unwrap() {
+                lock(&e.unwrap().path());
+            }
+            std::fs::set_permissions(p, std::fs::Permissions::from_mode(0o555)).unwrap();
+        }
+    }
+    lock(root);
+    c["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Runs the container's `args` in `root` as uid/gid 65534, with the paths under `root` and
+/// loopback addresses.
+fn run_pod(root: &Path, args: &[String]) -> Serve {
+    let mut extra: Vec<String> = Vec::new();
+    let mut it = args[1..].iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--listen" | "--metrics-listen" => {
+                it.next();
+            }
+            "--dir" | "--ledger" => {
+                extra.push(a.clone());
+                extra.push(it.next().unwrap().trim_start_matches('/').to_string());
+            }
+            _ => extra.push(a.clone()),
+        }
+    }
+    let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+    Serve::start_as(root, 65534, 65534, &extra)
+}
+
+#[test]
+fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
+    if !is_root() {
+        assert!(
+            std::env::var_os("MCSCTL_TEST_SKIP_MISSING").is_some_and(|v| !v.is_empty() && v != "0"),
+            "this test runs serve as uid 65534, which needs root (or MCSCTL_TEST_SKIP_MISSING=1 to skip it)"
+        );
+        return;
+    }
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, None);
+    for m in ["w0", "w1"] {
+        ok(d.path(), &["machine", "add", m, "--pool", "worker", "-q"]);
+    }
+    let deploy = |extra: &[&str]| {
+        let mut args = vec![
+            "manifests",
+            "--serve-deployment",
+            "--image",
+            "registry.example.com/mcsctl:0.1.0",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        run(d.path(), &args)
+    };
+    // More than one serve with machine tokens: refused, naming the flag; nothing written.
+    let (code, _, err) = deploy(&["--output", "two"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("holds 2 live machine token(s)") && err.contains("pass --replicas 1 (not 2)"),
+        "{err}"
+    );
+    assert!(!d.path().join("two").exists());
+    let (code, _, err) = deploy(&["--host-network", "--output", "hostnet"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--host-network runs one serve per control plane node"),
+        "{err}"
+    );
+    let (code, _, err) = deploy(&["--replicas", "1", "--output", "deploy"]);
+    assert_eq!(code, 0, "{err}");
+    let out = d.path().join("deploy");
+    let dep = load(&out.join("serve-deployment.yaml"));
+    assert_eq!(dep["spec"]["replicas"], 1);
+    assert_eq!(dep["spec"]["strategy"]["type"], "Recreate");
+    let pvc = load(&out.join("serve-ledger-pvc.yaml"));
+    assert_eq!(pvc["spec"]["accessModes"][0], "ReadWriteOnce");
+    if let Some(kv) = tool(
+        "kubernetes-validate",
+        "KUBERNETES_VALIDATE",
+        "kubernetes-validate",
+    ) {
+        let files: Vec<_> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let o = Command::new(kv)
+            .arg("--strict")
+            .args(&files)
+            .output()
+            .unwrap();
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(o.status.success(), "kubernetes-validate failed:\n{text}");
+        assert_eq!(text.matches("passed").count(), files.len(), "{text}");
+    }
+    // The pod: Secret files 0440 in group 65534, a read-only root, the ledger claim writable.
+    let root = d.path().join("pod");
+    let args = materialise(&out, &root, 65534);
+    assert!(
+        args.windows(2)
+            .any(|w| w == ["--ledger", "/var/lib/mcsctl/ledger/serve.jsonl"]),
+        "{args:?}"
+    );
+    let ca = a.join("tls/mcs-ca.crt");
+    let get = |s: &Serve, path: &str, machine: Option<&str>| {
+        let bearer = machine.map(|m| format!("Bearer {}", crate::support::machine_token(&a, m)));
+        let h: Vec<(&str, &str)> = bearer
+            .iter()
+            .map(|b| ("Authorization", b.as_str()))
+            .collect();
+        let r = Https::connect(s.addr, &ca)
+            .request("GET", path, &h)
+            .unwrap();
+        (r.status, r.text())
+    };
+    let mut s = run_pod(&root, &args);
+    assert_eq!(get(&s, "/healthz", None).0, 200, "{}", s.stderr());
+    assert_eq!(get(&s, "/config/worker", Some("w0")).0, 200);
+    let ledger = root.join("var/lib/mcsctl/ledger/serve.jsonl");
+    let meta = std::fs::metadata(&ledger).unwrap();
+    assert_eq!(
+        (mode(&ledger), std::os::unix::fs::MetadataExt::uid(&meta)),
+        (0o600, 65534)
+    );
+    assert_eq!(get(&s, "/config/worker", Some("w0")).0, 401);
+    // The pod restarts: the claim keeps the evidence, the spent token stays spent.
+    s.signal("KILL");
+    s.wait_exit(Duration::from_secs(10));
+    let s = run_pod(&root, &args);
+    assert_eq!(get(&s, "/config/worker", Some("w0")).0, 401);
+    assert_eq!(get(&s, "/config/worker", Some("w1")).0, 200);
+    let v: Value = serde_json::from_str(&ok(
+        d.path(),
+        &[
+            "machine",
+            "list",
+            "--format",
+            "json",
+            "--ledger",
+            ledger.to_str().unwrap(),
+        ],
+    ))
+    .unwrap();
+    let fetched: Vec<usize> = v["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["fetches"].as_array().unwrap().len())
+        .collect();
+    assert_eq!(fetched, [1, 1]);
+    drop(s);
+    // Without a writable ledger (the layout an earlier mcsctl shipped): not ready, and says why.
+    let old: Vec<String> = {
+        let mut v = args.clone();
+        let i = v.iter().position(|x| x == "--ledger").unwrap();
+        v.drain(i..i + 2);
+        v
+    };
+    let s = run_pod(&root, &old);
+    let (status, text) = get(&s, "/healthz", None);
+    assert_eq!(status, 503, "{text}");
+    assert!(
+        text.starts_with(
+            "not ready: machine tokens are live but cannot be served: the ledger cannot be written"
+        ),
+        "{text}"
+    );
+    assert!(
+        s.stderr().contains("\"event\":\"not-ready\""),
+        "{}",
+        s.stderr()
+    );
+    let (status, _) = get(&s, "/config/worker", Some("w1"));
+    assert_eq!(status, 503);
 }

@@ -368,7 +368,12 @@ impl Serve {
     /// Like [`Serve::start`], after the shell commands `prelude` (`umask 000`, `ulimit -n
     /// 256`): a shell runs them, then becomes serve.
     pub fn start_after(cwd: &Path, prelude: &str, extra: &[&str]) -> Serve {
-        Serve::spawn_full(cwd, extra, false, 0, Some(prelude))
+        Serve::spawn_full(cwd, extra, false, 0, Some(prelude), None)
+    }
+
+    /// Like [`Serve::start`], as user `uid` and group `gid` (the test runs as root).
+    pub fn start_as(cwd: &Path, uid: u32, gid: u32, extra: &[&str]) -> Serve {
+        Serve::spawn_full(cwd, extra, false, 0, None, Some((uid, gid)))
     }
 
     /// The process id.
@@ -392,7 +397,7 @@ impl Serve {
     }
 
     fn spawn_at(cwd: &Path, extra: &[&str], pipe_stdout: bool, ahead: i64) -> Serve {
-        Serve::spawn_full(cwd, extra, pipe_stdout, ahead, None)
+        Serve::spawn_full(cwd, extra, pipe_stdout, ahead, None, None)
     }
 
     fn spawn_full(
@@ -401,6 +406,7 @@ impl Serve {
         pipe_stdout: bool,
         ahead: i64,
         prelude: Option<&str>,
+        user: Option<(u32, u32)>,
     ) -> Serve {
         let logdir = tempfile::tempdir().unwrap();
         let log = logdir.path().join("access.log");
@@ -417,6 +423,10 @@ impl Serve {
                 c
             }
         };
+        if let Some((uid, gid)) = user {
+            use std::os::unix::process::CommandExt;
+            cmd.uid(uid).gid(gid);
+        }
         let mut child = cmd
             .current_dir(cwd)
             .env_remove("MCSCTL_DIR")
