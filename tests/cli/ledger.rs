@@ -200,3 +200,35 @@ fn ten_thousand_replays_of_a_spent_token_are_one_event_line() {
             >= 10_000
     );
 }
+
+#[test]
+fn serve_killed_in_the_middle_of_a_fetch_leaves_the_token_to_the_machine() {
+    let (d, a) = setup();
+    // Far larger than the socket buffers: the fetch is still being sent at the kill.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(2 << 20))}}]}
+    });
+    crate::support::render(&a, "worker", &big.to_string(), None);
+    let mut s = Serve::start(d.path(), &[]);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let mut c = Https::connect(s.addr, &a.join("tls/mcs-ca.crt"));
+    c.send(
+        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    while ledger_records(&a).is_empty() {
+        assert!(start.elapsed() < Duration::from_secs(10), "never claimed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    s.signal("KILL");
+    s.wait_exit(Duration::from_secs(10));
+    drop(c);
+    assert_eq!(fetched(&a), [("w0".to_string(), false)]);
+    // The machine's next boot gets its config (once).
+    let s = Serve::start(d.path(), &[]);
+    assert_eq!(get(&s, &a, "w0"), 200);
+    assert_eq!(get(&s, &a, "w0"), 401);
+}

@@ -790,3 +790,120 @@ fn a_directory_in_place_of_a_pool_file_keeps_its_last_good_state_and_says_so() {
     let r = https_get(&s, &ca, "/config/infra", &[("Authorization", &infra)]);
     assert_eq!(r.status, 404);
 }
+
+#[test]
+fn a_single_use_token_raced_is_served_once_and_cut_fetches_are_bounded() {
+    let (d, a) = setup(&[]);
+    // Far larger than the socket buffers: a client that does not read holds the fetch open.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(2 << 20))}}]}
+    });
+    render(&a, "worker", &big.to_string(), None);
+    ok(
+        d.path(),
+        &["machine", "add", "w1", "--pool", "worker", "-q"],
+    );
+    ok(
+        d.path(),
+        &["machine", "add", "w2", "--pool", "worker", "-q"],
+    );
+    let s = Serve::start(
+        d.path(),
+        &["--write-timeout", "2s", "--max-partial-fetches", "2"],
+    );
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
+    let ask = |m: &str| {
+        let mut c = Https::connect(s.addr, &ca);
+        c.send(
+            format!(
+                "GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {}\r\n\r\n",
+                bearer(m)
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        c
+    };
+    // A takes w1's only use and does not read yet; B, racing it, gets 503 (which Ignition
+    // retries), and so does a HEAD: the use is held, not spent.
+    let mut first = ask("w1");
+    // Claimed once its record is in the ledger.
+    assert!(eventually(Duration::from_secs(10), || ledger_records(&a)
+        .len()
+        == 1));
+    let b = https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", &bearer("w1"))],
+    );
+    assert_eq!(b.status, 503, "{}", b.text());
+    assert_eq!(b.header("retry-after"), Some("5"));
+    assert!(
+        b.text()
+            .contains("is being sent: a fetch spends the token only once it went out whole"),
+        "{}",
+        b.text()
+    );
+    let h = Https::connect(s.addr, &ca)
+        .request(
+            "HEAD",
+            "/config/worker",
+            &[("Authorization", &bearer("w1"))],
+        )
+        .unwrap();
+    assert_eq!(h.status, 503);
+    // A reads it all: spent; B's retry gets 401.
+    let r = first.read_response(false).unwrap();
+    assert_eq!(r.status, 200);
+    let start = Instant::now();
+    let status = loop {
+        let st = https_get(
+            &s,
+            &ca,
+            "/config/worker",
+            &[("Authorization", &bearer("w1"))],
+        )
+        .status;
+        if st != 503 || start.elapsed() > Duration::from_secs(10) {
+            break st;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert_eq!(status, 401);
+    // w2: two fetches cut off (clients that read a byte and go away) give the use back; the
+    // third attempt is refused, naming the cuts and the way out.
+    let mut head = [0u8; 1];
+    for i in 1..=2 {
+        let mut c = ask("w2");
+        c.read_some(&mut head).unwrap();
+        drop(c);
+        assert!(
+            eventually(Duration::from_secs(30), || s
+                .stderr()
+                .matches("\"event\":\"fetch-cut\"")
+                .count()
+                >= 1
+                && whole_flags(&a).iter().filter(|w| !**w).count() == i),
+            "{}",
+            s.stderr()
+        );
+    }
+    let r = https_get(
+        &s,
+        &ca,
+        "/config/worker",
+        &[("Authorization", &bearer("w2"))],
+    );
+    assert_eq!(r.status, 401, "{}", r.text());
+    assert!(
+        r.text().contains("2 fetches were cut off before their end")
+            && r.text()
+                .contains("`mcsctl machine add w2 --pool worker --force` gives it a new token"),
+        "{}",
+        r.text()
+    );
+    assert_eq!(whole_flags(&a), [true, false, false]);
+}
