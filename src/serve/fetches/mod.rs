@@ -40,7 +40,7 @@ use super::state::Tokens;
 mod repair;
 mod tally;
 
-use tally::{Got, Inner, Own};
+use tally::{Got, Inner, Own, Until};
 
 /// Why a fetch is refused.
 pub(super) enum Refusal {
@@ -87,6 +87,9 @@ pub(super) struct Rules {
     pub settle: Duration,
 }
 
+/// Lines of the other ledgers applied at once (each poll, and at start a ledger of any length).
+const BATCH: usize = 4096;
+
 /// This replica's ledger and every fetch seen, by token id.
 pub(super) struct Fetches {
     dir: AssetDir,
@@ -129,41 +132,52 @@ impl Fetches {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Counts the records the ledgers gained since the last read. A ledger that cannot be read
+    /// Counts the records the ledgers gained since the last read, a batch at a time (a
+    /// ledger of millions of records never sits in memory whole). A ledger that cannot be read
     /// stops machine tokens (fail closed); the error is returned the first time only.
     fn read_on(&self, now: OffsetDateTime) -> Result<(), String> {
-        let mut lines: Vec<(Arc<Path>, Vec<Got>)> = Vec::new();
-        let read = {
-            let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
-            let own = self.writing.load(Ordering::Acquire);
-            for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
-                let ours = p == self.path;
-                if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
-                    scanners.push(Scanner::follow(&p));
-                }
-            }
-            scanners.iter_mut().try_for_each(|s| {
-                let mut got = Vec::new();
-                let r = s.scan(|l| got.push((l.record, l.text.to_string(), l.at, l.again)));
-                lines.push((Arc::from(s.path()), got));
-                r
-            })
+        let until = Until::Old {
+            now,
+            settle: self.rules.settle,
         };
-        {
-            let mut inner = self.lock();
-            for (file, got) in lines {
-                for (record, text, at, again) in got {
-                    let l = Line {
-                        record,
-                        text: &text,
-                        at,
-                        again,
-                    };
-                    inner.foreign(l, &file, now, self.rules);
-                }
+        // The lock order is scanners, then inner (as in `ensure_writer`).
+        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        let own = self.writing.load(Ordering::Acquire);
+        for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
+            let ours = p == self.path;
+            if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
+                scanners.push(Scanner::follow(&p));
             }
-            inner.recheck(now, self.rules, None);
         }
+        let read = scanners.iter_mut().try_for_each(|s| {
+            let file: Arc<Path> = Arc::from(s.path());
+            let mut batch: Vec<Got> = Vec::with_capacity(BATCH);
+            let apply = |batch: &mut Vec<Got>| {
+                let mut inner = self.lock();
+                for (record, text, at, again) in batch.drain(..) {
+                    inner.foreign(
+                        Line {
+                            record,
+                            text: &text,
+                            at,
+                            again,
+                        },
+                        &file,
+                        until,
+                    );
+                }
+            };
+            let r = s.scan(|l| {
+                batch.push((l.record, l.text.to_string(), l.at, l.again));
+                if batch.len() >= BATCH {
+                    apply(&mut batch);
+                }
+            });
+            apply(&mut batch);
+            r
+        });
+        drop(scanners);
+        self.lock().recheck(until, None);
         match read {
             Err(e) if self.problem.set(format!("{e:#}")).is_ok() => {
                 Err(self.problem().unwrap_or_default().to_string())
@@ -178,11 +192,8 @@ impl Fetches {
         if let Some(e) = self.problem() {
             return Err(Refusal::Unrecorded(e.to_string()));
         }
-        let mut inner = self.lock();
-        if inner.writer.is_none() {
-            self.open_writer(&mut inner, tokens)?;
-        }
-        inner.admit(f, self.rules.max_partial)
+        self.ensure_writer(tokens)?;
+        self.lock().admit(f, self.rules.max_partial)
     }
 
     /// Claims a fetch of `f` and records it, or says why it may not be served. The record is
@@ -209,13 +220,14 @@ impl Fetches {
             whole: false,
         }
         .line();
+        self.ensure_writer(tokens)?;
         // Decided and written under the lock: two requests for one last use, one wins.
         let mut inner = self.lock();
-        if inner.writer.is_none() {
-            self.open_writer(&mut inner, tokens)?;
-        }
         let left = inner.admit(f, self.rules.max_partial)?;
-        let writer = inner.writer.as_mut().expect("opened just above");
+        let writer = inner
+            .writer
+            .as_mut()
+            .expect("ensure_writer opened it; it is never closed");
         let at = writer
             .append(&line)
             .map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
@@ -243,62 +255,55 @@ impl Fetches {
         })
     }
 
-    /// Opens and locks this replica's ledger, then counts what it gained since it was last
-    /// read (another process wrote it until it let go of the lock) and keeps its records in
-    /// memory; from then on only this process writes it, and it is no longer read.
-    fn open_writer(&self, inner: &mut Inner, tokens: &Tokens) -> Result<(), Refusal> {
+    /// Opens and locks this replica's ledger unless it is open, then counts what it gained
+    /// since it was last read (another process wrote it until it let go of the lock) and
+    /// keeps its records in memory; from then on only this process writes it, and it is no
+    /// longer read.
+    fn ensure_writer(&self, tokens: &Tokens) -> Result<(), Refusal> {
+        if self.writing.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        // The lock order is scanners, then inner (as in `read_on`).
+        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = self.lock();
+        if inner.writer.is_some() {
+            return Ok(());
+        }
         let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
         let w = Writer::open(&self.path).map_err(unrecorded)?;
         let file: Arc<Path> = Arc::from(self.path.as_path());
-        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        // Nobody else writes it now: what it holds is final (a gap is a write a kill cut, a
+        // record still `false` a fetch that never went out whole).
         let follower = scanners
             .iter()
             .position(|s| s.path() == self.path)
             .map(|i| scanners.remove(i));
-        // Nobody else writes it now: what it holds is final (a gap is a write a kill cut, a
-        // record still `false` a fetch that never went out whole).
-        let far_future = OffsetDateTime::now_utc() + time::Duration::days(36500);
-        let mut got = Vec::new();
-        if let Some(s) = follower {
-            s.finish(|l| got.push((l.record, l.text.to_string(), l.at, l.again)))
-                .map_err(unrecorded)?;
-        } else {
-            Scanner::new(&self.path)
-                .scan(|l| got.push((l.record, l.text.to_string(), l.at, false)))
-                .map_err(unrecorded)?;
+        let gained = |l: Line<'_>| inner.foreign(l, &file, Until::Now);
+        match follower {
+            Some(s) => s.finish(gained),
+            None => Scanner::new(&self.path).scan(gained),
         }
-        let rules = Rules {
-            settle: Duration::ZERO,
-            ..self.rules
-        };
-        for (record, text, at, again) in got {
-            let l = Line {
-                record,
-                text: &text,
-                at,
-                again,
-            };
-            inner.foreign(l, &file, far_future, rules);
-        }
-        inner.recheck(far_future, rules, Some(&self.path));
+        .map_err(unrecorded)?;
+        inner.recheck(Until::Now, Some(&self.path));
         // Its records, kept for a repair.
-        let mut kept = Vec::new();
-        Scanner::new(&self.path)
-            .scan(|l| kept.push((l.record.token.clone(), format!("{}\n", l.text))))
-            .map_err(unrecorded)?;
         let limited: std::collections::HashSet<&str> = tokens
             .live
             .iter()
             .filter(|t| t.machine.as_ref().is_some_and(|(_, uses)| uses.is_some()))
             .map(|t| &*t.id)
             .collect();
-        for (token, line) in kept {
-            let limited = limited.contains(token.as_str());
-            inner.keep(&token, line.into_bytes().into(), limited);
-        }
-        self.writing.store(true, Ordering::Release);
-        drop(scanners);
+        Scanner::new(&self.path)
+            .scan(|l| {
+                let line = format!("{}\n", l.text).into_bytes().into();
+                inner.keep(
+                    &l.record.token,
+                    line,
+                    limited.contains(l.record.token.as_str()),
+                );
+            })
+            .map_err(unrecorded)?;
         inner.writer = Some(w);
+        self.writing.store(true, Ordering::Release);
         Ok(())
     }
 
@@ -336,18 +341,17 @@ impl Fetches {
         let cuts = inner.tokens.get(&*own.token).map_or(0, |s| s.cut);
         inner.keep(&own.token, own.line.into(), own.limited);
         let r: Record = serde_json::from_str(&text).ok()?;
+        let then = if cuts >= self.rules.max_partial {
+            format!(
+                "not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401) until `mcsctl machine add {} --pool {} --force`",
+                r.machine, r.pool
+            )
+        } else {
+            "not spent; it may fetch again".to_string()
+        };
         let msg = format!(
-            "machine {}'s fetch with token {} from {} was cut off before its end ({} of {} cut so far): not spent; it may fetch again{}",
-            r.machine,
-            r.token,
-            r.client,
-            cuts,
-            self.rules.max_partial,
-            if cuts >= self.rules.max_partial {
-                " no more: its next fetch is refused (401)"
-            } else {
-                ""
-            }
+            "machine {}'s fetch with token {} from {} was cut off before its end ({cuts} of {} cut fetches allowed): {then}",
+            r.machine, r.token, r.client, self.rules.max_partial
         );
         Some((r.token, msg))
     }
@@ -358,13 +362,10 @@ impl Fetches {
         if let Some(p) = self.problem() {
             return Some(format!("the ledgers cannot be read: {p}"));
         }
-        let mut inner = self.lock();
-        if inner.writer.is_none()
-            && let Err(Refusal::Unrecorded(why)) = self.open_writer(&mut inner, tokens)
-        {
-            return Some(format!("the ledger cannot be written: {why}"));
+        match self.ensure_writer(tokens) {
+            Err(Refusal::Unrecorded(why)) => Some(format!("the ledger cannot be written: {why}")),
+            _ => None,
         }
-        None
     }
 
     /// Flushes the ledger to disk, repairs it when it was truncated, replaced or removed under

@@ -5,10 +5,11 @@
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
 
 use time::OffsetDateTime;
 
-use super::{Refusal, Rules};
+use super::Refusal;
 use crate::ledger::{self, Line, Record, Writer};
 use crate::serve::handler::MachineFetch;
 
@@ -77,6 +78,30 @@ struct Foreign {
     text: Box<str>,
 }
 
+/// When another replica's unconfirmed record stops counting as being sent, and counts as cut.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Until {
+    /// Once it is older than `settle` at `now` (a connection lives no longer).
+    Old {
+        /// The time now.
+        now: OffsetDateTime,
+        /// How long a connection may live.
+        settle: Duration,
+    },
+    /// At once: nobody writes its file any more (this replica took it over).
+    Now,
+}
+
+impl Until {
+    /// Whether a record of `time` (unknown: unreadable) is past it.
+    fn past(self, time: Option<OffsetDateTime>) -> bool {
+        match self {
+            Until::Now => true,
+            Until::Old { now, settle } => time.is_none_or(|t| now - t >= settle),
+        }
+    }
+}
+
 /// A line read, owned: (record, text, where it starts, read before).
 pub(super) type Got = (Record, String, u64, bool);
 
@@ -143,13 +168,7 @@ impl Inner {
     }
 
     /// One line of another replica's ledger (or of this one's before it writes there).
-    pub(super) fn foreign(
-        &mut self,
-        l: Line<'_>,
-        file: &Arc<Path>,
-        now: OffsetDateTime,
-        rules: Rules,
-    ) {
+    pub(super) fn foreign(&mut self, l: Line<'_>, file: &Arc<Path>, until: Until) {
         let key = ledger::identity(&l.record);
         let token = l.record.token.as_str();
         if l.again {
@@ -164,8 +183,7 @@ impl Inner {
             return;
         }
         let time = rfc3339(&l.record.time);
-        let young = time.is_some_and(|t| now - t < rules.settle);
-        if l.record.whole || !young || self.elsewhere.len() >= MAX_ELSEWHERE {
+        if l.record.whole || until.past(time) || self.elsewhere.len() >= MAX_ELSEWHERE {
             self.settled(token, l.record.whole, l.text);
             return;
         }
@@ -205,7 +223,7 @@ impl Inner {
 
     /// Looks again at the other replicas' unconfirmed records: confirmed since, or too old to
     /// be still being sent (or, with `only`, in that file, which nobody writes any more).
-    pub(super) fn recheck(&mut self, now: OffsetDateTime, rules: Rules, only: Option<&Path>) {
+    pub(super) fn recheck(&mut self, until: Until, only: Option<&Path>) {
         let mut files: HashMap<Arc<Path>, Option<std::fs::File>> = HashMap::new();
         let mut done = Vec::new();
         for (key, f) in &self.elsewhere {
@@ -219,8 +237,7 @@ impl Inner {
                 (Some(file), Some(at)) => ledger::flag_is_whole(file, at).unwrap_or(false),
                 _ => false,
             };
-            let old = f.time.is_none_or(|t| now - t >= rules.settle);
-            if whole || old || only.is_some() {
+            if whole || until.past(f.time) {
                 done.push((*key, whole));
             }
         }
