@@ -71,7 +71,7 @@ pub struct Record<S = String> {
 const WHOLE_FROM_END: usize = "false}\n".len();
 
 /// What `"whole":false` becomes: the same length, so the rewrite moves no other byte.
-const WHOLE: &[u8] = b"true ";
+pub const WHOLE: &[u8] = b"true ";
 
 /// Where the `false` of `"whole":false` is in a record's text as this mcsctl writes it
 /// (trimmed, without its newline); `None` for a record written otherwise.

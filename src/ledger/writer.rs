@@ -1,20 +1,22 @@
-//! Appending to this replica's ledger: one `write` per record through a descriptor opened
-//! `O_APPEND`, under an exclusive lock on the file (`flock`) so that no other mcsctl appends
-//! to it meanwhile. The caller (serve's fetch state) serializes every call: one writer.
+//! Appending to this replica's ledger: each record is one `pwrite` at an offset taken from a
+//! counter (no lock is held across the write), under an exclusive lock on the file (`flock`)
+//! so that no other mcsctl appends to it meanwhile. Appends and flag rewrites take `&self` and
+//! run at once on every worker; [`Writer::health`] and [`Writer::rewrite`] take `&mut self`,
+//! so the caller holds every append off while they run.
 //!
 //! Nothing is mapped into memory: a mapping of a file another process can truncate turns that
 //! truncation into `SIGBUS` at the next store (`logrotate`'s `copytruncate` did exactly that).
-//! `O_APPEND` puts each record at the file's real end, wherever that is now, and the position
-//! it lands at says whether the file changed under serve (cut, or written by someone else):
-//! [`Writer::health`] reports it, and the caller rewrites the ledger from what it holds. The
-//! `"whole"` flag is rewritten through a second descriptor without `O_APPEND` (on Linux,
-//! `pwrite` on an `O_APPEND` descriptor appends whatever the offset).
+//! A record written past the end of a truncated file leaves a hole of NULs before it, which
+//! readers skip. [`Writer::health`] finds what happened at the next poll: the file shorter than
+//! what was written, longer (another hand wrote to it), another file at its path, none, or NULs
+//! in what was written since the last check (read back from the page cache: a poll's worth of
+//! records); the caller then rewrites the ledger from what it holds.
 
 use std::fs::{File, OpenOptions, TryLockError};
-use std::io::{Seek, Write};
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::{Context as _, Result, bail};
 
@@ -24,32 +26,36 @@ use crate::assets::SECRET_MODE;
 #[derive(Debug)]
 pub struct Writer {
     path: PathBuf,
-    /// Read, flag rewrites, flush; holds the lock.
     file: Arc<File>,
-    /// The same file, `O_APPEND`: where records are written.
-    tail: File,
     /// The file's (device, inode), to notice it replaced or removed under us.
     id: (u64, u64),
-    /// Where the file ended after the last record written.
-    end: u64,
-    /// A write landed elsewhere than where the last one ended: (where it was expected, where
-    /// it landed). The first such moment is kept until a rewrite.
-    moved: Option<(u64, u64)>,
-    /// A write failed: what it left (if anything) has no newline yet.
-    torn: bool,
+    /// Where the next record goes: the end of every place taken.
+    end: AtomicU64,
+    /// Up to where what was written has been checked ([`Writer::health`]).
+    checked: u64,
+    /// How many times the file was rewritten: a place taken before a rewrite is not one in
+    /// the new file.
+    generation: u64,
 }
 
-/// What became of the ledger's file since it was opened.
+/// What became of the ledger's file since it was opened (or last checked).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Health {
     /// It is as written.
     Intact,
-    /// Shorter than the records written (`truncate`, `logrotate`'s `copytruncate`), or
-    /// written by another hand: a record landed at `len`, not at `end`.
+    /// Cut short (`truncate`, `logrotate`'s `copytruncate`): what was written from `at` on is
+    /// gone (NULs there, or the file ends there).
     Truncated {
-        /// Its length when it was found so.
+        /// Where the damage starts.
+        at: u64,
+        /// Where the records written end.
+        end: u64,
+    },
+    /// Longer than the records written: another hand wrote to it.
+    Appended {
+        /// Its length.
         len: u64,
-        /// Where the records written ended then.
+        /// Where the records written end.
         end: u64,
     },
     /// Another file is at its path (renamed away, a file moved in its place).
@@ -147,15 +153,13 @@ impl Writer {
         lock(&file, path)?;
         let end = records_end(&file).with_context(|| format!("reading {}", path.display()))?;
         let id = id_of(&file.metadata()?);
-        let tail = append_to(path, id)?;
         Ok(Writer {
             path: path.to_path_buf(),
             file: Arc::new(file),
-            tail,
             id,
-            end,
-            moved: None,
-            torn: false,
+            end: AtomicU64::new(end),
+            checked: end,
+            generation: 0,
         })
     }
 
@@ -164,34 +168,22 @@ impl Writer {
         &self.path
     }
 
-    /// Appends `line` (ending in a newline) at the file's end and returns where it starts.
-    /// Once this returns, another process reads it and a kill of this one cannot lose it (it
-    /// is in the page cache). After a failed write the next record starts a line of its own,
-    /// so a torn piece is a line readers skip.
-    pub fn append(&mut self, line: &[u8]) -> Result<u64> {
-        let what = || format!("writing the ledger {}", self.path.display());
-        let newline = std::mem::take(&mut self.torn);
-        let written = if newline {
-            let mut l = Vec::with_capacity(line.len() + 1);
-            l.push(b'\n');
-            l.extend_from_slice(line);
-            self.tail.write_all(&l)
-        } else {
-            self.tail.write_all(line)
-        };
-        if let Err(e) = written {
-            self.torn = true;
-            return Err(e).with_context(what);
-        }
-        let end = self.tail.stream_position().with_context(what)?;
-        let at = end - line.len() as u64;
-        // Where this write began: the file's end a moment ago.
-        let began = at - u64::from(newline);
-        if began != self.end && !newline && self.moved.is_none() {
-            self.moved = Some((self.end, began));
-        }
-        self.end = end;
+    /// Appends `line` (ending in a newline) and returns where it starts. Once this returns,
+    /// another process reads it and a kill of this one cannot lose it (it is in the page
+    /// cache). A failed write leaves its place unwritten (NULs, skipped by readers, and found
+    /// by the next [`Writer::health`]).
+    pub fn append(&self, line: &[u8]) -> Result<u64> {
+        let at = self.end.fetch_add(line.len() as u64, Ordering::Relaxed);
+        self.file
+            .write_all_at(line, at)
+            .with_context(|| format!("writing the ledger {}", self.path.display()))?;
         Ok(at)
+    }
+
+    /// How many times the file was rewritten ([`Writer::rewrite`]): a place returned by
+    /// [`Writer::append`] is one in the file of that generation only.
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Rewrites the `"whole":false` whose `false` starts at `flag` (where
@@ -208,27 +200,43 @@ impl Writer {
         self.file.clone()
     }
 
-    /// Whether the file at its path is still the one it writes, as long as it wrote it.
-    pub fn health(&self) -> Result<Health> {
+    /// Whether the file at its path is still the one it writes, as long as it wrote it and
+    /// without holes in what it wrote since the last check (read back from the page cache).
+    /// With `&mut self` no append is in flight: every place taken is written.
+    pub fn health(&mut self) -> Result<Health> {
+        let what = || format!("reading {}", self.path.display());
         let here = match std::fs::metadata(&self.path) {
             Ok(m) => m,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Health::Removed),
-            Err(e) => return Err(e).with_context(|| format!("reading {}", self.path.display())),
+            Err(e) => return Err(e).with_context(what),
         };
         if id_of(&here) != self.id {
             return Ok(Health::Replaced);
         }
-        if let Some((end, len)) = self.moved {
-            return Ok(Health::Truncated { len, end });
+        let end = *self.end.get_mut();
+        let len = self.file.metadata().with_context(what)?.len();
+        if len < end {
+            return Ok(Health::Truncated { at: len, end });
         }
-        let len = self
-            .file
-            .metadata()
-            .with_context(|| format!("reading {}", self.path.display()))?
-            .len();
-        if len < self.end {
-            return Ok(Health::Truncated { len, end: self.end });
+        if len > end {
+            return Ok(Health::Appended { len, end });
         }
+        // From the newline that ended what was checked last: a cut before it, filled since
+        // by later records, left NULs there too.
+        let mut buf = vec![0u8; 64 * 1024];
+        let mut from = self.checked.min(end).saturating_sub(1);
+        while from < end {
+            let n = buf.len().min((end - from) as usize);
+            self.file
+                .read_exact_at(&mut buf[..n], from)
+                .with_context(what)?;
+            if let Some(i) = buf[..n].iter().position(|&b| b == 0) {
+                let at = hole_start(&self.file, from + i as u64).with_context(what)?;
+                return Ok(Health::Truncated { at, end });
+            }
+            from += n as u64;
+        }
+        self.checked = end;
         Ok(Health::Intact)
     }
 
@@ -256,37 +264,32 @@ impl Writer {
             end += l.len() as u64;
         }
         tmp.as_file().sync_data().with_context(what)?;
-        let id = id_of(&tmp.as_file().metadata().with_context(what)?);
-        let tail = append_to(tmp.path(), id)?;
         let file = tmp
             .persist(&self.path)
             .map_err(|e| e.error)
             .with_context(what)?;
         crate::assets::sync_dir(&dir)?;
-        self.id = id;
+        self.id = id_of(&file.metadata().with_context(what)?);
         self.file = Arc::new(file);
-        self.tail = tail;
-        self.end = end;
-        self.moved = None;
-        self.torn = false;
+        *self.end.get_mut() = end;
+        self.checked = end;
+        self.generation += 1;
         Ok(starts)
     }
 }
 
-/// The file at `path`, which must be (device, inode) `id`, opened to append.
-fn append_to(path: &Path, id: (u64, u64)) -> Result<File> {
-    let tail = OpenOptions::new()
-        .append(true)
-        .open(path)
-        .with_context(|| format!("opening the ledger {}", path.display()))?;
-    let here = tail
-        .metadata()
-        .with_context(|| format!("opening the ledger {}", path.display()))?;
-    if id_of(&here) != id {
-        bail!(
-            "the ledger {} was replaced while serve opened it",
-            path.display()
-        );
+/// Where the run of NULs around `nul` (a NUL byte of `file`) begins: where a truncation cut it.
+fn hole_start(file: &File, nul: u64) -> std::io::Result<u64> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut start = nul;
+    while start > 0 {
+        let from = start.saturating_sub(buf.len() as u64);
+        let chunk = &mut buf[..(start - from) as usize];
+        file.read_exact_at(chunk, from)?;
+        match chunk.iter().rposition(|&b| b != 0) {
+            Some(i) => return Ok(from + i as u64 + 1),
+            None => start = from,
+        }
     }
-    Ok(tail)
+    Ok(0)
 }

@@ -12,8 +12,12 @@
 //! evidence of a boot (`csr review`); a refused replay names the first whole fetch.
 //!
 //! Invariants the code relies on:
-//! - every claim, confirmation, cut and repair happens under `inner`'s lock, with the writer
-//!   inside it: the file and the memory never disagree about where a record is;
+//! - decisions and counts are made under `inner`'s lock, which is never held across a system
+//!   call; the ledger's writes are made under `io`'s read lock, many at once, at offsets the
+//!   writer reserves; a repair takes `io`'s write lock, so no write is in flight while it
+//!   rewrites the file, and each offset is kept with the file generation it belongs to (a
+//!   write for an older generation is never made);
+//! - the locks are taken in one order: `scanners`, `io`, `inner`;
 //! - a token's `whole` count never goes down: a damaged ledger is rewritten from memory, a
 //!   record read again is recognised ([`ledger::identity`]) and not counted twice.
 //!
@@ -26,7 +30,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::Duration;
 
 use time::OffsetDateTime;
@@ -99,6 +103,8 @@ pub(super) struct Fetches {
     /// Why the ledgers could not be read: then no machine token is served until a restart.
     /// Set once, read without a lock at each fetch.
     problem: OnceLock<String>,
+    /// This replica's ledger, once opened.
+    io: RwLock<Option<Writer>>,
     inner: Mutex<Inner>,
     /// The ledgers read on at each poll: every one but this replica's once it writes there.
     scanners: Mutex<Vec<Scanner>>,
@@ -115,6 +121,7 @@ impl Fetches {
             replica: ledger::replica_of(path),
             rules,
             problem: OnceLock::new(),
+            io: RwLock::new(None),
             inner: Mutex::default(),
             scanners: Mutex::default(),
             writing: AtomicBool::new(false),
@@ -130,6 +137,14 @@ impl Fetches {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn io(&self) -> std::sync::RwLockReadGuard<'_, Option<Writer>> {
+        self.io.read().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn io_alone(&self) -> std::sync::RwLockWriteGuard<'_, Option<Writer>> {
+        self.io.write().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Counts the records the ledgers gained since the last read, a batch at a time (a
@@ -221,38 +236,55 @@ impl Fetches {
         }
         .line();
         self.ensure_writer(tokens)?;
-        // Decided and written under the lock: two requests for one last use, one wins.
-        let mut inner = self.lock();
-        let left = inner.admit(f, self.rules.max_partial)?;
-        let writer = inner
-            .writer
-            .as_mut()
-            .expect("ensure_writer opened it; it is never closed");
-        let at = writer
-            .append(&line)
-            .map_err(|e| Refusal::Unrecorded(format!("{e:#}")))?;
-        let id = inner.next_id;
-        inner.next_id += 1;
-        inner.unsynced += 1;
-        let s = inner.seen(&f.token);
-        s.sending += 1;
-        s.last = String::from_utf8_lossy(&line[..line.len() - 1]).into();
-        inner.sending.insert(
-            id,
-            Own {
+        // Decided under the lock: two requests for one last use, one wins.
+        let (id, left) = {
+            let mut inner = self.lock();
+            let left = inner.admit(f, self.rules.max_partial)?;
+            let id = inner.next_id;
+            inner.next_id += 1;
+            inner.seen(&f.token).sending += 1;
+            let own = Own {
                 token: f.token.as_ref().into(),
                 line: line.clone(),
                 flag,
-                at,
+                at: None,
                 limited: f.uses.is_some(),
-            },
-        );
+            };
+            inner.sending.insert(id, own);
+            (id, left)
+        };
+        // Written with the writer held, and placed before it is let go: a repair either comes
+        // before the write (which then goes to the new file) or after its place is known.
+        let io = self.io();
+        let Some(w) = io.as_ref() else {
+            return Err(self.unclaim(id, "the ledger is not open".into()));
+        };
+        match w.append(&line) {
+            Ok(at) => {
+                let mut inner = self.lock();
+                inner.unsynced += 1;
+                if let Some(own) = inner.sending.get_mut(&id) {
+                    own.at = Some((at, w.generation()));
+                }
+            }
+            Err(e) => return Err(self.unclaim(id, format!("{e:#}"))),
+        }
         Ok(Claimed {
             line,
             at: flag,
             id,
             left,
         })
+    }
+
+    /// Gives back claim `id`, whose record could not be written.
+    fn unclaim(&self, id: u64, why: String) -> Refusal {
+        let mut inner = self.lock();
+        if let Some(own) = inner.sending.remove(&id) {
+            let s = inner.seen(&own.token);
+            s.sending = s.sending.saturating_sub(1);
+        }
+        Refusal::Unrecorded(why)
     }
 
     /// Opens and locks this replica's ledger unless it is open, then counts what it gained
@@ -263,10 +295,10 @@ impl Fetches {
         if self.writing.load(Ordering::Acquire) {
             return Ok(());
         }
-        // The lock order is scanners, then inner (as in `read_on`).
         let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
+        let mut io = self.io_alone();
         let mut inner = self.lock();
-        if inner.writer.is_some() {
+        if io.is_some() {
             return Ok(());
         }
         let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
@@ -302,31 +334,40 @@ impl Fetches {
                 );
             })
             .map_err(unrecorded)?;
-        inner.writer = Some(w);
+        *io = Some(w);
         self.writing.store(true, Ordering::Release);
         Ok(())
     }
 
-    /// The fetch `id` went out whole: its flag is rewritten now and its use spent. An error
-    /// (the flag could not be written) is returned to be logged: the use is spent in memory
-    /// all the same, and the record stays `false` on disk.
+    /// The fetch `id` went out whole: its use is spent, and its flag rewritten at once. An
+    /// error (the flag could not be written) is returned to be logged: the use is spent in
+    /// memory all the same, and the record stays `false` on disk.
     pub(super) fn confirm(&self, id: u64) -> Result<(), String> {
-        let mut inner = self.lock();
-        let Some(mut own) = inner.sending.remove(&id) else {
-            return Ok(());
+        let place = {
+            let mut inner = self.lock();
+            let Some(mut own) = inner.sending.remove(&id) else {
+                return Ok(());
+            };
+            inner.unsynced += 1;
+            own.line[own.flag..own.flag + 5].copy_from_slice(ledger::WHOLE);
+            let text = std::str::from_utf8(&own.line[..own.line.len() - 1]).unwrap_or_default();
+            let s = inner.seen(&own.token);
+            s.sending = s.sending.saturating_sub(1);
+            inner.settled(&own.token, true, text);
+            let place = own
+                .at
+                .map(|(at, generation)| (at + own.flag as u64, generation));
+            inner.keep(&own.token, own.line.into(), own.limited);
+            place
         };
-        let written = match inner.writer.as_ref() {
-            Some(w) => w.confirm(own.at + own.flag as u64),
-            None => Ok(()),
-        };
-        inner.unsynced += 1;
-        own.line[own.flag..own.flag + 5].copy_from_slice(b"true ");
-        let text = String::from_utf8_lossy(&own.line[..own.line.len() - 1]).into_owned();
-        let s = inner.seen(&own.token);
-        s.sending = s.sending.saturating_sub(1);
-        inner.settled(&own.token, true, &text);
-        inner.keep(&own.token, own.line.into(), own.limited);
-        written.map_err(|e| format!("{e:#}"))
+        // A repair since (another generation) wrote it whole from memory already.
+        let io = self.io();
+        match (io.as_ref(), place) {
+            (Some(w), Some((flag, generation))) if w.generation() == generation => {
+                w.confirm(flag).map_err(|e| format!("{e:#}"))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The fetch `id` ended before its last byte went out: its use is given back and the cut
@@ -373,10 +414,14 @@ impl Fetches {
     /// meanwhile). Returns what a repair did, to log.
     pub(super) fn flush(&self, now: OffsetDateTime) -> Result<Option<String>, String> {
         let (file, repaired) = {
+            let mut io = self.io_alone();
             let mut inner = self.lock();
-            let repaired = repair::repair(&mut inner, &self.path)?;
+            let repaired = match io.as_mut() {
+                Some(w) => repair::repair(w, &mut inner, &self.path)?,
+                None => None,
+            };
             let dirty = std::mem::take(&mut inner.unsynced) > 0 || repaired.is_some();
-            let file = inner.writer.as_ref().filter(|_| dirty).map(Writer::file);
+            let file = io.as_ref().filter(|_| dirty).map(Writer::file);
             (file, repaired)
         };
         if let Some(f) = file {

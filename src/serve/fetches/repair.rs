@@ -9,21 +9,27 @@ use std::path::Path;
 use time::OffsetDateTime;
 
 use super::tally::Inner;
-use crate::ledger::{self, Health, Record, Scanner};
+use crate::ledger::{self, Health, Record, Scanner, Writer};
 
 /// A record of the new file: its identity, whether it is whole, its line.
 type Entry = (u64, bool, Vec<u8>);
 
-/// Rewrites the ledger at `path` when it was damaged; says what it did, for the log.
-pub(super) fn repair(inner: &mut Inner, path: &Path) -> Result<Option<String>, String> {
-    let Some(w) = inner.writer.as_ref() else {
-        return Ok(None);
-    };
+/// Rewrites the ledger `w` writes at `path` when it was damaged; says what it did, for the
+/// log. With `w` held alone no write is in flight: every fetch sending has its record written
+/// (`at` known) or not begun (it will be written to the new file).
+pub(super) fn repair(
+    w: &mut Writer,
+    inner: &mut Inner,
+    path: &Path,
+) -> Result<Option<String>, String> {
     let health = w.health().map_err(|e| format!("{e:#}"))?;
     let what = match health {
         Health::Intact => return Ok(None),
-        Health::Truncated { len, end } => {
-            format!("was truncated under serve ({len} of {end} bytes left)")
+        Health::Truncated { at, end } => {
+            format!("was truncated under serve (what was written from byte {at} of {end} is gone)")
+        }
+        Health::Appended { len, end } => {
+            format!("was written to by another hand ({len} bytes, where serve wrote {end})")
         }
         Health::Replaced => "was replaced under serve".to_string(),
         Health::Removed => "was removed under serve".to_string(),
@@ -40,16 +46,17 @@ pub(super) fn repair(inner: &mut Inner, path: &Path) -> Result<Option<String>, S
     }
     let mut places = Vec::new();
     for (id, own) in &inner.sending {
-        if let Some(i) = merged.add(&own.line) {
+        if own.at.is_some()
+            && let Some(i) = merged.add(&own.line)
+        {
             places.push((*id, i));
         }
     }
     let lines: Vec<&[u8]> = found.iter().map(|(_, _, l)| l.as_slice()).collect();
-    let w = inner.writer.as_mut().expect("checked above");
     let starts = w.rewrite(&lines).map_err(|e| format!("{e:#}"))?;
     for (id, i) in places {
         if let Some(own) = inner.sending.get_mut(&id) {
-            own.at = starts[i];
+            own.at = Some((starts[i], w.generation()));
         }
     }
     Ok(Some(format!(

@@ -10,7 +10,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use super::Refusal;
-use crate::ledger::{self, Line, Record, Writer};
+use crate::ledger::{self, Line, Record};
 use crate::serve::handler::MachineFetch;
 
 /// Records of a token with unlimited uses kept in memory to repair a damaged ledger; a token
@@ -23,7 +23,6 @@ const MAX_ELSEWHERE: usize = 65_536;
 
 #[derive(Default)]
 pub(super) struct Inner {
-    pub(super) writer: Option<Writer>,
     /// Each token's fetches (memory stays one entry per token).
     pub(super) tokens: HashMap<Box<str>, Seen>,
     /// This replica's fetches being sent, by claim.
@@ -50,8 +49,8 @@ pub(super) struct Seen {
     pub(super) kept: u32,
     /// The first whole fetch's record (a refused replay names it).
     pub(super) first_whole: Option<Box<str>>,
-    /// The latest record.
-    pub(super) last: Box<str>,
+    /// The latest cut fetch's record (a refusal after too many names it).
+    pub(super) last_cut: Option<Box<str>>,
 }
 
 /// One of this replica's fetches being sent.
@@ -61,8 +60,9 @@ pub(super) struct Own {
     pub(super) line: Vec<u8>,
     /// Where the `"whole"` flag is in `line`.
     pub(super) flag: usize,
-    /// Where `line` starts in the ledger.
-    pub(super) at: u64,
+    /// Where `line` starts in the ledger, and in which generation of the file (`None`:
+    /// not written yet).
+    pub(super) at: Option<(u64, u64)>,
     /// Its token's uses are limited.
     pub(super) limited: bool,
 }
@@ -123,7 +123,8 @@ impl Inner {
         self.tokens.get_mut(token).expect("inserted just above")
     }
 
-    /// A settled record of `token` (this replica's or another's): whole or cut.
+    /// A settled record of `token` (this replica's or another's): whole or cut. Copies its
+    /// text only when a refusal may name it: the first whole one, each cut one.
     pub(super) fn settled(&mut self, token: &str, whole: bool, text: &str) {
         let s = self.seen(token);
         if whole {
@@ -133,8 +134,16 @@ impl Inner {
             }
         } else {
             s.cut += 1;
+            s.last_cut = Some(text.into());
         }
-        s.last = text.into();
+    }
+
+    /// The record of a fetch of `token` being sent, here or on another replica.
+    fn in_flight(&self, token: &str) -> Option<&[u8]> {
+        let here = self.sending.values().find(|o| &*o.token == token);
+        let there = || self.elsewhere.values().find(|f| &*f.token == token);
+        here.map(|o| &o.line[..o.line.len() - 1])
+            .or_else(|| there().map(|f| f.text.as_bytes()))
     }
 
     /// Keeps one of this replica's settled records (its line and newline) for a repair: every
@@ -155,14 +164,16 @@ impl Inner {
             return Ok(Some(n));
         };
         if s.whole >= n {
-            let first = s.first_whole.as_deref().unwrap_or(&s.last);
+            let first = s.first_whole.as_deref().unwrap_or_default();
             return Err(Refusal::Spent(parse(first.as_bytes())?));
         }
         if s.cut >= max_partial {
-            return Err(Refusal::CutOff(s.cut, parse(s.last.as_bytes())?));
+            let last = s.last_cut.as_deref().unwrap_or_default();
+            return Err(Refusal::CutOff(s.cut, parse(last.as_bytes())?));
         }
         if s.whole + s.sending + s.elsewhere >= n {
-            return Err(Refusal::Busy(parse(s.last.as_bytes())?));
+            let other = self.in_flight(&f.token).unwrap_or_default();
+            return Err(Refusal::Busy(parse(other)?));
         }
         Ok(Some(n - s.whole))
     }
@@ -189,7 +200,6 @@ impl Inner {
         }
         let s = self.seen(token);
         s.elsewhere += 1;
-        s.last = l.text.into();
         let flag = ledger::flag_in(l.text).map(|i| l.at + i as u64);
         self.elsewhere.insert(
             key,
@@ -208,17 +218,10 @@ impl Inner {
         let Some(f) = self.elsewhere.remove(&key) else {
             return;
         };
+        // Its text as read (`false`): what a refusal names is its time and client.
         let s = self.seen(&f.token);
         s.elsewhere = s.elsewhere.saturating_sub(1);
-        if whole {
-            s.whole += 1;
-            if s.first_whole.is_none() {
-                // Its text as read (`false`): what a refusal names is its time and client.
-                s.first_whole = Some(f.text);
-            }
-        } else {
-            s.cut += 1;
-        }
+        self.settled(&f.token, whole, &f.text);
     }
 
     /// Looks again at the other replicas' unconfirmed records: confirmed since, or too old to
