@@ -418,21 +418,7 @@ fn doctor_checks_a_single_use_machine_token_without_spending_it_and_says_so() {
     use crate::support::{Https, ledger_records, machine_token};
     let (d, s) = setup();
     let a = d.path().join("mcs-assets");
-    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
-    ok(
-        d.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--force", "-q",
-        ],
-    );
-    ok(
-        d.path(),
-        &["machine", "add", "w0", "--pool", "worker", "-q"],
-    );
-    ok(
-        d.path(),
-        &["machine", "add", "w1", "--pool", "worker", "-q"],
-    );
+    crate::support::machines_at(d.path(), s.addr.port(), &["w0", "w1"], &[]);
     s.reload();
     // Twice, text and JSON: TLS, auth and the token's state checked with HEAD, nothing spent.
     for _ in 0..2 {
@@ -532,17 +518,7 @@ fn doctor_checks_a_single_use_machine_token_without_spending_it_and_says_so() {
 fn a_booting_machine_still_gets_its_config_after_doctor() {
     let (d, s) = setup();
     let a = d.path().join("mcs-assets");
-    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
-    ok(
-        d.path(),
-        &[
-            "pointer", "--pool", "worker", "--url", &url, "--force", "-q",
-        ],
-    );
-    ok(
-        d.path(),
-        &["machine", "add", "w0", "--pool", "worker", "-q"],
-    );
+    crate::support::machines_at(d.path(), s.addr.port(), &["w0"], &[]);
     s.reload();
     ok(d.path(), &["doctor", "mcs-assets/machines/w0.ign"]);
     let Some(boot) = crate::ignition_client::ignition_boot(&a.join("machines/w0.ign")) else {

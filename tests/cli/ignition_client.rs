@@ -598,22 +598,11 @@ fn a_machine_pointer_boots_once_and_a_second_boot_gets_401_with_the_reason() {
     let (d, s) = served(&[], &[]);
     let a = d.path().join("mcs-assets");
     // The pool's URL (remembered in mcsctl.json) is where machine pointers point too.
-    let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
-    ok(
+    crate::support::machines_at(
         d.path(),
-        &["pointer", "--pool", "worker", "--url", &url, "--force"],
-    );
-    ok(
-        d.path(),
-        &[
-            "machine",
-            "add",
-            "w1.demo.example.com",
-            "--pool",
-            "worker",
-            "--ip",
-            "127.0.0.1",
-        ],
+        s.addr.port(),
+        &["w1.demo.example.com"],
+        &["--ip", "127.0.0.1"],
     );
     s.reload();
     let ptr = a.join("machines/w1.demo.example.com.ign");
@@ -673,23 +662,7 @@ fn a_fetch_cut_off_mid_body_spends_nothing_and_the_machine_boots_on_its_next_try
     render(&a, "worker", &big.to_string(), None);
     // The first connection through the proxy gets 64 KiB of the answer, then the network drops.
     let proxy = CutProxy::start(s.addr, 64 * 1024, 1);
-    let url = format!("https://127.0.0.1:{}/config/worker", proxy.addr.port());
-    ok(
-        d.path(),
-        &["pointer", "--pool", "worker", "--url", &url, "--force"],
-    );
-    ok(
-        d.path(),
-        &[
-            "machine",
-            "add",
-            "w0",
-            "--pool",
-            "worker",
-            "--ip",
-            "127.0.0.1",
-        ],
-    );
+    crate::support::machines_at(d.path(), proxy.addr.port(), &["w0"], &["--ip", "127.0.0.1"]);
     s.reload();
     let ptr = a.join("machines/w0.ign");
     let Some((fetched, _, log)) =

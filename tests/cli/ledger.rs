@@ -28,6 +28,17 @@ fn get(s: &Serve, a: &Path, machine: &str) -> u16 {
     .status
 }
 
+/// The ledger serve writes under the asset directory `a` (the only one there).
+fn own_ledger(a: &Path) -> std::path::PathBuf {
+    let mut files: Vec<_> = std::fs::read_dir(a.join("auth/ledger"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    files.remove(0)
+}
+
 /// The machines of the ledger's records, and whether each went out whole.
 fn fetched(a: &Path) -> Vec<(String, bool)> {
     let mut v: Vec<(String, bool)> = ledger_records(a)
@@ -49,12 +60,7 @@ fn the_ledger_and_its_directories_are_private_whatever_the_umask() {
     let elsewhere = d.path().join("var/lib/mcsctl/ledger/serve.jsonl");
     let s = Serve::start_after(d.path(), "umask 000", &[]);
     assert_eq!(get(&s, &a, "w0"), 200);
-    let own = std::fs::read_dir(a.join("auth/ledger"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let own = own_ledger(&a);
     assert_eq!(mode(&a.join("auth/ledger")), 0o700);
     assert_eq!(mode(&own), 0o600);
     drop(s);
@@ -79,12 +85,7 @@ fn a_ledger_truncated_under_serve_is_rewritten_and_no_spent_token_fetches_again(
     let (d, a) = setup();
     let mut s = Serve::start(d.path(), &[]);
     assert_eq!(get(&s, &a, "w0"), 200);
-    let ledger = std::fs::read_dir(a.join("auth/ledger"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let ledger = own_ledger(&a);
     // logrotate's copytruncate: a copy beside it, then the file cut to nothing in place.
     std::fs::copy(&ledger, ledger.with_extension("jsonl.1")).unwrap();
     std::fs::OpenOptions::new()
@@ -129,12 +130,7 @@ fn a_ledger_renamed_away_or_removed_under_serve_is_written_anew_at_its_path() {
     let (d, a) = setup();
     let s = Serve::start(d.path(), &[]);
     assert_eq!(get(&s, &a, "w0"), 200);
-    let ledger = std::fs::read_dir(a.join("auth/ledger"))
-        .unwrap()
-        .next()
-        .unwrap()
-        .unwrap()
-        .path();
+    let ledger = own_ledger(&a);
     // logrotate without copytruncate: renamed away, an empty file created in its place.
     std::fs::rename(&ledger, ledger.with_extension("jsonl.1")).unwrap();
     std::fs::write(&ledger, b"").unwrap();

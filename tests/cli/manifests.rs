@@ -16,6 +16,26 @@ fn load(p: &Path) -> Value {
     serde_yaml_ng::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
+/// The files a Secret volume `vol` of Secret `sec` holds under `target`, as the kubelet lays
+/// them out: each of its `items` at its path, else each key as a file.
+fn secret_files(vol: &Value, sec: &Value, target: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let data = sec["data"].as_object().unwrap();
+    let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
+        Some(items) => items
+            .iter()
+            .map(|i| {
+                let s = |k: &str| i[k].as_str().unwrap().to_string();
+                (s("key"), s("path"))
+            })
+            .collect(),
+        None => data.keys().map(|k| (k.clone(), k.clone())).collect(),
+    };
+    items
+        .into_iter()
+        .map(|(key, path)| (target.join(path), decode(&data[&key])))
+        .collect()
+}
+
 fn decode(v: &Value) -> Vec<u8> {
     base64::engine::general_purpose::STANDARD
         .decode(v.as_str().unwrap())
@@ -207,9 +227,14 @@ fn manifests_are_valid_kubernetes_objects() {
                 .map(|e| e.unwrap().path()),
         );
     }
+    validates(&kv, &files);
+}
+
+/// kubernetes-validate `--strict` passes every one of `files`.
+fn validates(kv: &Path, files: &[std::path::PathBuf]) {
     let out = Command::new(kv)
         .arg("--strict")
-        .args(&files)
+        .args(files)
         .output()
         .unwrap();
     let text = format!(
@@ -266,23 +291,9 @@ fn the_deployment_volume_layout_serves() {
             .find(|s| s["metadata"]["name"] == vol["secret"]["secretName"])
             .expect("the Secret is among the manifests");
         let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
-        let data = sec["data"].as_object().unwrap();
-        let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
-            Some(items) => items
-                .iter()
-                .map(|i| {
-                    (
-                        i["key"].as_str().unwrap().into(),
-                        i["path"].as_str().unwrap().into(),
-                    )
-                })
-                .collect(),
-            None => data.keys().map(|k| (k.clone(), k.clone())).collect(),
-        };
-        for (key, path) in items {
-            let p = target.join(path);
+        for (p, bytes) in secret_files(vol, sec, &target) {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, decode(&data[&key])).unwrap();
+            std::fs::write(&p, bytes).unwrap();
         }
     }
     let args: Vec<String> = c["args"]
@@ -405,23 +416,9 @@ fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
             .find(|s| s["kind"] == "Secret" && s["metadata"]["name"] == vol["secret"]["secretName"])
             .expect("the Secret is among the manifests");
         let file_mode = vol["secret"]["defaultMode"].as_u64().unwrap() as u32;
-        let data = sec["data"].as_object().unwrap();
-        let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
-            Some(items) => items
-                .iter()
-                .map(|i| {
-                    (
-                        i["key"].as_str().unwrap().into(),
-                        i["path"].as_str().unwrap().into(),
-                    )
-                })
-                .collect(),
-            None => data.keys().map(|k| (k.clone(), k.clone())).collect(),
-        };
-        for (key, path) in items {
-            let p = target.join(path);
+        for (p, bytes) in secret_files(vol, sec, &target) {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-            std::fs::write(&p, decode(&data[&key])).unwrap();
+            std::fs::write(&p, bytes).unwrap();
             chown(&p, Some(0), Some(fs_group)).unwrap();
             std::fs::set_permissions(&p, std::fs::Permissions::from_mode(file_mode)).unwrap();
         }
@@ -523,18 +520,7 @@ fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
-        let o = Command::new(kv)
-            .arg("--strict")
-            .args(&files)
-            .output()
-            .unwrap();
-        let text = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert!(o.status.success(), "kubernetes-validate failed:\n{text}");
-        assert_eq!(text.matches("passed").count(), files.len(), "{text}");
+        validates(&kv, &files);
     }
     // The pod: Secret files 0440 in group 65534, a read-only root, the ledger claim writable.
     let root = d.path().join("pod");

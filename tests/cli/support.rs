@@ -987,3 +987,21 @@ impl CutProxy {
         CutProxy { addr, cuts }
     }
 }
+
+/// Points the worker pool of the asset directory in `cwd` at `https://127.0.0.1:PORT` (where a
+/// test's serve or proxy listens; remembered in mcsctl.json, so machine pointers point there
+/// too) and registers `machines` in it, with `extra` flags each (`--ip`, `--uses`).
+pub fn machines_at(cwd: &Path, port: u16, machines: &[&str], extra: &[&str]) {
+    let url = format!("https://127.0.0.1:{port}/config/worker");
+    ok(
+        cwd,
+        &[
+            "pointer", "--pool", "worker", "--url", &url, "--force", "-q",
+        ],
+    );
+    for m in machines {
+        let mut args = vec!["machine", "add", m, "--pool", "worker", "-q"];
+        args.extend_from_slice(extra);
+        ok(cwd, &args);
+    }
+}
