@@ -2,7 +2,7 @@
 //! (status, reason, length) without claiming anything, and says how many whole fetches a
 //! token of limited uses has left. Such a token (a machine's) is not spent by a check.
 
-use super::steps::{answer_steps, connection_steps, report_exchange, request_detail};
+use super::exchange::{answer_steps, connection_steps, report_exchange, request_detail};
 use super::{Fetch, KnownToken, Options, Report};
 use crate::http::{self, Exchange, HttpUrl, Method};
 

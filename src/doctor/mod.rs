@@ -9,6 +9,7 @@
 //! fetches it anyway, after saying what that spends.
 
 mod check;
+mod exchange;
 mod explain;
 mod judge;
 mod steps;

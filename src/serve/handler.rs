@@ -306,13 +306,41 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
     };
     match who {
         // A stale token's reason, for a HEAD too.
-        Presented::Stale(..) => super::refusals::refusal(401, msg),
+        Presented::Stale(..) => refusal(401, msg),
         _ => {
             let mut r = Response::text(401, msg);
             r.headers.push(("www-authenticate", "Bearer".into()));
             r
         }
     }
+}
+
+/// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
+/// `error_description` (RFC 6750) for a 401.
+pub(super) fn refusal(status: u16, msg: String) -> Response {
+    let mut r = Response::text(status, msg.clone());
+    if status == 401 {
+        r.headers.push((
+            "www-authenticate",
+            format!(
+                "Bearer error=\"invalid_token\", error_description=\"{}\"",
+                quoted(&msg)
+            ),
+        ));
+    }
+    r
+}
+
+/// `s` as the content of an RFC 6750 quoted string: printable ASCII without `"` or `\`.
+fn quoted(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '\\' => '/',
+            c if (' '..='~').contains(&c) => c,
+            _ => '?',
+        })
+        .collect()
 }
 
 fn method_not_allowed() -> Response {

@@ -2,7 +2,7 @@
 //! each says why, in the body and, for a 401, in `WWW-Authenticate`'s `error_description`
 //! (RFC 6750), so that a HEAD (no body) carries the reason too.
 
-use super::handler::{MachineFetch, Response};
+use super::handler::{MachineFetch, Response, refusal};
 
 impl Response {
     /// 401 for a machine token whose fetches are spent, naming the first whole one.
@@ -57,32 +57,4 @@ impl Response {
             "the provisioning ledger cannot be written, so no machine token is served; see the server's log",
         )
     }
-}
-
-/// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
-/// `error_description` (RFC 6750) for a 401.
-pub(super) fn refusal(status: u16, msg: String) -> Response {
-    let mut r = Response::text(status, msg.clone());
-    if status == 401 {
-        r.headers.push((
-            "www-authenticate",
-            format!(
-                "Bearer error=\"invalid_token\", error_description=\"{}\"",
-                quoted(&msg)
-            ),
-        ));
-    }
-    r
-}
-
-/// `s` as the content of an RFC 6750 quoted string: printable ASCII without `"` or `\`.
-fn quoted(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '"' => '\'',
-            '\\' => '/',
-            c if (' '..='~').contains(&c) => c,
-            _ => '?',
-        })
-        .collect()
 }
