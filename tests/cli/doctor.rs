@@ -465,6 +465,7 @@ fn doctor_checks_a_single_use_machine_token_without_spending_it_and_says_so() {
     assert_eq!(head.header("mcsctl-fetches-left"), Some("1"));
     let get = crate::support::https_get(&s, &ca, "/config/worker", &[("Authorization", &bearer)]);
     assert_eq!(get.status, 200);
+    crate::support::await_whole(&a, "w0", 1);
     assert_eq!(
         head.header("content-length").unwrap(),
         get.body.len().to_string()

@@ -677,6 +677,7 @@ fn a_fetch_cut_off_mid_body_spends_nothing_and_the_machine_boots_on_its_next_try
     let boot = ignition_boot(&ptr).unwrap();
     assert!(boot.success, "{}", boot.log);
     assert_eq!(boot.read("/etc/big").len(), 6 << 20);
+    crate::support::await_whole(&a, "w0", 1);
     // The cut was recorded (whole: false, first) and said, and spent nothing.
     assert!(
         s.wait_stderr("\"event\":\"fetch-cut\"", Duration::from_secs(30)),
@@ -729,6 +730,8 @@ fn a_fetch_recorded_survives_kill_9_right_after_the_response() {
         &[("Authorization", &bearer), ("Accept", &accept("3.2.0"))],
     );
     assert_eq!(r.status, 200, "{}", r.text());
+    // Killed once the fetch is confirmed (the moment its last byte left serve).
+    crate::support::await_whole(&a, "w1", 1);
     s.signal("KILL");
     assert!(
         s.wait_exit(Duration::from_secs(10)).is_none(),
@@ -753,6 +756,7 @@ fn a_fetch_recorded_survives_kill_9_right_after_the_response() {
         .status
     };
     assert_eq!(get(), 200);
+    crate::support::await_whole(&a, "w1", 2);
     assert_eq!(get(), 401);
     assert_eq!(ledger_records(&a).len(), 2);
 }

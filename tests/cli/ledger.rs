@@ -17,15 +17,24 @@ fn setup() -> (tempfile::TempDir, std::path::PathBuf) {
     (d, a)
 }
 
+/// A fetch of `machine`'s config; once it is 200, its confirmation is awaited.
 fn get(s: &Serve, a: &Path, machine: &str) -> u16 {
     let bearer = format!("Bearer {}", machine_token(a, machine));
-    https_get(
+    let before = crate::support::ledger_records(a)
+        .iter()
+        .filter(|r| r["machine"] == machine && r["whole"] == true)
+        .count();
+    let status = https_get(
         s,
         &a.join("tls/mcs-ca.crt"),
         "/config/worker",
         &[("Authorization", &bearer)],
     )
-    .status
+    .status;
+    if status == 200 {
+        crate::support::await_whole(a, machine, before + 1);
+    }
+    status
 }
 
 /// The ledger serve writes under the asset directory `a` (the only one there).
@@ -69,7 +78,16 @@ fn the_ledger_and_its_directories_are_private_whatever_the_umask() {
         "umask 000",
         &["--ledger", elsewhere.to_str().unwrap()],
     );
-    assert_eq!(get(&s, &a, "w1"), 200);
+    // Its ledger is elsewhere: the fetch is awaited there.
+    let bearer = format!("Bearer {}", machine_token(&a, "w1"));
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(r.status, 200);
+    crate::support::await_whole(&elsewhere, "w1", 1);
     for p in [
         elsewhere.parent().unwrap(),
         &d.path().join("var/lib/mcsctl"),

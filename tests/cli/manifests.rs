@@ -546,6 +546,7 @@ fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
     assert_eq!(get(&s, "/healthz", None).0, 200, "{}", s.stderr());
     assert_eq!(get(&s, "/config/worker", Some("w0")).0, 200);
     let ledger = root.join("var/lib/mcsctl/ledger/serve.jsonl");
+    crate::support::await_whole(&ledger, "w0", 1);
     let meta = std::fs::metadata(&ledger).unwrap();
     assert_eq!(
         (mode(&ledger), std::os::unix::fs::MetadataExt::uid(&meta)),
@@ -558,6 +559,7 @@ fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
     let s = run_pod(&root, &args);
     assert_eq!(get(&s, "/config/worker", Some("w0")).0, 401);
     assert_eq!(get(&s, "/config/worker", Some("w1")).0, 200);
+    crate::support::await_whole(&ledger, "w1", 1);
     let v: Value = serde_json::from_str(&ok(
         d.path(),
         &[

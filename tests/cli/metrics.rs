@@ -114,6 +114,7 @@ fn metrics_count_what_was_sent_and_prometheus_parses_them() {
     assert_eq!(get(Some(&worker), "/config/gpu"), 404);
     assert_eq!(get(Some(&machine), "/config/worker"), 200);
     assert_eq!(get(Some(&machine), "/config/worker"), 200);
+    crate::support::await_whole(&a, "w1", 2);
     assert_eq!(get(Some(&machine), "/config/worker"), 401);
     let mut plain = std::net::TcpStream::connect(s.addr).unwrap();
     plain

@@ -725,6 +725,7 @@ fn replicas_count_each_others_fetches_at_each_poll_and_never_share_a_ledger() {
     let two = Serve::start(d.path(), &["--ledger", ledger("two").to_str().unwrap()]);
     // w1's single use is spent on replica one; replica two learns it at its next poll.
     assert_eq!(get(&one, "w1").0, 200);
+    crate::support::await_whole(&a, "w1", 1);
     two.reload();
     let (status, text) = get(&two, "w1");
     assert_eq!(status, 401, "{text}");

@@ -917,14 +917,7 @@ pub fn ledger_records(assets: &Path) -> Vec<serde_json::Value> {
         if p.extension().is_none_or(|x| x != "jsonl") {
             continue;
         }
-        let text = std::fs::read_to_string(p).unwrap();
-        // A hole a truncation left under serve reads as NULs.
-        out.extend(
-            text.lines()
-                .map(|l| l.trim_matches('\0'))
-                .filter(|l| !l.is_empty())
-                .map(|l| serde_json::from_str(l).unwrap()),
-        );
+        out.extend(ledger_file_records(&p));
     }
     out
 }
@@ -1003,5 +996,42 @@ pub fn machines_at(cwd: &Path, port: u16, machines: &[&str], extra: &[&str]) {
         let mut args = vec!["machine", "add", m, "--pool", "worker", "-q"];
         args.extend_from_slice(extra);
         ok(cwd, &args);
+    }
+}
+
+/// Every record of one ledger file.
+pub fn ledger_file_records(p: &Path) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(p).unwrap_or_default();
+    // A hole a truncation left under serve reads as NULs.
+    text.lines()
+        .map(|l| l.trim_matches('\0'))
+        .filter(|l| !l.is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Waits (a bounded poll, at most 10 s) until the ledgers at `place` (an asset directory, or
+/// one ledger file) hold `n` whole fetches of `machine`. serve confirms a fetch, and spends its
+/// use, a moment after the last byte left it: a client may have read that byte first, and a
+/// replay in between gets 503 (the use is held), not 401.
+pub fn await_whole(place: &Path, machine: &str, n: usize) {
+    let count = || {
+        let recs = if place.is_dir() {
+            ledger_records(place)
+        } else {
+            ledger_file_records(place)
+        };
+        recs.iter()
+            .filter(|r| r["machine"] == machine && r["whole"] == true)
+            .count()
+    };
+    let start = std::time::Instant::now();
+    while count() < n {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "{machine}'s fetch {n} never confirmed whole in {}",
+            place.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
