@@ -195,15 +195,16 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
     let int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
+    // Every ledger is read before the banner says "ready" (a long one takes a moment).
+    let shared = Arc::new(shared(&opts, state, &log));
     log.raw(banner(
         &opts,
-        &state,
+        &shared.current(),
         &outcome,
         &tls_listener,
         plain_listener.as_ref(),
         metrics_listener.as_ref(),
     ));
-    let shared = Arc::new(shared(&opts, state, &log));
     say_at_start(&shared);
     let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
