@@ -86,9 +86,11 @@ impl Snapshot {
         })
     }
 
-    /// The pools of the directory: those of mcsctl.json and those with a rendered config.
+    /// The pools of the directory: the MCO's built-in ones, those of mcsctl.json and those with
+    /// a rendered config.
     pub fn known_pools(&self) -> Vec<String> {
         let mut pools = self.rendered.clone();
+        pools.extend(crate::ignition::render::BUILT_IN_POOLS.map(String::from));
         if let Some(c) = &self.config {
             pools.extend(c.pools.iter().cloned());
         }
@@ -98,18 +100,17 @@ impl Snapshot {
     }
 
     /// Refuses a `--pool` this directory does not know (a typo makes a pool nothing serves),
-    /// unless `new` (`--new-pool`) says it is meant. A directory that knows no pool at all
-    /// has nothing to check against.
+    /// unless `new` (`--new-pool`) says it is meant.
     pub fn check_pool(&self, pool: &str, new: bool) -> Result<()> {
         let known = self.known_pools();
-        if new || known.is_empty() || known.iter().any(|p| p == pool) {
+        if new || known.iter().any(|p| p == pool) {
             return Ok(());
         }
         let meant = crate::names::closest(pool, &known)
             .map(|k| format!(" (did you mean {k}?)"))
             .unwrap_or_default();
         anyhow::bail!(
-            "pool {pool} is not a pool of {}{meant}: it has no rendered config ({}/{pool}.ign) and is not in {}; its pools are {}. Pass --new-pool if {pool} is new",
+            "pool {pool} is not a pool of {}{meant}: it has no rendered config ({}/{pool}.ign), is not in {} and is not one of the MCO's built-in pools (known here: {}). Pass --new-pool if {pool} is new",
             self.dir.root().display(),
             layout::RENDERED,
             layout::CONFIG,

@@ -292,7 +292,7 @@ fn a_pool_nobody_declared_is_a_typo_until_new_pool_says_otherwise() {
         assert!(
             err.contains("is not a pool of mcs-assets")
                 && err.contains(
-                    "and is not in mcsctl.json; its pools are master, worker. Pass --new-pool if"
+                    "is not in mcsctl.json and is not one of the MCO's built-in pools (known here: arbiter, master, worker). Pass --new-pool if"
                 ),
             "{args:?}: {err}"
         );

@@ -703,6 +703,7 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
             mc("60-typo", Some("wroker")),
             mc("98-loose", None),
             mc("99-loose", None),
+            mc("40-arbiter-a", Some("arbiter")),
         ]
         .join("---\n"),
     )
@@ -721,6 +722,17 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
         "{err}"
     );
     assert!(!err.contains("pool worker is new"), "{err}");
+    // The MCO's built-in arbiter pool is no typo; it takes its own MachineConfigs only.
+    assert!(!err.contains("pool arbiter is new"), "{err}");
+    let sources: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(d.path().join("mcs-assets/rendered/sources/arbiter.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        sources.to_string().contains("40-arbiter-a")
+            && !sources.to_string().contains("50-worker-a"),
+        "the arbiter pool selects role arbiter alone: {sources}"
+    );
     // Rendered once, the pool is known: said no more.
     let (_, _, err) = run(
         d.path(),

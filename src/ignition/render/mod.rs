@@ -123,12 +123,19 @@ pub struct Rendered {
     pub pre: Payload,
 }
 
+/// The MCO's built-in pools (`manifests/*.machineconfigpool.yaml` at the pinned commit), each
+/// selecting its own role alone.
+pub const BUILT_IN_POOLS: [&str; 3] = ["master", "worker", "arbiter"];
+
 /// How to list only source MachineConfigs: rendered ones carry no role label.
 const SOURCES_ONLY: &str =
     "`oc get mc -l machineconfiguration.openshift.io/role -o yaml` lists only those";
 
-/// The MachineConfigs of a pool in MCO order: `master` takes master configs; every other pool
-/// takes the worker configs first, then its own (custom pools inherit worker), each by name.
+/// The MachineConfigs of a pool in MCO order. The MCO's built-in pools
+/// (`manifests/*.machineconfigpool.yaml` at the pinned commit: master, worker, arbiter) each
+/// select their own role alone; every other pool takes the worker configs first, then its own
+/// (custom pools inherit worker, as their documented selector `role In [worker, <pool>]` does),
+/// each by name.
 /// A cluster's rendered MachineConfig for the pool is the whole of it; source MachineConfigs of
 /// the pool's own role beside it are an error (which one should win?).
 pub fn pool_order<'a>(mcs: &'a [MachineConfig], pool: &str) -> Result<Vec<&'a MachineConfig>> {
@@ -168,8 +175,7 @@ pub fn pool_order<'a>(mcs: &'a [MachineConfig], pool: &str) -> Result<Vec<&'a Ma
         }
     }
     Ok(match pool {
-        "master" => by_role("master"),
-        "worker" => by_role("worker"),
+        built_in if BUILT_IN_POOLS.contains(&built_in) => by_role(pool),
         custom => {
             let mut v = by_role("worker");
             v.extend(by_role(custom));

@@ -31,6 +31,7 @@ fn pool_order_by_role_and_custom_pools_inherit_worker() {
         mc("05-infra", "infra", json!({})),
         mc("00-worker", "worker", json!({})),
         mc("00-master", "master", json!({})),
+        mc("00-arbiter", "arbiter", json!({})),
     ];
     let names = |p: &str| -> Vec<String> {
         pool_order(&all, p)
@@ -42,6 +43,8 @@ fn pool_order_by_role_and_custom_pools_inherit_worker() {
     assert_eq!(names("worker"), ["00-worker", "10-worker"]);
     assert_eq!(names("infra"), ["00-worker", "10-worker", "05-infra"]);
     assert_eq!(names("master"), ["00-master"]);
+    // The MCO's arbiter pool selects role arbiter alone, as master does.
+    assert_eq!(names("arbiter"), ["00-arbiter"]);
 }
 
 #[test]

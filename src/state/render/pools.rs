@@ -30,6 +30,7 @@ pub(super) fn unselected(mcs: &[MachineConfig]) -> Vec<Note> {
 /// before, no pointer config, no token scoped to it): a role label's typo, most likely.
 pub(super) fn untargeted(snap: &Snapshot, mcs: &[MachineConfig], pool: &str) -> Option<Note> {
     let known = snap.known_pools();
+    // The MCO's built-in pools (arbiter among them) are known, not typos.
     if known.iter().any(|p| p == pool) || snap.pointers.iter().any(|p| p.pool() == pool) {
         return None;
     }
