@@ -1,7 +1,7 @@
 //! Reading Kubernetes objects as `oc get -o json|yaml` prints them: a List, one object, an
 //! array, or several YAML documents.
 
-use anyhow::{Result, anyhow};
+use anyhow::{Result, anyhow, bail};
 use serde_json::Value;
 use time::OffsetDateTime;
 
@@ -77,19 +77,25 @@ impl Located {
     }
 }
 
-/// [`objects`], each with its line map.
+/// [`objects`], each with its line map. A text that is not one JSON value (JSON documents
+/// joined by `---`, as some tools write `oc get -o json` output) is read as the YAML stream it
+/// is, as the API server reads it; only when YAML cannot read it either is the JSON error the
+/// answer.
 pub fn located(text: &str, what: &str) -> Result<Vec<Located>> {
+    let yaml_docs = |docs: Vec<yaml::Document>| -> Vec<(Value, Option<_>)> {
+        docs.into_iter().map(|d| (d.value, Some(d.lines))).collect()
+    };
     let docs: Vec<(Value, Option<_>)> =
         if text.trim_start().starts_with('{') || text.trim_start().starts_with('[') {
-            vec![(
-                serde_json::from_str(text).map_err(|e| anyhow!("{what} is not valid JSON: {e}"))?,
-                None,
-            )]
+            match serde_json::from_str(text) {
+                Ok(v) => vec![(v, None)],
+                Err(e) => match yaml::documents(text, what) {
+                    Ok(docs) => yaml_docs(docs),
+                    Err(_) => bail!("{what} is not valid JSON: {e}"),
+                },
+            }
         } else {
-            yaml::documents(text, what)?
-                .into_iter()
-                .map(|d| (d.value, Some(d.lines)))
-                .collect()
+            yaml_docs(yaml::documents(text, what)?)
         };
     let mut out = Vec::new();
     for (d, lines) in docs {
@@ -134,4 +140,34 @@ pub fn timestamp(v: &Value) -> Result<Option<OffsetDateTime>> {
     OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339)
         .map(Some)
         .map_err(|_| anyhow!("invalid timestamp {s:?} (RFC 3339 expected)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_documents_joined_as_a_yaml_stream_are_read_as_yaml_reads_them() {
+        let one = r#"{"kind": "ConfigMap", "metadata": {"name": "a"}}"#;
+        let two =
+            r#"{"kind": "List", "items": [{"kind": "ConfigMap", "metadata": {"name": "b"}}]}"#;
+        let names = |text: &str| -> Vec<String> {
+            objects(text, "in.json")
+                .unwrap()
+                .iter()
+                .map(|o| o["metadata"]["name"].as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(names(one), ["a"]);
+        assert_eq!(names(&format!("{one}\n---\n{two}\n")), ["a", "b"]);
+        assert_eq!(names(&format!("---\n{one}\n---\n{two}")), ["a", "b"]);
+        // A JSON text that YAML cannot read either keeps the JSON error.
+        let e = objects(r#"{"kind": "ConfigMap", "metadata": {"#, "in.json")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.starts_with("in.json is not valid JSON: EOF while parsing"),
+            "{e}"
+        );
+    }
 }

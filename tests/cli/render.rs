@@ -740,3 +740,27 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
     );
     assert!(!err.contains("is new"), "{err}");
 }
+
+#[test]
+fn machine_configs_as_json_documents_in_a_yaml_stream_render() {
+    let d = demo(&[]);
+    let mc = |name: &str, path: &str| {
+        serde_json::json!({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfig",
+            "metadata": {"name": name, "labels": {"machineconfiguration.openshift.io/role": "worker"}},
+            "spec": {"config": {"ignition": {"version": "3.2.0"},
+                "storage": {"files": [{"path": path, "contents": {"source": "data:,x"}}]}}}})
+        .to_string()
+    };
+    // As some tools write `oc get -o json` output: JSON documents joined by `---`.
+    std::fs::write(
+        d.path().join("mcs.json"),
+        format!("{}\n---\n{}\n", mc("50-a", "/etc/a"), mc("60-b", "/etc/b")),
+    )
+    .unwrap();
+    let (code, out, err) = run(
+        d.path(),
+        &["render", "--machine-configs", "mcs.json", "--for", "coreos"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("merge order:  50-a, 60-b"), "{out}");
+}
