@@ -288,6 +288,27 @@ pub(crate) fn ensure_dir(dir: &AssetDir, path: &Path) -> Result<()> {
         .with_context(|| format!("setting the mode of {}", path.display()))
 }
 
+/// `<pool>.ign` files of a directory (missing directory: none); names that are not DNS
+/// labels are skipped (they could never be requested); symlinks are followed (Kubernetes
+/// mounts are symlinks into `..data`).
+pub fn pool_files(d: &Path) -> Vec<(String, PathBuf)> {
+    let Ok(rd) = std::fs::read_dir(d) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, PathBuf)> = rd
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let pool = name.strip_suffix(".ign")?.to_string();
+            let p = e.path();
+            (crate::names::is_dns_label(&pool) && std::fs::metadata(&p).is_ok_and(|m| m.is_file()))
+                .then_some((pool, p))
+        })
+        .collect();
+    out.sort();
+    out
+}
+
 /// fsyncs a directory, so renames and new entries in it are durable.
 pub(crate) fn sync_dir(d: &Path) -> Result<()> {
     File::open(d)

@@ -23,6 +23,7 @@
 //! A serving CSR is the approver's (S1-S9) against the same hosts: its IP names must be among
 //! the fetch addresses and the registered ones.
 
+use std::collections::HashMap;
 use std::net::IpAddr;
 
 use time::{Duration, OffsetDateTime};
@@ -87,16 +88,6 @@ impl Evidence {
             })
             .collect()
     }
-
-    /// The first whole fetch of the machine registered as `node`.
-    fn first_fetch(&self, node: &str) -> Option<(OffsetDateTime, IpAddr)> {
-        self.machines
-            .iter()
-            .find(|m| m.name == node)?
-            .fetches
-            .first()
-            .copied()
-    }
 }
 
 /// Reviews `csrs` with the evidence: the approver's rules on [`Evidence::hosts`] (which
@@ -107,16 +98,33 @@ pub fn review(csrs: &[Csr], ctx: &Context, ev: &Evidence) -> (usize, usize, Vec<
         ..ctx.clone()
     };
     let (pending, limit, mut verdicts) = super::review(csrs, &ctx);
+    let by_node = by_node(csrs);
     for (c, verdict) in csrs.iter().zip(verdicts.iter_mut()) {
         if c.signer != CLIENT_SIGNER || verdict.decision == Decision::Ignore {
             continue;
         }
         let Some(node) = node_of(c) else { continue };
-        if let Some(e) = judge(c, &node, verdict, ev, csrs) {
+        let others = by_node.get(&node).map_or(&[][..], Vec::as_slice);
+        if let Some(e) = judge(c, &node, verdict, ev, others) {
             *verdict = e;
         }
     }
     (pending, limit, verdicts)
+}
+
+/// The client CSRs the node-bootstrapper made, by the node they ask for: each request parsed
+/// once, however many CSRs and machines there are.
+fn by_node(csrs: &[Csr]) -> HashMap<String, Vec<&Csr>> {
+    let mut out: HashMap<String, Vec<&Csr>> = HashMap::new();
+    for c in csrs {
+        if c.signer == CLIENT_SIGNER
+            && c.username == BOOTSTRAPPER
+            && let Some(node) = node_of(c)
+        {
+            out.entry(node).or_default().push(c);
+        }
+    }
+    out
 }
 
 /// The node a client CSR asks for, from its request's common name.
@@ -126,13 +134,13 @@ fn node_of(c: &Csr) -> Option<String> {
     (!n.is_empty()).then(|| n.to_string())
 }
 
-/// The client CSRs for `node` the bootstrapper made since `since` (not denied): those a rogue
-/// holding the bootstrap credentials could have made too.
-fn since<'c>(csrs: &'c [Csr], node: &str, since: OffsetDateTime) -> Vec<&'c Csr> {
-    csrs.iter()
-        .filter(|c| c.signer == CLIENT_SIGNER && !c.denied && c.username == BOOTSTRAPPER)
-        .filter(|c| c.created.is_some_and(|t| t >= since))
-        .filter(|c| node_of(c).as_deref() == Some(node))
+/// Of a node's bootstrapper client CSRs (`of_node`), those made since `since` and not denied:
+/// those a rogue holding the bootstrap credentials could have made too.
+fn since<'c>(of_node: &[&'c Csr], since: OffsetDateTime) -> Vec<&'c Csr> {
+    of_node
+        .iter()
+        .filter(|c| !c.denied && c.created.is_some_and(|t| t >= since))
+        .copied()
         .collect()
 }
 
@@ -141,7 +149,14 @@ fn rfc3339(t: OffsetDateTime) -> String {
 }
 
 /// The evidence verdict on a client CSR the approver's rules judged `verdict`; `None` keeps it.
-fn judge(c: &Csr, node: &str, verdict: &Verdict, ev: &Evidence, csrs: &[Csr]) -> Option<Verdict> {
+/// `others`: the bootstrapper's client CSRs for `node` ([`by_node`]), this one among them.
+fn judge(
+    c: &Csr,
+    node: &str,
+    verdict: &Verdict,
+    ev: &Evidence,
+    others: &[&Csr],
+) -> Option<Verdict> {
     // Only the machine rules are the evidence's: the others (the bootstrapper's identity, a
     // node that exists, the flow disabled) keep the approver's verdict.
     if verdict.decision != Decision::Approve && !matches!(verdict.rule, "C4" | "C5" | "C6") {
@@ -158,7 +173,7 @@ fn judge(c: &Csr, node: &str, verdict: &Verdict, ev: &Evidence, csrs: &[Csr]) ->
             n,
         ));
     };
-    let Some((first, from)) = ev.first_fetch(node) else {
+    let Some(&(first, from)) = m.fetches.first() else {
         let cut = if m.cut > 0 {
             format!(
                 " ({} fetch(es) were cut off before their end, which proves nothing)",
@@ -193,7 +208,7 @@ fn judge(c: &Csr, node: &str, verdict: &Verdict, ev: &Evidence, csrs: &[Csr]) ->
     if verdict.decision != Decision::Approve {
         return None;
     }
-    crowded(c, node, ev, csrs, first).or_else(|| {
+    crowded(c, node, ev, others, first).or_else(|| {
         Some(v(
             Decision::Approve,
             "E5",
@@ -208,10 +223,10 @@ fn crowded(
     c: &Csr,
     node: &str,
     ev: &Evidence,
-    csrs: &[Csr],
+    others: &[&Csr],
     first: OffsetDateTime,
 ) -> Option<Verdict> {
-    let all = since(csrs, node, first - ev.skew);
+    let all = since(others, first - ev.skew);
     let n = Some(node);
     if let Some(done) = all
         .iter()
@@ -250,6 +265,7 @@ fn crowded(
 /// review's time: a fetch after it is a clock ahead too.
 pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: Option<OffsetDateTime>) -> Vec<String> {
     let mut out = Vec::new();
+    let by_node = by_node(csrs);
     for m in &ev.machines {
         let Some(&(first, _)) = m.fetches.first() else {
             continue;
@@ -264,10 +280,10 @@ pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: Option<OffsetDateTime>) 
                 crate::duration::residual((first - now).whole_seconds())
             ));
         }
-        let times: Vec<OffsetDateTime> = csrs
-            .iter()
-            .filter(|c| c.signer == CLIENT_SIGNER && c.username == BOOTSTRAPPER)
-            .filter(|c| node_of(c).as_deref() == Some(m.name.as_str()))
+        let times: Vec<OffsetDateTime> = by_node
+            .get(&m.name)
+            .into_iter()
+            .flatten()
             .filter_map(|c| c.created)
             .collect();
         let (Some(&earliest), Some(&latest)) = (times.iter().min(), times.iter().max()) else {

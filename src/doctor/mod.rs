@@ -106,27 +106,17 @@ impl Report {
         self.steps.iter().find(|s| s.status == Status::Skipped)
     }
 
-    pub(crate) fn skip(
-        &mut self,
-        step: impl Into<String>,
-        detail: impl Into<String>,
-        how: impl Into<String>,
-    ) {
+    fn push(&mut self, step: String, status: Status, detail: String, fix: Option<String>) {
         self.steps.push(Step {
-            step: step.into(),
-            status: Status::Skipped,
-            detail: detail.into(),
-            fix: Some(how.into()),
+            step,
+            status,
+            detail,
+            fix,
         });
     }
 
     pub(crate) fn ok(&mut self, step: impl Into<String>, detail: impl Into<String>) {
-        self.steps.push(Step {
-            step: step.into(),
-            status: Status::Ok,
-            detail: detail.into(),
-            fix: None,
-        });
+        self.push(step.into(), Status::Ok, detail.into(), None);
     }
 
     pub(crate) fn fail(
@@ -135,12 +125,22 @@ impl Report {
         detail: impl Into<String>,
         fix: impl Into<String>,
     ) {
-        self.steps.push(Step {
-            step: step.into(),
-            status: Status::Fail,
-            detail: detail.into(),
-            fix: Some(fix.into()),
-        });
+        self.push(step.into(), Status::Fail, detail.into(), Some(fix.into()));
+    }
+
+    /// A step not run on purpose; `how` says how to run it.
+    pub(crate) fn skip(
+        &mut self,
+        step: impl Into<String>,
+        detail: impl Into<String>,
+        how: impl Into<String>,
+    ) {
+        self.push(
+            step.into(),
+            Status::Skipped,
+            detail.into(),
+            Some(how.into()),
+        );
     }
 }
 

@@ -90,12 +90,6 @@ impl Scanner {
         }
     }
 
-    /// Reads the rest of a file nobody writes any more: gaps are read at once.
-    pub fn finish(mut self, each: impl FnMut(Line<'_>)) -> Result<()> {
-        self.follow = false;
-        self.scan(each)
-    }
-
     /// The file it reads.
     pub fn path(&self) -> &Path {
         &self.path

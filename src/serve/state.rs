@@ -16,7 +16,6 @@ pub use super::tls::Tls;
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
-use crate::names::is_dns_label;
 use crate::token::State as TokenState;
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
@@ -200,7 +199,7 @@ impl Loader {
             }
         }
         for sub in [RENDERED, PRE_APPROVAL] {
-            for (_, p) in pool_files(&self.dir.path(sub)) {
+            for (_, p) in crate::assets::pool_files(&self.dir.path(sub)) {
                 if let Some(id) = file_id(&p) {
                     m.insert(p, id);
                 }
@@ -369,7 +368,7 @@ impl Loader {
         o: &mut Outcome,
     ) -> HashMap<String, Arc<Pool>> {
         let mut out = HashMap::new();
-        for (pool, p) in pool_files(&self.dir.path(sub)) {
+        for (pool, p) in crate::assets::pool_files(&self.dir.path(sub)) {
             let Some(ident) = file_id(&p) else { continue };
             if let Some(old) = prev.get(&pool)
                 && old.ident == ident
@@ -415,25 +414,4 @@ impl Loader {
         }
         out
     }
-}
-
-/// `<pool>.ign` files of a directory (missing directory: none); names that are not DNS
-/// labels are skipped (they could never be requested); symlinks are followed (Kubernetes
-/// mounts are symlinks into `..data`).
-fn pool_files(d: &Path) -> Vec<(String, PathBuf)> {
-    let Ok(rd) = std::fs::read_dir(d) else {
-        return Vec::new();
-    };
-    let mut out: Vec<(String, PathBuf)> = rd
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let pool = name.strip_suffix(".ign")?.to_string();
-            let p = e.path();
-            (is_dns_label(&pool) && std::fs::metadata(&p).is_ok_and(|m| m.is_file()))
-                .then_some((pool, p))
-        })
-        .collect();
-    out.sort();
-    out
 }

@@ -392,22 +392,14 @@ pub fn evidence(
     let machines = registry
         .machines
         .iter()
-        .map(|m| crate::csr::evidence::Registered {
-            name: m.name.clone(),
-            addresses: m.addresses.clone(),
-            cut: fetches_of(m, ledger).filter(|f| !f.whole).count(),
-            fetches: fetches_of(m, ledger)
-                .filter(|f| f.whole)
-                .filter_map(|f| {
-                    let at = OffsetDateTime::parse(
-                        &f.time,
-                        &time::format_description::well_known::Rfc3339,
-                    )
-                    .ok()?;
-                    let from = f.client.parse::<std::net::SocketAddr>().ok()?.ip();
-                    Some((at, from))
-                })
-                .collect(),
+        .map(|m| {
+            let (whole, cut): (Vec<_>, Vec<_>) = fetches_of(m, ledger).partition(|f| f.whole);
+            crate::csr::evidence::Registered {
+                name: m.name.clone(),
+                addresses: m.addresses.clone(),
+                cut: cut.len(),
+                fetches: whole.into_iter().filter_map(fetch_of).collect(),
+            }
         })
         .collect();
     crate::csr::evidence::Evidence {
@@ -415,4 +407,11 @@ pub fn evidence(
         window,
         skew,
     }
+}
+
+/// When and from where a fetch was made, if its record says so readably.
+fn fetch_of(f: &crate::ledger::Record) -> Option<(OffsetDateTime, IpAddr)> {
+    let at = OffsetDateTime::parse(&f.time, &time::format_description::well_known::Rfc3339).ok()?;
+    let from = f.client.parse::<std::net::SocketAddr>().ok()?.ip();
+    Some((at, from))
 }

@@ -82,7 +82,10 @@ impl Snapshot {
             tokens: read_tokens(dir)?,
             pointers: pointers::read_all(dir)?,
             machines: machines::read(dir)?,
-            rendered: rendered_pools(dir),
+            rendered: crate::assets::pool_files(&dir.path(layout::RENDERED))
+                .into_iter()
+                .map(|(pool, _)| pool)
+                .collect(),
         })
     }
 
@@ -145,22 +148,6 @@ impl Snapshot {
     pub fn change(&self, command: &str) -> Change<'_> {
         self.dir.change(command)
     }
-}
-
-/// The pools with a rendered config: `rendered/<pool>.ign` whose name is a DNS label.
-fn rendered_pools(dir: &AssetDir) -> Vec<String> {
-    let mut pools: Vec<String> = std::fs::read_dir(dir.path(layout::RENDERED))
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(|e| {
-            let name = e.file_name().into_string().ok()?;
-            let pool = name.strip_suffix(".ign")?;
-            crate::names::is_dns_label(pool).then(|| pool.to_string())
-        })
-        .collect();
-    pools.sort();
-    pools
 }
 
 /// `auth/tokens.json`, or `None` when the directory has no token store.

@@ -17,7 +17,7 @@
 //!   writer reserves; a repair takes `io`'s write lock, so no write is in flight while it
 //!   rewrites the file, and each offset is kept with the file generation it belongs to (a
 //!   write for an older generation is never made);
-//! - the locks are taken in one order: `scanners`, `io`, `inner`;
+//! - the locks are taken in one order: `scanners`, then `inner`; `io`, then `inner`;
 //! - a token's `whole` count never goes down: a damaged ledger is rewritten from memory, a
 //!   record read again is recognised ([`ledger::identity`]) and not counted twice.
 //!
@@ -106,9 +106,9 @@ pub(super) struct Fetches {
     /// This replica's ledger, once opened.
     io: RwLock<Option<Writer>>,
     inner: Mutex<Inner>,
-    /// The ledgers read on at each poll: every one but this replica's once it writes there.
+    /// The other replicas' ledgers, read on at each poll.
     scanners: Mutex<Vec<Scanner>>,
-    /// This replica writes its ledger (set under the scanners' lock, with its scanner gone).
+    /// This replica has taken its ledger over (`io` holds it): read without a lock.
     writing: AtomicBool,
 }
 
@@ -151,16 +151,16 @@ impl Fetches {
     /// ledger of millions of records never sits in memory whole). A ledger that cannot be read
     /// stops machine tokens (fail closed); the error is returned the first time only.
     fn read_on(&self, now: OffsetDateTime) -> Result<(), String> {
-        let until = Until::Old {
+        let until = Until {
             now,
             settle: self.rules.settle,
         };
         // The lock order is scanners, then inner (as in `ensure_writer`).
         let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
-        let own = self.writing.load(Ordering::Acquire);
-        for p in ledger::files(&self.dir, std::slice::from_ref(&self.path)) {
-            let ours = p == self.path;
-            if !(scanners.iter().any(|s| s.path() == p) || ours && own) {
+        // This replica's own ledger is read once, when it takes the file over (`ensure_writer`):
+        // nothing is decided from it before.
+        for p in ledger::files(&self.dir, &[]) {
+            if p != self.path && !scanners.iter().any(|s| s.path() == p) {
                 scanners.push(Scanner::follow(&p));
             }
         }
@@ -192,7 +192,7 @@ impl Fetches {
             r
         });
         drop(scanners);
-        self.lock().recheck(until, None);
+        self.lock().recheck(until);
         match read {
             Err(e) if self.problem.set(format!("{e:#}")).is_ok() => {
                 Err(self.problem().unwrap_or_default().to_string())
@@ -287,15 +287,14 @@ impl Fetches {
         Refusal::Unrecorded(why)
     }
 
-    /// Opens and locks this replica's ledger unless it is open, then counts what it gained
-    /// since it was last read (another process wrote it until it let go of the lock) and
-    /// keeps its records in memory; from then on only this process writes it, and it is no
-    /// longer read.
+    /// Opens and locks this replica's ledger unless it is open, and reads it once: each record
+    /// counted as final (nobody else writes it now: a record still `false` is a fetch that
+    /// never went out whole) and kept in memory for a repair. Every decision on a machine
+    /// token comes after this.
     fn ensure_writer(&self, tokens: &Tokens) -> Result<(), Refusal> {
         if self.writing.load(Ordering::Acquire) {
             return Ok(());
         }
-        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
         let mut io = self.io_alone();
         let mut inner = self.lock();
         if io.is_some() {
@@ -303,21 +302,6 @@ impl Fetches {
         }
         let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
         let w = Writer::open(&self.path).map_err(unrecorded)?;
-        let file: Arc<Path> = Arc::from(self.path.as_path());
-        // Nobody else writes it now: what it holds is final (a gap is a write a kill cut, a
-        // record still `false` a fetch that never went out whole).
-        let follower = scanners
-            .iter()
-            .position(|s| s.path() == self.path)
-            .map(|i| scanners.remove(i));
-        let gained = |l: Line<'_>| inner.foreign(l, &file, Until::Now);
-        match follower {
-            Some(s) => s.finish(gained),
-            None => Scanner::new(&self.path).scan(gained),
-        }
-        .map_err(unrecorded)?;
-        inner.recheck(Until::Now, Some(&self.path));
-        // Its records, kept for a repair.
         let limited: std::collections::HashSet<&str> = tokens
             .live
             .iter()
@@ -326,12 +310,10 @@ impl Fetches {
             .collect();
         Scanner::new(&self.path)
             .scan(|l| {
+                let token = l.record.token.as_str();
+                inner.settled(token, l.record.whole, l.text);
                 let line = format!("{}\n", l.text).into_bytes().into();
-                inner.keep(
-                    &l.record.token,
-                    line,
-                    limited.contains(l.record.token.as_str()),
-                );
+                inner.keep(token, line, limited.contains(token));
             })
             .map_err(unrecorded)?;
         *io = Some(w);

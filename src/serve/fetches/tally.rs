@@ -78,27 +78,20 @@ struct Foreign {
     text: Box<str>,
 }
 
-/// When another replica's unconfirmed record stops counting as being sent, and counts as cut.
+/// When another replica's unconfirmed record stops counting as being sent, and counts as cut:
+/// once it is older than `settle` at `now` (a connection lives no longer).
 #[derive(Debug, Clone, Copy)]
-pub(super) enum Until {
-    /// Once it is older than `settle` at `now` (a connection lives no longer).
-    Old {
-        /// The time now.
-        now: OffsetDateTime,
-        /// How long a connection may live.
-        settle: Duration,
-    },
-    /// At once: nobody writes its file any more (this replica took it over).
-    Now,
+pub(super) struct Until {
+    /// The time now.
+    pub(super) now: OffsetDateTime,
+    /// How long a connection may live.
+    pub(super) settle: Duration,
 }
 
 impl Until {
     /// Whether a record of `time` (unknown: unreadable) is past it.
     fn past(self, time: Option<OffsetDateTime>) -> bool {
-        match self {
-            Until::Now => true,
-            Until::Old { now, settle } => time.is_none_or(|t| now - t >= settle),
-        }
+        time.is_none_or(|t| self.now - t >= self.settle)
     }
 }
 
@@ -225,14 +218,11 @@ impl Inner {
     }
 
     /// Looks again at the other replicas' unconfirmed records: confirmed since, or too old to
-    /// be still being sent (or, with `only`, in that file, which nobody writes any more).
-    pub(super) fn recheck(&mut self, until: Until, only: Option<&Path>) {
+    /// be still being sent.
+    pub(super) fn recheck(&mut self, until: Until) {
         let mut files: HashMap<Arc<Path>, Option<std::fs::File>> = HashMap::new();
         let mut done = Vec::new();
         for (key, f) in &self.elsewhere {
-            if only.is_some_and(|p| *p != *f.file) {
-                continue;
-            }
             let file = files
                 .entry(f.file.clone())
                 .or_insert_with(|| std::fs::File::open(&f.file).ok());
