@@ -551,6 +551,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;render' {
             [CompletionResult]::new('--machine-configs', '--machine-configs', [CompletionResultType]::ParameterName, 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -')
+            [CompletionResult]::new('--controller-config', '--controller-config', [CompletionResultType]::ParameterName, 'The cluster''s ControllerConfig (`oc get controllerconfig machine-config-controller -o yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the MCO merges them (one among the --machine-configs inputs is taken too)')
             [CompletionResult]::new('--from-cluster', '--from-cluster', [CompletionResultType]::ParameterName, 'What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -')
             [CompletionResult]::new('--for', '--for', [CompletionResultType]::ParameterName, 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded')
             [CompletionResult]::new('--bootstrap-kubeconfig', '--bootstrap-kubeconfig', [CompletionResultType]::ParameterName, 'The kubelet''s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)')
@@ -563,6 +564,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace a different auth/bootstrap-kubeconfig')
             [CompletionResult]::new('--replace', '--replace', [CompletionResultType]::ParameterName, 'Replace a pool''s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)')
             [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing')

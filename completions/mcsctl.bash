@@ -1926,13 +1926,17 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --from-cluster --for --bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --machine-configs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --controller-config)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

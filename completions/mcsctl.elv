@@ -502,6 +502,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;render'= {
             cand --machine-configs 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -'
+            cand --controller-config 'The cluster''s ControllerConfig (`oc get controllerconfig machine-config-controller -o yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the MCO merges them (one among the --machine-configs inputs is taken too)'
             cand --from-cluster 'What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -'
             cand --for 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded'
             cand --bootstrap-kubeconfig 'The kubelet''s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)'
@@ -514,6 +515,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --format 'Output format of the data written to stdout (default text)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --strict 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
             cand --force 'Replace a different auth/bootstrap-kubeconfig'
             cand --replace 'Replace a pool''s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
             cand --dry-run 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing'

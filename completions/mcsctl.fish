@@ -369,6 +369,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactiv
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l machine-configs -d 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l controller-config -d 'The cluster\'s ControllerConfig (`oc get controllerconfig machine-config-controller -o yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the MCO merges them (one among the --machine-configs inputs is taken too)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l from-cluster -d 'What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l for -d 'What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
 coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
@@ -383,6 +384,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l replace -d 'Replace a pool\'s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing'

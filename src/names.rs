@@ -89,13 +89,13 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 /// The one of `known` that `name` most likely meant: at most two edits away (`wroker`).
-pub fn closest<'k>(name: &str, known: &'k [String]) -> Option<&'k str> {
+pub fn closest<'k, S: AsRef<str>>(name: &str, known: &'k [S]) -> Option<&'k S> {
     known
         .iter()
-        .map(|k| (edit_distance(name, k), k))
+        .map(|k| (edit_distance(name, k.as_ref()), k))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
-        .map(|(_, k)| k.as_str())
+        .map(|(_, k)| k)
 }
 
 #[cfg(test)]

@@ -41,6 +41,17 @@ pub struct RenderArgs {
     )]
     pub machine_configs: Option<PathBuf>,
 
+    /// Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of
+    /// dropping it with a warning.
+    #[arg(long, requires = "machine_configs")]
+    pub strict: bool,
+
+    /// The cluster's ControllerConfig (`oc get controllerconfig machine-config-controller -o
+    /// yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the
+    /// MCO merges them (one among the --machine-configs inputs is taken too).
+    #[arg(long, value_name = "FILE", requires = "machine_configs")]
+    pub controller_config: Option<PathBuf>,
+
     /// What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of
     /// the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token
     /// Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -.

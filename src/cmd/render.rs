@@ -9,7 +9,8 @@ use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::SpecVersion;
 use crate::ignition::render::diff::PoolDiff;
-use crate::ignition::render::{Flavour, cluster, input};
+use crate::ignition::render::machineconfig::Read;
+use crate::ignition::render::{Flavour, cluster, controller, input};
 use crate::state::render::{self, RenderInputs, fetch, report};
 use crate::ui::Ui;
 
@@ -45,6 +46,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         force: a.force,
         dry_run: a.dry_run,
         replace: a.replace,
+        controller: None,
     };
     let now = ui.now.unix_timestamp();
     let (lock, snap, out);
@@ -72,9 +74,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
             // clap requires --machine-configs unless --from-mcs or --from-cluster is given.
             return Err(usage("--machine-configs is required"));
         };
-        let mcs = input::read_all(p)?;
+        let read = input::read_all(p, a.strict.into())?;
+        show_selection(ui, &read.read);
+        let mut inputs = inputs;
+        inputs.controller = controller_config(a, &read.controller_configs)?;
         (lock, snap) = super::load(ui, dir)?;
-        out = render::machine_configs(&snap, &mcs, inputs, now)?;
+        out = render::machine_configs(&snap, &read.read, inputs, now)?;
     }
     let (_, out) = super::commit(&lock, out)?;
     if let Some(diffs) = &out.report.dry_run {
@@ -85,9 +90,61 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     if ui.json() {
         ui.out_json(&out.report)?;
     } else {
-        ui.out(report::text(&out.report.pools, ui.verbose))?;
+        ui.out(report::text(&out.report, ui.verbose))?;
     }
     Ok(exit::OK)
+}
+
+/// The ControllerConfig of `--controller-config`, else one among the inputs (not both).
+fn controller_config(
+    a: &RenderArgs,
+    in_inputs: &[(serde_json::Value, String)],
+) -> Result<Option<(crate::ignition::render::Cluster, String)>> {
+    let from_flag;
+    let found = match &a.controller_config {
+        Some(p) => {
+            if let Some((_, w)) = in_inputs.first() {
+                return Err(usage(format!(
+                    "--controller-config {} and a ControllerConfig in {w}: give one",
+                    p.display()
+                )));
+            }
+            let shown = p.display().to_string();
+            from_flag = crate::kube::files::read_objects(p)?
+                .into_iter()
+                .filter(|o| o["kind"] == "ControllerConfig")
+                .map(|o| (o, shown.clone()))
+                .collect::<Vec<_>>();
+            if from_flag.is_empty() {
+                anyhow::bail!(
+                    "{shown} holds no ControllerConfig; `oc get controllerconfig {} -o yaml` prints it",
+                    controller::NAME
+                );
+            }
+            &from_flag[..]
+        }
+        None => in_inputs,
+    };
+    match controller::choose(found)? {
+        Some((cc, from)) => Ok(Some((controller::cluster(cc, from)?, from.clone()))),
+        None => Ok(None),
+    }
+}
+
+/// What the MCO would drop, said before anything else can fail (a loss it causes, say); with
+/// -v, which MachineConfigs no pool selects (not parsed).
+fn show_selection(ui: &Ui, read: &Read) {
+    for d in &read.dropped {
+        ui.warn(d.to_string());
+    }
+    ui.detail(format!(
+        "{} MachineConfig(s) selected by a pool, {} by none",
+        read.mcs.len(),
+        read.unselected.len()
+    ));
+    for u in &read.unselected {
+        ui.detail(format!("selected by no pool, not parsed: {u}"));
+    }
 }
 
 /// With -v: which rendered MachineConfig the MCS would serve for each pool, and why.
@@ -131,6 +188,11 @@ fn check_flags(a: &RenderArgs) -> Result<()> {
 
 /// Refuses flags the flavour has no use for.
 fn check_flavour(a: &RenderArgs, flavour: Flavour) -> Result<()> {
+    if flavour == Flavour::CoreOs && a.controller_config.is_some() {
+        return Err(usage(
+            "--controller-config is for --for openshift: a coreos node has no machine-config daemon to pivot to its OS image",
+        ));
+    }
     if flavour == Flavour::CoreOs && a.bootstrap_kubeconfig.is_some() {
         return Err(usage(
             "--bootstrap-kubeconfig is for --for openshift: coreos configs get no appended files",

@@ -518,10 +518,18 @@ fn yaml_means_what_it_means_to_kubernetes_and_errors_point_into_the_file() {
         mc("    storage:\n      file:\n      - path: /etc/a\n"),
     )
     .unwrap();
+    // The MCO drops a key Ignition does not have, and so does render, naming it where it is;
+    // here that would take /etc/a away from the pool, which render refuses.
+    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "typo.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("warning: typo.yaml:12: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?); dropped, as the MCO drops it (--strict refuses it)\nerror: render would take away what the pool serves now: pool worker: files /etc/a;"),
+        "{err}"
+    );
     error(
         d.path(),
-        &["render", "--machine-configs", "typo.yaml"],
-        "typo.yaml:12: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field",
+        &["render", "--strict", "--machine-configs", "typo.yaml"],
+        "typo.yaml:12: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?) (--strict refuses what the MCO would drop)",
     );
 }
 

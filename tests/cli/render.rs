@@ -702,7 +702,10 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
             mc("50-worker-a", Some("worker")),
             mc("60-typo", Some("wroker")),
             mc("98-loose", None),
-            mc("99-loose", None),
+            mc("99-loose", None).replace(
+                "version: 3.2.0",
+                "version: 3.2.0\n    storage: {file: [oops]}",
+            ),
             mc("40-arbiter-a", Some("arbiter")),
         ]
         .join("---\n"),
@@ -713,9 +716,10 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
         &["render", "--machine-configs", "mcs.yaml", "--for", "coreos"],
     );
     assert_eq!(code, 0, "{out}{err}");
+    // Selected by no pool: in the summary, with where each is and why.
     assert!(
-        err.contains("warning: 2 MachineConfig(s) no pool selects, left out (no machineconfiguration.openshift.io/role label, as the MCO leaves them out): 98-loose, 99-loose"),
-        "{err}"
+        out.ends_with("selected by no pool, left out as the MCO leaves them: 98-loose (mcs.yaml:26: no machineconfiguration.openshift.io/role label), 99-loose (mcs.yaml:35: no machineconfiguration.openshift.io/role label)\n"),
+        "{out}"
     );
     assert!(
         err.contains("warning: pool wroker is new (did you mean worker?): the role of 60-typo, and no pointer config, token or mcsctl.json pool targets it; nothing boots from rendered/wroker.ign until `mcsctl pointer --pool wroker --new-pool`"),
@@ -733,12 +737,54 @@ fn render_names_a_pool_nothing_targets_and_every_machine_config_no_pool_selects(
             && !sources.to_string().contains("50-worker-a"),
         "the arbiter pool selects role arbiter alone: {sources}"
     );
-    // Rendered once, the pool is known: said no more.
-    let (_, _, err) = run(
+    // Rendered once, the pool is known: said no more. Not parsed, an unselected
+    // MachineConfig's typo is nobody's business, even with --strict; -v and JSON list it.
+    let (code, out, err) = run(
         d.path(),
-        &["render", "--machine-configs", "mcs.yaml", "--for", "coreos"],
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--for",
+            "coreos",
+            "--strict",
+            "-v",
+            "--format",
+            "json",
+        ],
     );
+    assert_eq!(code, 0, "{err}");
     assert!(!err.contains("is new"), "{err}");
+    assert!(
+        err.contains("- 3 MachineConfig(s) selected by a pool, 2 by none\n")
+            && err.contains("selected by no pool, not parsed: 99-loose (mcs.yaml:35: no machineconfiguration.openshift.io/role label)\n"),
+        "{err}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["unselected"][1],
+        serde_json::json!({"name": "99-loose", "file": "mcs.yaml", "line": 35, "why": "noRoleLabel"})
+    );
+    assert_eq!(report["dropped"], serde_json::json!([]));
+}
+
+#[test]
+fn a_role_that_cannot_be_a_pool_is_selected_by_none_and_only_unselected_is_an_error() {
+    let d = demo(&["--for", "coreos"]);
+    let mc = |name: &str, role: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels: {{machineconfiguration.openshift.io/role: {role}}}\nspec:\n  config:\n    ignition: {{version: 9.9.9}}\n"
+        )
+    };
+    std::fs::write(d.path().join("mcs.yaml"), mc("50-worker-a", "Worker")).unwrap();
+    let before = snapshot(d.path());
+    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs.yaml"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: no MachineConfig has a role label (machineconfiguration.openshift.io/role) naming a pool, and none is a rendered-<pool>-<hash> config; selected by no pool: 50-worker-a (mcs.yaml:4: role \"Worker\" is not a pool name, a DNS label; did you mean worker?)\n"
+    );
+    assert_eq!(snapshot(d.path()), before);
 }
 
 #[test]

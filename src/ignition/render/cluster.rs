@@ -8,9 +8,9 @@
 //! updated and the image is outside the internal registry.
 
 use anyhow::{Result, anyhow, bail};
-use base64::Engine;
 use serde_json::Value;
 
+use super::controller::{self, bytes};
 use super::object::Object;
 use super::payload::{ControllerData, Source};
 use crate::ignition::spec::{Config, Spec};
@@ -59,16 +59,6 @@ fn kind<'a>(objects: &'a [Value], k: &str) -> impl Iterator<Item = &'a Value> {
 
 fn named<'a>(objects: &'a [Value], k: &str, name: &str) -> Option<&'a Value> {
     kind(objects, k).find(|o| o["metadata"]["name"] == name)
-}
-
-/// A `[]byte` field as Kubernetes writes it (base64).
-fn bytes(v: &Value, what: &str) -> Result<Vec<u8>> {
-    match v.as_str() {
-        None => Ok(Vec::new()),
-        Some(s) => base64::engine::general_purpose::STANDARD
-            .decode(s.split_whitespace().collect::<String>())
-            .map_err(|_| anyhow!("{what} is not base64")),
-    }
 }
 
 /// Works out what the MCS serves for each pool of the snapshot (or only `only`). `what` names
@@ -134,7 +124,7 @@ struct Bootstrap {
 
 /// The ControllerConfig, the node-bootstrapper token and the kubeconfig-data bundle.
 fn bootstrap(objects: &[Value], what: &str) -> Result<Bootstrap> {
-    let cc = named(objects, "ControllerConfig", "machine-config-controller")
+    let cc = named(objects, "ControllerConfig", controller::NAME)
         .or_else(|| kind(objects, "ControllerConfig").next())
         .ok_or_else(|| {
             anyhow!(
@@ -148,16 +138,7 @@ fn bootstrap(objects: &[Value], what: &str) -> Result<Bootstrap> {
             anyhow!("{what}: the ControllerConfig has no spec.infra.status.apiServerInternalURI")
         })?
         .to_string();
-    let ca = ControllerData {
-        kubelet_ca: bytes(
-            &cc["spec"]["kubeAPIServerServingCAData"],
-            "ControllerConfig spec.kubeAPIServerServingCAData",
-        )?,
-        cloud_ca: bytes(
-            &cc["spec"]["cloudProviderCAData"],
-            "ControllerConfig spec.cloudProviderCAData",
-        )?,
-    };
+    let ca = super::controller::ca(cc)?;
     let in_ns = |o: &&Value| {
         o["metadata"]["namespace"]
             .as_str()
@@ -242,8 +223,15 @@ fn pool(
             "{what} has no MachineConfig {chosen}, which pool {name}'s {chosen_by} names; `oc get machineconfigs -o yaml` lists the rendered ones too"
         )
     })?;
-    let parsed = super::machine_configs(vec![mc.clone()], what)?;
-    let config = parsed[0]
+    let parsed = super::machineconfig::parse_one(mc, what)?;
+    notes.extend(parsed.dropped.iter().map(|d| {
+        format!(
+            "MachineConfig {chosen}: {}: {}; dropped, as the MCS drops it",
+            d.path,
+            d.problem()
+        )
+    }));
+    let config = parsed
         .config
         .clone()
         .unwrap_or_else(|| Config::empty(Spec::INTERNAL));
@@ -331,6 +319,7 @@ fn layered_image(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine;
     use serde_json::json;
 
     fn b64(s: &str) -> String {

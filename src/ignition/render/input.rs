@@ -1,30 +1,50 @@
 //! MachineConfigs from `render --machine-configs`: a file, a directory (*.yaml, *.yml,
-//! *.json, by name) or stdin, in one or more YAML or JSON documents.
+//! *.json, by name) or stdin, in one or more YAML or JSON documents. A ControllerConfig among
+//! them (as `oc get mc,controllerconfig -o yaml` lists it) is kept for the render.
 
 use std::path::Path;
 
 use anyhow::{Context as _, Result, bail};
+use serde_json::Value;
 
-use super::MachineConfig;
+use super::machineconfig::{Read, Strictness};
 
-/// Reads every MachineConfig from a file, a directory (*.yaml, *.yml, *.json, by name) or
-/// stdin; errors name the file that holds the problem.
-pub fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
+/// What the inputs hold.
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The MachineConfigs, selected and not.
+    pub read: Read,
+    /// Every ControllerConfig object found, with the input it came from.
+    pub controller_configs: Vec<(Value, String)>,
+}
+
+/// Reads every MachineConfig (and ControllerConfig) from a file, a directory (*.yaml, *.yml,
+/// *.json, by name) or stdin; errors name the file that holds the problem.
+pub fn read_all(p: &Path, strict: Strictness) -> Result<Inputs> {
     let name = p.display().to_string();
     let mut kinds = std::collections::BTreeSet::new();
-    let mut parse = |text: &str, what: &str| {
+    let mut out = Inputs::default();
+    let mut parse = |text: &str, what: &str| -> Result<()> {
         let objects = crate::kube::located(text, what)?;
         kinds.extend(
             objects
                 .iter()
                 .filter_map(|o| o.value["kind"].as_str().map(str::to_string)),
         );
-        super::machineconfig::parse_all(&objects, what)
+        out.controller_configs.extend(
+            objects
+                .iter()
+                .filter(|o| o.value["kind"] == "ControllerConfig")
+                .map(|o| (o.value.clone(), what.to_string())),
+        );
+        out.read
+            .extend(super::machineconfig::read(&objects, what, strict)?);
+        Ok(())
     };
-    let mcs = if p.as_os_str() == "-" {
+    if p.as_os_str() == "-" {
         let s = String::from_utf8(crate::assets::read_stdin()?)
             .map_err(|_| anyhow::anyhow!("stdin is not UTF-8 text"))?;
-        parse(&s, "stdin")?
+        parse(&s, "stdin")?;
     } else if p.is_dir() {
         let mut files: Vec<_> = std::fs::read_dir(p)
             .with_context(|| format!("reading {name}"))?
@@ -39,22 +59,23 @@ pub fn read_all(p: &Path) -> Result<Vec<MachineConfig>> {
         if files.is_empty() {
             bail!("{name} holds no *.yaml, *.yml or *.json file");
         }
-        let mut all = Vec::new();
         for (f, t) in crate::assets::read_texts(&files, &name)? {
-            all.extend(parse(&t, &f.display().to_string())?);
+            parse(&t, &f.display().to_string())?;
         }
-        all
     } else {
         let t = crate::assets::read_text(p)?;
-        parse(&t, &name)?
-    };
+        parse(&t, &name)?;
+    }
     kinds.remove("MachineConfig");
-    if mcs.is_empty() && !kinds.is_empty() {
+    kinds.remove("ControllerConfig");
+    let none = out.read.mcs.is_empty() && out.read.unselected.is_empty();
+    if none && !kinds.is_empty() {
         let kinds: Vec<String> = kinds.into_iter().collect();
         bail!(
             "{name}: no MachineConfig objects found (it holds {}); `oc get mc -o yaml` prints MachineConfigs",
             kinds.join(", ")
         );
     }
-    super::machineconfig::check_set(mcs, &name)
+    out.read = std::mem::take(&mut out.read).check(&name)?;
+    Ok(out)
 }

@@ -1,5 +1,4 @@
-//! MachineConfig objects as the MCO reads them. `spec` is strict: an unknown field is an error
-//! naming it, as `oc apply` rejects it. `null` anywhere means "not set". The MCO's checks run
+//! MachineConfig objects as the MCO reads them. `null` anywhere means "not set". The MCO's checks run
 //! on each object (`ValidateMachineConfig`): the kernel type, and the Ignition config as
 //! Ignition validates it (duplicate paths, unit contents systemd cannot parse, URLs, modes).
 //! The config is then what `ParseAndConvertConfig` makes of it: any spec 3 version translated
@@ -7,17 +6,28 @@
 //! Every error names the field by its path in the object (`spec.config.storage.files[0].mode`),
 //! and the line of the file the user wrote when the input was YAML.
 //!
-//! Deliberately stricter than the MCO: unknown `spec` fields, unknown Ignition fields (the MCO
-//! drops them with a warning) and unknown extensions (the MCO checks those only in a
-//! MachineConfig that has a config) are refused.
+//! Unknown `spec` fields and unknown Ignition keys are dropped and listed in
+//! [`MachineConfig::dropped`], as the API server and the MCO drop them (Ignition warns "unused
+//! key"); [`Strictness::Strict`] refuses them instead. Deliberately stricter than the MCO:
+//! unknown extensions are refused in every MachineConfig (the MCO checks them only in one that
+//! has a config, and the daemon then fails at firstboot).
+//!
+//! Reading a whole input, and which MachineConfigs a pool selects, is [`read`]'s.
 
-use anyhow::{Result, anyhow, bail};
+mod dropped;
+mod read;
+
+use dropped::refuse_if_strict;
+pub use dropped::{DroppedField, Strictness};
+pub use read::{Dropped, Read, Unselected, Unselection, parse_one, read};
+
+use anyhow::Result;
 use serde_json::{Map, Value};
 
 use super::object::GENERATED_BY;
+use crate::ignition::spec::typed::Unknown;
 use crate::ignition::spec::validate::{Issue, validate};
 use crate::ignition::spec::{Config, DecodeError, Spec, convert, v2};
-use crate::kube::Located;
 
 /// A problem with one field of a MachineConfig: its path in the object and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -101,6 +111,8 @@ pub struct MachineConfig {
     pub rendered_pool: Option<String>,
     /// The object as given, which the MCS serves for a cluster's rendered MachineConfig.
     pub object: Value,
+    /// What the MCO would drop from it, and did drop here.
+    pub dropped: Vec<DroppedField>,
 }
 
 impl MachineConfig {
@@ -127,70 +139,6 @@ impl MachineConfig {
     }
 }
 
-/// Reads MachineConfig objects (other kinds are skipped) and checks the set: at least one,
-/// names unique. `what` names the input in errors.
-pub fn machine_configs(objects: Vec<Value>, what: &str) -> Result<Vec<MachineConfig>> {
-    let located: Vec<Located> = objects.into_iter().map(Located::bare).collect();
-    check_set(parse_all(&located, what)?, what)
-}
-
-/// Reads the MachineConfig objects of one input (other kinds are skipped); `what` names it,
-/// with the line of the field at fault when the input was YAML (`worker.yaml:14:`).
-pub fn parse_all(objects: &[Located], what: &str) -> Result<Vec<MachineConfig>> {
-    let mut out = Vec::new();
-    for located in objects {
-        let o = &located.value;
-        if o["kind"].as_str().is_some_and(|k| k != "MachineConfig") {
-            continue;
-        }
-        if o.get("kind").is_none() && o.get("ignition").is_some() {
-            bail!(
-                "{what} is an Ignition config, not a MachineConfig; render reads MachineConfig objects as `oc get mc -o yaml` prints them (an Ignition config goes under spec.config)"
-            );
-        }
-        let name = o["metadata"]["name"]
-            .as_str()
-            .filter(|n| !n.is_empty())
-            .ok_or_else(|| anyhow!("{what}: a MachineConfig has no metadata.name"))?;
-        let parsed = parse(o, name).map_err(|e| {
-            let at = e
-                .downcast_ref::<FieldError>()
-                .and_then(|f| line_near(located, &f.path))
-                .map(|l| format!(":{l}"))
-                .unwrap_or_default();
-            anyhow!("{what}{at}: MachineConfig {name}: {e}")
-        })?;
-        out.push(parsed);
-    }
-    Ok(out)
-}
-
-/// The line of `path`, or of the nearest node above it that has one (a missing field's
-/// parent).
-fn line_near(o: &Located, path: &str) -> Option<usize> {
-    let mut p = path.to_string();
-    loop {
-        if let Some(l) = o.line_of(&p) {
-            return Some(l);
-        }
-        let cut = p.rfind(['.', '['])?;
-        p.truncate(cut);
-    }
-}
-
-/// Checks a whole set of MachineConfigs: at least one, names unique.
-pub fn check_set(mcs: Vec<MachineConfig>, what: &str) -> Result<Vec<MachineConfig>> {
-    if mcs.is_empty() {
-        bail!("{what}: no MachineConfig objects found");
-    }
-    let mut names: Vec<&str> = mcs.iter().map(|m| m.name.as_str()).collect();
-    names.sort_unstable();
-    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
-        bail!("{what}: two MachineConfigs are named {}", w[0]);
-    }
-    Ok(mcs)
-}
-
 /// The pool of a cluster's rendered MachineConfig: `rendered-<pool>-<hex hash>`.
 pub fn rendered_pool(name: &str) -> Option<&str> {
     let (pool, hash) = name.strip_prefix("rendered-")?.rsplit_once('-')?;
@@ -198,27 +146,24 @@ pub fn rendered_pool(name: &str) -> Option<&str> {
     (is_hash && crate::names::is_dns_label(pool)).then_some(pool)
 }
 
-fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
+/// One MachineConfig object, checked as the MCO checks it; `name` is its metadata.name.
+fn parse(o: &Value, name: &str, strict: Strictness) -> Result<MachineConfig> {
     let empty = Map::new();
     let spec = match o.get("spec") {
         None | Some(Value::Null) => &empty,
         Some(Value::Object(m)) => m,
         Some(_) => return Err(field("spec", "must be a mapping (an object)")),
     };
-    for key in spec.keys() {
-        if !SPEC_FIELDS.contains(&key.as_str()) {
-            let hint = suggest(key)
-                .map(|s| format!(" (did you mean {s}?)"))
-                .unwrap_or_default();
-            return Err(field(
-                format!("spec.{key}"),
-                format!(
-                    "not a MachineConfig field{hint}; the fields are {}",
-                    SPEC_FIELDS.join(", ")
-                ),
-            ));
-        }
-    }
+    let mut dropped: Vec<DroppedField> = spec
+        .iter()
+        .filter(|(k, v)| !SPEC_FIELDS.contains(&k.as_str()) && !v.is_null())
+        .map(|(k, _)| DroppedField {
+            path: format!("spec.{k}"),
+            meant: suggest(k).map(str::to_string),
+            ignition: None,
+        })
+        .collect();
+    refuse_if_strict(&dropped, strict)?;
     // The MCO's order (ValidateMachineConfig): kernel type, Ignition config, extensions.
     let kernel_type = match optional_string(spec, "kernelType")? {
         None => None,
@@ -231,7 +176,7 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
             ));
         }
     };
-    let parsed = config(spec.get("config"))?;
+    let parsed = config(spec.get("config"), strict, &mut dropped)?;
     let extensions = strings(spec, "extensions")?;
     check_extensions(&extensions)?;
     let role = o["metadata"]["labels"][ROLE_LABEL]
@@ -260,6 +205,7 @@ fn parse(o: &Value, name: &str) -> Result<MachineConfig> {
         generated,
         rendered_pool: rendered_pool(name).map(str::to_string),
         object: o.clone(),
+        dropped,
     })
 }
 
@@ -300,7 +246,11 @@ struct Parsed {
 /// spec.config as the MCO reads it: `IgnParseWrapper` (any spec 3 version, or 2.2, each
 /// validated as Ignition validates it), `ValidateIgnition`'s file modes, then
 /// `ParseAndConvertConfig` to spec 3.5.0.
-fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
+fn config(
+    v: Option<&Value>,
+    strict: Strictness,
+    dropped: &mut Vec<DroppedField>,
+) -> Result<Option<Parsed>> {
     let c = match v {
         None | Some(Value::Null) => return Ok(None),
         Some(v @ Value::Object(_)) => v,
@@ -331,20 +281,17 @@ fn config(v: Option<&Value>) -> Result<Option<Parsed>> {
             format!("Ignition spec {v} is not one the MCO reads (2.2.0, 3.0.0 to 3.5.0)"),
         ),
     })?;
-    if let Some(first) = unknown.first() {
-        return Err(field(
-            format!("spec.config.{first}"),
-            format!(
-                "Ignition spec {} has no such field{}",
-                cfg.spec,
-                if unknown.len() > 1 {
-                    format!(" (nor {})", unknown[1..].join(", "))
-                } else {
-                    String::new()
-                }
-            ),
-        ));
-    }
+    let first_new = dropped.len();
+    dropped.extend(
+        unknown
+            .into_iter()
+            .map(|Unknown { path, meant }| DroppedField {
+                path: format!("spec.config.{path}"),
+                meant: meant.map(str::to_string),
+                ignition: Some(cfg.spec),
+            }),
+    );
+    refuse_if_strict(&dropped[first_new..], strict)?;
     let written_in = cfg.spec;
     let at = |e: &Issue| format!("spec.config.{}", e.path);
     let (config, warnings) = if cfg.spec == Spec::V2_2 {

@@ -6,6 +6,7 @@
 //! authentication and so is scanned for secrets by the caller.
 
 pub mod cluster;
+pub mod controller;
 pub mod diff;
 pub mod hash;
 pub mod input;
@@ -21,7 +22,7 @@ use anyhow::{Result, anyhow, bail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-pub use machineconfig::{MachineConfig, ROLE_LABEL, machine_configs};
+pub use machineconfig::{MachineConfig, ROLE_LABEL, Strictness};
 use merge::{Images, Merged};
 use object::Object;
 use payload::{ControllerData, Source};

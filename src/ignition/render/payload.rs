@@ -243,7 +243,7 @@ impl Stored {
             bail!("{what} is a spec 2.2 config; stored configs are spec 3 (render again)");
         }
         if let Some(k) = unknown.first() {
-            bail!("{what}: Ignition spec {} has no field {k}", cfg.spec);
+            bail!("{what}: Ignition spec {} has no field {}", cfg.spec, k.path);
         }
         if let Some(e) = validate(&cfg).errors.first() {
             bail!("{what} is not a valid Ignition {} config: {e}", cfg.spec);

@@ -133,9 +133,9 @@ impl Config {
     }
 
     /// Reads `v` at the spec its `ignition.version` names, as Go's `json.Unmarshal` into that
-    /// spec's types does; the second value lists unknown keys. No validation. `v`'s strings
-    /// are moved into the config.
-    pub fn decode(v: Value) -> Result<(Config, Vec<String>), DecodeError> {
+    /// spec's types does; the second value lists unknown keys, which Go drops (and Ignition
+    /// warns about). No validation. `v`'s strings are moved into the config.
+    pub fn decode(v: Value) -> Result<(Config, Vec<typed::Unknown>), DecodeError> {
         let version = match &v["ignition"]["version"] {
             Value::String(s) => s.clone(),
             _ => return Err(DecodeError::InvalidVersion),

@@ -16,9 +16,34 @@ use serde_json::{Map, Value};
 use super::FieldError;
 use super::schema::{Field, Kind, Schema, Type};
 
-/// Reads `v` as the spec's `Config`; the second value lists the paths of unknown keys. The
-/// strings are moved, not copied: a large config is held once.
-pub fn decode(v: Value, schema: &Schema) -> Result<(Value, Vec<String>), FieldError> {
+/// A key the spec's types have no field for: Go's `json.Unmarshal` drops it and Ignition warns
+/// ("unused key"); so does the MCO.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unknown {
+    /// Its path (`storage.files[0].filesystem`).
+    pub path: String,
+    /// The field of the same struct it most likely meant (a typo, another case), if any.
+    pub meant: Option<&'static str>,
+}
+
+impl Unknown {
+    fn of(path: &str, key: &str, ty: &Type) -> Unknown {
+        let names: Vec<&'static str> = ty.fields.iter().map(|f| f.name).collect();
+        let meant = names
+            .iter()
+            .find(|n| n.eq_ignore_ascii_case(key))
+            .copied()
+            .or_else(|| crate::names::closest(key, &names).copied());
+        Unknown {
+            path: join(path, key),
+            meant,
+        }
+    }
+}
+
+/// Reads `v` as the spec's `Config`; the second value lists the unknown keys. The strings
+/// are moved, not copied: a large config is held once.
+pub fn decode(v: Value, schema: &Schema) -> Result<(Value, Vec<Unknown>), FieldError> {
     let mut unknown = Vec::new();
     let out = decode_struct(v, schema.root(), schema, "", &mut unknown)?;
     Ok((Value::Object(out), unknown))
@@ -37,14 +62,14 @@ fn decode_struct(
     ty: &Type,
     schema: &Schema,
     path: &str,
-    unknown: &mut Vec<String>,
+    unknown: &mut Vec<Unknown>,
 ) -> Result<Map<String, Value>, FieldError> {
     let Value::Object(mut m) = v else {
         return Err(type_error(path, "a mapping", &v));
     };
     for (k, val) in &m {
         if ty.field(k).is_none() && !val.is_null() {
-            unknown.push(join(path, k));
+            unknown.push(Unknown::of(path, k, ty));
         }
     }
     let mut out = Map::new();
@@ -66,7 +91,7 @@ fn decode_field(
     f: &Field,
     schema: &Schema,
     at: &str,
-    unknown: &mut Vec<String>,
+    unknown: &mut Vec<Unknown>,
 ) -> Result<Option<Value>, FieldError> {
     Ok(match f.kind {
         Kind::Str => Some(string(v, at)?)
@@ -329,7 +354,8 @@ mod tests {
     fn round(v: Value, spec: Spec) -> (String, Vec<String>) {
         let s = schema::of(spec);
         let (n, unknown) = decode(v, s).unwrap();
-        (String::from_utf8(encode(&n, s)).unwrap(), unknown)
+        let paths = unknown.into_iter().map(|u| u.path).collect();
+        (String::from_utf8(encode(&n, s)).unwrap(), paths)
     }
 
     #[test]

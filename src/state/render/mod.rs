@@ -20,6 +20,7 @@ use crate::assets::{Change, Overwrite, SECRET_MODE};
 use crate::ignition::SpecVersion;
 use crate::ignition::render::cluster::Served;
 use crate::ignition::render::diff::PoolDiff;
+use crate::ignition::render::machineconfig::{Dropped, Read, Unselected};
 use crate::ignition::render::secrets::{self, Finding};
 use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
 use crate::ignition::spec::Spec;
@@ -42,6 +43,9 @@ pub struct RenderInputs<'a> {
     pub dry_run: bool,
     /// Render even when something the pools serve would disappear.
     pub replace: bool,
+    /// A ControllerConfig for `--machine-configs` (its images, CAs and release version) and
+    /// the input it came from.
+    pub controller: Option<(render::Cluster, String)>,
 }
 
 /// What `render` did (or, with `--dry-run`, would do).
@@ -57,6 +61,15 @@ pub struct RenderReport {
     /// With `--dry-run`: each pool's difference with what it serves now; nothing written.
     #[serde(skip)]
     pub dry_run: Option<Vec<PoolDiff>>,
+    /// MachineConfigs no pool selects, left out unparsed (`--machine-configs` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unselected: Option<Vec<Unselected>>,
+    /// Fields the MCO drops, dropped (`--machine-configs` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dropped: Option<Vec<Dropped>>,
+    /// The input the ControllerConfig came from, when one was used.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub controller_config: Option<String>,
 }
 
 /// One pool's new files.
@@ -70,21 +83,30 @@ struct NewPool {
     sources: Option<Vec<String>>,
 }
 
-/// Renders the pools of `mcs`: every role and rendered pool found, and the directory's pools.
+/// Renders the pools of the MachineConfigs `read` selects: every role and rendered pool found,
+/// and the directory's pools.
 pub fn machine_configs<'s>(
     snap: &'s Snapshot,
-    mcs: &[MachineConfig],
-    inputs: RenderInputs<'_>,
+    read: &Read,
+    mut inputs: RenderInputs<'_>,
     now: i64,
 ) -> Result<Outcome<'s, RenderReport>> {
     let flavour = inputs.flavour;
+    let mcs = read.mcs.as_slice();
+    let controller = inputs.controller.take();
     let kubeconfig = match flavour {
         Flavour::OpenShift => {
             kubeconfig::choose(snap, inputs.bootstrap_kubeconfig.clone(), inputs.force, now)?
         }
         Flavour::CoreOs => None,
     };
-    let cluster = render::Cluster::default();
+    let mut notes: Vec<Note> = pools::images(mcs, flavour, controller.as_ref())
+        .into_iter()
+        .collect();
+    let cluster = match (&controller, flavour) {
+        (Some((c, _)), Flavour::OpenShift) => c.clone(),
+        _ => render::Cluster::default(),
+    };
     let opts = Options {
         flavour,
         version: inputs.version,
@@ -93,7 +115,6 @@ pub fn machine_configs<'s>(
     };
     let mut new = Vec::new();
     let mut refused: Vec<Finding> = Vec::new();
-    let mut notes = pools::unselected(mcs);
     for p in pools::pools(mcs, snap)? {
         let order = render::pool_order(mcs, &p)?;
         if order.is_empty() {
@@ -110,10 +131,7 @@ pub fn machine_configs<'s>(
         new.push(split_pool(r, creds, flavour));
     }
     if new.is_empty() {
-        bail!(
-            "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config",
-            render::ROLE_LABEL
-        );
+        return Err(nothing_selected(read));
     }
     if !refused.is_empty() {
         let list: Vec<String> = refused.iter().map(|f| f.to_string()).collect();
@@ -141,8 +159,24 @@ pub fn machine_configs<'s>(
         kubeconfig: store,
         kube_report: Some(kube_report),
         notes,
+        read: Some(read),
+        controller_config: controller.map(|(_, from)| from),
     };
     finish(snap, new, done, &inputs)
+}
+
+/// No pool to render: what each MachineConfig lacked.
+fn nothing_selected(read: &Read) -> anyhow::Error {
+    let left: Vec<String> = read.unselected.iter().map(|u| u.to_string()).collect();
+    anyhow!(
+        "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config{}",
+        render::ROLE_LABEL,
+        if left.is_empty() {
+            String::new()
+        } else {
+            format!("; selected by no pool: {}", left.join(", "))
+        }
+    )
 }
 
 /// The credentials the pre-approval set carries as expected (seed 002); the findings that
@@ -271,6 +305,8 @@ pub fn cluster<'s>(
         })),
         kubeconfig: store.then_some(served.kubeconfig),
         notes,
+        read: None,
+        controller_config: None,
     };
     finish(snap, new, done, &inputs)
 }
@@ -309,6 +345,8 @@ pub fn mcs<'s>(
         kubeconfig: None,
         kube_report: None,
         notes: vec![note],
+        read: None,
+        controller_config: None,
     };
     finish(snap, vec![whole_pool(report, fetched.body)], done, &inputs)
 }
@@ -327,7 +365,7 @@ fn whole_pool(mut report: PoolReport, body: Vec<u8>) -> NewPool {
 }
 
 /// What a source adds to the change and the report, besides its pools.
-struct Done {
+struct Done<'r> {
     command: &'static str,
     flavour: Flavour,
     /// A bootstrap kubeconfig to store.
@@ -335,6 +373,10 @@ struct Done {
     kube_report: Option<Option<KubeconfigReport>>,
     /// Said after the change is committed, in order.
     notes: Vec<Note>,
+    /// What the MachineConfig inputs held (`--machine-configs`).
+    read: Option<&'r Read>,
+    /// Where the ControllerConfig came from.
+    controller_config: Option<String>,
 }
 
 /// Compares with what the pools serve now and decides the change: the pools' files, the
@@ -342,7 +384,7 @@ struct Done {
 fn finish<'s>(
     snap: &'s Snapshot,
     mut new: Vec<NewPool>,
-    done: Done,
+    done: Done<'_>,
     inputs: &RenderInputs<'_>,
 ) -> Result<Outcome<'s, RenderReport>> {
     let compared: Vec<compare::New<'_>> = new
@@ -358,6 +400,9 @@ fn finish<'s>(
         pools,
         bootstrap_kubeconfig: done.kube_report,
         dry_run,
+        unselected: done.read.map(|r| r.unselected.clone()),
+        dropped: done.read.map(|r| r.dropped.clone()),
+        controller_config: done.controller_config,
     };
     if inputs.dry_run {
         return Ok(Outcome {

@@ -147,7 +147,7 @@ fn label(path: &str) -> &'static str {
 
 /// A long list for one line: the first few, a count, the last few (`--verbose` or
 /// `--format json` give all of them).
-fn shorten(names: &[String], all: bool) -> String {
+pub(super) fn shorten(names: &[String], all: bool) -> String {
     const HEAD: usize = 6;
     const TAIL: usize = 2;
     if all || names.len() <= HEAD + TAIL + 1 {
@@ -163,9 +163,9 @@ fn shorten(names: &[String], all: bool) -> String {
 }
 
 /// The text form; `all` lists every MachineConfig name (`-v`).
-pub fn text(reports: &[PoolReport], all: bool) -> String {
+pub fn text(report: &super::RenderReport, all: bool) -> String {
     let mut out = String::new();
-    for r in reports {
+    for r in &report.pools {
         out.push_str(&format!(
             "{}  {}  spec {}  {}\n",
             r.pool,
@@ -223,6 +223,13 @@ pub fn text(reports: &[PoolReport], all: bool) -> String {
         if !r.removed.is_empty() {
             out.push_str(&format!("  removed:      {}\n", r.removed.join(", ")));
         }
+    }
+    if let Some(left) = report.unselected.as_ref().filter(|l| !l.is_empty()) {
+        let names: Vec<String> = left.iter().map(|u| u.to_string()).collect();
+        out.push_str(&format!(
+            "selected by no pool, left out as the MCO leaves them: {}\n",
+            shorten(&names, all)
+        ));
     }
     out
 }

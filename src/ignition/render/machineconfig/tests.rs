@@ -1,30 +1,48 @@
 use super::*;
+use crate::kube::Located;
 use serde_json::json;
 
-fn one(spec: Value) -> Result<MachineConfig> {
+fn read_as(spec: Value, strict: Strictness) -> Result<Read> {
     let o = json!({"kind": "MachineConfig", "metadata": {"name": "50-worker-x",
         "labels": {ROLE_LABEL: "worker"}}, "spec": spec});
-    machine_configs(vec![o], "in.yaml").map(|mut v| v.remove(0))
+    read(&[Located::bare(o)], "in.yaml", strict)
+}
+
+fn one(spec: Value) -> Result<MachineConfig> {
+    read_as(spec, Strictness::AsTheMco).map(|mut r| r.mcs.remove(0))
+}
+
+fn strict(spec: Value) -> String {
+    read_as(spec, Strictness::Strict).unwrap_err().to_string()
+}
+
+fn dropped(spec: Value) -> Vec<String> {
+    let r = read_as(spec, Strictness::AsTheMco).unwrap();
+    r.dropped.iter().map(|d| d.to_string()).collect()
 }
 
 #[test]
-fn unknown_spec_field_is_named_with_a_suggestion() {
-    let e = one(json!({"kernelArgs": ["nosmt"]}))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.contains("MachineConfig 50-worker-x")
-            && e.contains("spec.kernelArgs: not a MachineConfig field")
-            && e.contains("did you mean kernelArguments?"),
-        "{e}"
+fn unknown_spec_fields_are_dropped_and_named_with_a_suggestion() {
+    assert_eq!(
+        dropped(json!({"kernelArgs": ["nosmt"], "fips": true})),
+        [
+            "in.yaml: MachineConfig 50-worker-x: spec.kernelArgs: not a MachineConfig field (did you mean kernelArguments?); the fields are config, kernelArguments, extensions, fips, kernelType, osImageURL, baseOSExtensionsContainerImage, neededBeforeNodeApproved; dropped, as the MCO drops it (--strict refuses it)"
+        ]
     );
-    let e = one(json!({"fisp": true})).unwrap_err().to_string();
-    assert!(e.contains("did you mean fips?"), "{e}");
-    let e = one(json!({"colour": "blue"})).unwrap_err().to_string();
+    let m = one(json!({"kernelArgs": ["nosmt"], "fips": true})).unwrap();
+    assert!(m.kernel_arguments.is_empty() && m.fips);
+    assert_eq!(
+        strict(json!({"kernelArgs": ["nosmt"]})),
+        "in.yaml: MachineConfig 50-worker-x: spec.kernelArgs: not a MachineConfig field (did you mean kernelArguments?); the fields are config, kernelArguments, extensions, fips, kernelType, osImageURL, baseOSExtensionsContainerImage, neededBeforeNodeApproved (--strict refuses what the MCO would drop)"
+    );
+    assert!(strict(json!({"fisp": true})).contains("did you mean fips?"));
+    let e = strict(json!({"colour": "blue"}));
     assert!(
         e.contains("spec.colour") && !e.contains("did you mean"),
         "{e}"
     );
+    // `null` is "not set", known field or not: nothing to drop.
+    assert!(dropped(json!({"colour": null})).is_empty());
 }
 
 #[test]
@@ -93,14 +111,86 @@ fn kernel_types_extensions_and_modes_are_checked() {
 }
 
 #[test]
-fn ignition_typos_are_named() {
-    let e = one(json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {"file": []}}}))
-        .unwrap_err()
-        .to_string();
-    assert!(
-        e.ends_with("spec.config.storage.file: Ignition spec 3.2.0 has no such field"),
-        "{e}"
+fn unknown_ignition_keys_are_dropped_as_ignition_drops_them() {
+    let cfg = json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {"file": [],
+        "files": [{"path": "/etc/a", "Mode": 420}]}}});
+    assert_eq!(
+        dropped(cfg.clone()),
+        [
+            "in.yaml: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?); dropped, as the MCO drops it (--strict refuses it)",
+            "in.yaml: MachineConfig 50-worker-x: spec.config.storage.files[0].Mode: Ignition spec 3.2.0 has no such field (did you mean mode?); dropped, as the MCO drops it (--strict refuses it)",
+        ]
     );
+    let m = one(cfg.clone()).unwrap();
+    assert_eq!(
+        m.config.unwrap().value["storage"]["files"],
+        json!([{"path": "/etc/a"}])
+    );
+    assert!(
+        strict(cfg).ends_with(
+            "spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?) (--strict refuses what the MCO would drop)"
+        )
+    );
+    // Spec 2 keys left in a spec 3 config say where their content went.
+    let d = dropped(
+        json!({"config": {"ignition": {"version": "3.1.0"}, "networkd": {},
+        "storage": {"files": [{"path": "/etc/a", "filesystem": "root"}]}}}),
+    );
+    assert!(
+        d[0].contains("spec.config.networkd: Ignition spec 3.1.0 has no such field (spec 2's networkd; spec 3 writes .network files under storage.files)")
+            && d[1].contains("spec.config.storage.files[0].filesystem: Ignition spec 3.1.0 has no such field (spec 2's filesystem; spec 3 writes every file to the root filesystem)"),
+        "{d:?}"
+    );
+    // A spec 2.2 config's unknown keys are dropped too (Ignition 0.x: "unrecognized key").
+    let d = dropped(
+        json!({"config": {"ignition": {"version": "2.2.0"}, "storage": {
+        "filesystems": [{"name": "root", "mount": {"device": "/dev/sda", "format": "xfs", "wipe_filesystem": true}}]}}}),
+    );
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert!(d[0].contains("spec.config.storage.filesystems[0].mount.wipe_filesystem: Ignition spec 2.2.0 has no such field"), "{d:?}");
+}
+
+#[test]
+fn only_what_a_pool_selects_is_parsed() {
+    let bad_spec = json!({"config": {"ignition": {"version": "9.9.9"}}});
+    let objects: Vec<Located> = [
+        json!({"kind": "MachineConfig", "metadata": {"name": "99-loose"}, "spec": bad_spec}),
+        json!({"kind": "MachineConfig", "metadata": {"name": "98-upper",
+            "labels": {ROLE_LABEL: "Worker"}}, "spec": bad_spec}),
+        json!({"kind": "MachineConfig", "metadata": {"name": "97-empty",
+            "labels": {ROLE_LABEL: ""}}, "spec": bad_spec}),
+        json!({"kind": "MachineConfig", "metadata": {"name": "rendered-worker-0123abcd"}, "spec": {}}),
+        json!({"kind": "MachineConfig", "metadata": {"name": "50-worker",
+            "labels": {ROLE_LABEL: "worker"}}, "spec": {}}),
+    ]
+    .into_iter()
+    .map(Located::bare)
+    .collect();
+    let r = read(&objects, "in.yaml", Strictness::Strict).unwrap();
+    let parsed: Vec<&str> = r.mcs.iter().map(|m| m.name.as_str()).collect();
+    assert_eq!(parsed, ["rendered-worker-0123abcd", "50-worker"]);
+    let left: Vec<String> = r.unselected.iter().map(|u| u.to_string()).collect();
+    assert_eq!(
+        left,
+        [
+            "99-loose (in.yaml: no machineconfiguration.openshift.io/role label)",
+            "98-upper (in.yaml: role \"Worker\" is not a pool name, a DNS label; did you mean worker?)",
+            "97-empty (in.yaml: no machineconfiguration.openshift.io/role label)",
+        ]
+    );
+    assert_eq!(
+        serde_json::to_value(&r.unselected[1]).unwrap(),
+        json!({"name": "98-upper", "file": "in.yaml", "line": null, "why": "notAPoolName", "role": "Worker", "meant": "worker"})
+    );
+    // Names are one per object, selected or not.
+    let mut twice = r.clone();
+    twice.unselected.push(r.unselected[0].clone());
+    let e = twice.check("in.yaml").unwrap_err().to_string();
+    assert_eq!(e, "in.yaml: two MachineConfigs are named 99-loose");
+}
+
+#[test]
+fn versions_the_mco_does_not_read_are_named() {
     let e = one(json!({"config": {"ignition": {"version": "2.1.0"}}}))
         .unwrap_err()
         .to_string();
@@ -122,12 +212,14 @@ fn modes_are_numbers_and_a_string_is_named_at_its_line() {
     .unwrap();
     assert_eq!(m.config.unwrap().value["storage"]["files"][0]["mode"], 420);
     // A quoted one stays a string, as it does for Kubernetes: named, with the line.
-    let yaml = "kind: MachineConfig\nmetadata:\n  name: 50-worker-x\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      directories:\n      - path: /etc/d\n        mode: \"0750\"\n";
+    let yaml = "kind: MachineConfig\nmetadata:\n  name: 50-worker-x\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      directories:\n      - path: /etc/d\n        mode: \"0750\"\n";
     let objects = crate::kube::located(yaml, "in.yaml").unwrap();
-    let e = parse_all(&objects, "in.yaml").unwrap_err().to_string();
+    let e = read(&objects, "in.yaml", Strictness::AsTheMco)
+        .unwrap_err()
+        .to_string();
     assert_eq!(
         e,
-        "in.yaml:11: MachineConfig 50-worker-x: spec.config.storage.directories[0].mode: expected an integer, got the string \"0750\": a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
+        "in.yaml:13: MachineConfig 50-worker-x: spec.config.storage.directories[0].mode: expected an integer, got the string \"0750\": a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
     );
     let e = one(
         json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {
