@@ -3,6 +3,7 @@
 mod architecture;
 mod bad_input;
 mod bounds;
+mod classes;
 mod conformance;
 mod crash;
 mod csr;

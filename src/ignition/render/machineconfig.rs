@@ -305,7 +305,8 @@ fn config(
     } else {
         let r = validate(&cfg);
         if let Some(e) = r.errors.first() {
-            return Err(field(at(e), describe_issue(e)));
+            let misplaced = dropped::misplaced(&at(e), &dropped[first_new..]);
+            return Err(field(at(e), format!("{}{misplaced}", describe_issue(e))));
         }
         let warnings = r
             .warnings

@@ -86,3 +86,25 @@ pub(super) fn refuse_if_strict(dropped: &[DroppedField], strict: Strictness) -> 
         _ => Ok(()),
     }
 }
+
+/// When a field Ignition needs is missing at `at` (`...files[0].path`) and a key of that name
+/// was dropped deeper in the same entry (`...files[0].contents.path`): the likely cause, an
+/// indentation one level too deep.
+pub(super) fn misplaced(at: &str, dropped: &[DroppedField]) -> String {
+    let Some((entry, key)) = at.rsplit_once('.') else {
+        return String::new();
+    };
+    dropped
+        .iter()
+        .find(|d| {
+            d.path.starts_with(&format!("{entry}."))
+                && d.path.rsplit_once('.').is_some_and(|(_, k)| k == key)
+        })
+        .map(|d| {
+            format!(
+                " ({key} is at {}, where Ignition has no such field: indented one level too deep?)",
+                d.path
+            )
+        })
+        .unwrap_or_default()
+}
