@@ -43,13 +43,13 @@ pub struct RenderArgs {
 
     /// Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of
     /// dropping it with a warning.
-    #[arg(long, requires = "machine_configs")]
+    #[arg(long, conflicts_with_all = ["from_mcs", "from_cluster"])]
     pub strict: bool,
 
     /// The cluster's ControllerConfig (`oc get controllerconfig machine-config-controller -o
     /// yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the
     /// MCO merges them (one among the --machine-configs inputs is taken too).
-    #[arg(long, value_name = "FILE", requires = "machine_configs")]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["from_mcs", "from_cluster"])]
     pub controller_config: Option<PathBuf>,
 
     /// What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of

@@ -279,6 +279,18 @@ fn a_controller_config_is_given_once_and_only_for_openshift() {
             "nothing written"
         );
     }
+    // Both are about MachineConfig inputs; a cluster snapshot or a live server has none.
+    for flag in [&["--strict"][..], &["--controller-config", cc]] {
+        let mut args = vec!["render", "--from-cluster", "snapshot.yaml"];
+        args.extend_from_slice(flag);
+        let (code, _, err) = run(d.path(), &args);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.starts_with("error: the argument '--from-cluster <PATH>' cannot be used with ")
+                && err.contains(flag[0]),
+            "{err}"
+        );
+    }
 }
 
 #[test]
