@@ -13,8 +13,8 @@ use anyhow::{Context, Result, bail};
 
 pub use change::{Change, Recovered};
 pub use read::{
-    DEFAULT_MAX_INPUT, max_input, parse_file, read_bounded, read_file, read_stdin, read_text,
-    read_texts, set_max_input,
+    DEFAULT_MAX_INPUT, input_files, max_input, parse_file, read_bounded, read_file, read_input,
+    read_input_text, read_stdin, read_text, read_texts, set_max_input,
 };
 
 /// Relative paths inside the asset directory.

@@ -124,6 +124,50 @@ pub fn read_text(path: &Path) -> Result<String> {
         .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text", path.display()))
 }
 
+/// An input the user named: a file, or `-` for stdin. Its bytes, at most [`max_input`], and
+/// its name for messages (`stdin`, or the path as given).
+pub fn read_input(p: &Path) -> Result<(Vec<u8>, String)> {
+    if p.as_os_str() == "-" {
+        return Ok((read_stdin()?, "stdin".into()));
+    }
+    Ok((read_file(p)?, p.display().to_string()))
+}
+
+/// [`read_input`] as text: every text input is UTF-8 (YAML and JSON are), and one that is not
+/// is refused naming it.
+pub fn read_input_text(p: &Path) -> Result<(String, String)> {
+    let (bytes, name) = read_input(p)?;
+    let text = String::from_utf8(bytes).map_err(|_| anyhow!("{name} is not UTF-8 text"))?;
+    Ok((text, name))
+}
+
+/// The input files of a directory: those whose extension is one of `extensions`, in name
+/// order; with `recurse`, those of its subdirectories too (symlinked directories are not
+/// followed: an input is a plain tree).
+pub fn input_files(dir: &Path, extensions: &[&str], recurse: bool) -> Result<Vec<PathBuf>> {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    let mut out = Vec::new();
+    for p in entries {
+        let meta = fs::symlink_metadata(&p).with_context(|| format!("reading {}", p.display()))?;
+        if meta.is_dir() {
+            if recurse {
+                out.extend(input_files(&p, extensions, true)?);
+            }
+        } else if p
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| extensions.contains(&e))
+        {
+            out.push(p);
+        }
+    }
+    Ok(out)
+}
+
 /// The error for an input over the limit.
 fn too_big(what: &str, part: &str) -> anyhow::Error {
     anyhow!(

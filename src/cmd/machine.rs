@@ -22,15 +22,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
 fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
     let listed = match (&a.from, &a.name, &a.pool) {
         (Some(p), _, _) => {
-            let (text, what) = if p.as_os_str() == "-" {
-                let b = crate::assets::read_stdin()?;
-                (
-                    String::from_utf8_lossy(&b).into_owned(),
-                    "stdin".to_string(),
-                )
-            } else {
-                (crate::assets::read_text(p)?, p.display().to_string())
-            };
+            let (text, what) = crate::assets::read_input_text(p)?;
             machine_list::parse(&text, &what)?
         }
         (None, Some(name), Some(pool)) => vec![Listed {
@@ -81,9 +73,7 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
 }
 
 fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
-    let text = |p: &std::path::Path| -> Result<(String, String)> {
-        Ok((crate::assets::read_text(p)?, p.display().to_string()))
-    };
+    let text = |p: &std::path::Path| crate::assets::read_input_text(p);
     let csrs = match &a.csrs {
         Some(p) => {
             let (t, n) = text(p)?;
@@ -103,8 +93,8 @@ fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
         nodes: nodes.as_deref(),
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let records = crate::ledger::read(&crate::ledger::files(dir, &a.ledgers))?;
-    let rows = machines::list(&snap, &records, &cluster, ui.now);
+    let snap = snap.with_ledger(&a.ledgers)?;
+    let rows = machines::list(&snap, &cluster, ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);

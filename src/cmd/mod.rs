@@ -138,6 +138,20 @@ pub(crate) fn load(ui: &Ui, dir: &AssetDir) -> Result<(DirLock, Snapshot)> {
     Ok((l, snap))
 }
 
+/// The directory's snapshot with its ledger (`auth/ledger/*.jsonl` and `ledgers`), under the
+/// lock; `None` for both when there is no directory (for commands that work without one).
+pub(crate) fn load_if_there(
+    ui: &Ui,
+    dir: &AssetDir,
+    ledgers: &[std::path::PathBuf],
+) -> Result<(Option<DirLock>, Option<Snapshot>)> {
+    if !dir.root().is_dir() {
+        return Ok((None, None));
+    }
+    let (lock, snap) = load(ui, dir)?;
+    Ok((Some(lock), Some(snap.with_ledger(ledgers)?)))
+}
+
 /// Commits a workflow's change, if it has one; says whether it did.
 pub(crate) fn commit<'s, R>(
     lock: &DirLock,

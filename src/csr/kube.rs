@@ -30,6 +30,98 @@ fn addresses(v: &Value) -> Vec<Address> {
         .collect()
 }
 
+/// What the approver knows besides the CSRs, as `cmd` read it: each input's text (or bytes)
+/// and name.
+#[derive(Debug, Default)]
+pub struct ContextInputs {
+    /// `oc get machines -o json`.
+    pub machines: Option<(String, String)>,
+    /// An inventory of hosts (for UPI, instead of Machines).
+    pub inventory: Option<(String, String)>,
+    /// `oc get nodes -o json`.
+    pub nodes: Option<(String, String)>,
+    /// `oc get hostsubnets -o json`.
+    pub host_subnets: Option<(String, String)>,
+    /// The approver's configuration.
+    pub approver_config: Option<(String, String)>,
+    /// The kubelet CA bundle.
+    pub kubelet_ca: Option<(Vec<u8>, String)>,
+    /// The serving certificates nodes present now, one file per node.
+    pub serving_certs: Vec<(std::path::PathBuf, Vec<u8>)>,
+    /// networks.config.openshift.io/cluster status.networkType.
+    pub network_type: String,
+}
+
+/// The approver's context from what `cmd` read.
+pub fn context(i: ContextInputs, now: time::OffsetDateTime) -> Result<super::Context> {
+    let mut ctx = super::Context {
+        now: Some(now),
+        network_type: i.network_type,
+        ..super::Context::default()
+    };
+    if let Some((t, n)) = &i.machines {
+        ctx.machines.extend(machines(t, n)?);
+    }
+    if let Some((t, n)) = &i.inventory {
+        ctx.machines.extend(inventory(t, n)?);
+    }
+    if let Some((t, n)) = &i.nodes {
+        ctx.nodes = nodes(t, n)?;
+    }
+    if let Some((t, n)) = &i.host_subnets {
+        ctx.host_subnets = host_subnets(t, n)?;
+    }
+    if let Some((t, n)) = &i.approver_config {
+        ctx.client_approval_disabled = client_approval_disabled(t, n)?;
+    }
+    if let Some((b, n)) = &i.kubelet_ca {
+        ctx.kubelet_ca = kubelet_ca(b, n)?;
+    }
+    ctx.serving_certs = super::current::from_files(&i.serving_certs)?;
+    Ok(ctx)
+}
+
+/// The approver's `nodeClientCert.disabled` from its configuration (YAML or JSON).
+fn client_approval_disabled(text: &str, what: &str) -> Result<bool> {
+    let v = crate::kube::yaml::documents(text, what)?
+        .into_iter()
+        .next()
+        .map(|d| d.value)
+        .unwrap_or_default();
+    Ok(v["nodeClientCert"]["disabled"].as_bool().unwrap_or(false))
+}
+
+/// The kubelet CA bundle (DER certificates); an empty bundle gives no CA pool, as in the
+/// controller, so renewal is skipped.
+fn kubelet_ca(bytes: &[u8], what: &str) -> Result<Option<Vec<Vec<u8>>>> {
+    if String::from_utf8_lossy(bytes).trim().is_empty() {
+        return Ok(None);
+    }
+    let certs = crate::pki::load::certs(bytes, what)?;
+    Ok(Some(certs.into_iter().map(|c| c.der).collect()))
+}
+
+/// The CertificateSigningRequests of an input's bytes (`oc get csr -o json`). Only input that
+/// does not read as such is looked at more closely (a PEM or DER request, a key, is named): a
+/// List of thousands is parsed once.
+pub fn csrs_of(bytes: &[u8], name: &str) -> Result<Vec<Csr>> {
+    use crate::pki::kind::{self, Kind};
+    std::str::from_utf8(bytes)
+        .map_err(|_| anyhow!("{name} is not UTF-8 text: expected `oc get csr -o json` output"))
+        .and_then(|text| csrs(text, name))
+        .map_err(|e| match kind::of(bytes) {
+            k @ (Kind::Pem(_)
+            | Kind::DerRequest
+            | Kind::DerCertificate
+            | Kind::DerPrivateKey
+            | Kind::Pkcs12) => anyhow!(
+                "{name} holds {}, not CertificateSigningRequest objects: `oc get csr -o json > csrs.json` gives what review reads (`mcsctl csr sign --csr {name}` signs a single PEM request)",
+                k.describe()
+            ),
+            _ => e,
+        })
+}
+
 /// CertificateSigningRequest objects.
 pub fn csrs(text: &str, what: &str) -> Result<Vec<Csr>> {
     of_kind(

@@ -2,6 +2,7 @@
 //! `tests/fixtures/cluster-machine-approver/RULES.md`). Pure functions over data; the clock and
 //! the nodes' current serving certificates are inputs, so every decision is reproducible.
 
+pub mod current;
 pub mod evidence;
 pub mod kube;
 pub mod request;

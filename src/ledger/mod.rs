@@ -164,5 +164,33 @@ pub fn read(files: &[PathBuf]) -> Result<Vec<Record>> {
     Ok(all)
 }
 
+/// The fetch records a reader decides from, read once (as part of the asset directory's
+/// snapshot, under its lock) from their backend, merged in time order.
+#[derive(Debug, Clone)]
+pub struct Ledger {
+    /// Where the records came from.
+    pub backend: Backend,
+    /// Every record, oldest first.
+    pub records: Vec<Record>,
+}
+
+/// Where a ledger's records live.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Backend {
+    /// One JSON-lines file per serve replica (`auth/ledger/*.jsonl`), and any others given.
+    Files(Vec<PathBuf>),
+}
+
+impl Ledger {
+    /// The records of the directory's ledger files and of `extra`.
+    pub fn read_files(dir: &AssetDir, extra: &[PathBuf]) -> Result<Ledger> {
+        let files = files(dir, extra);
+        Ok(Ledger {
+            records: read(&files)?,
+            backend: Backend::Files(files),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests;

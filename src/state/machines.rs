@@ -315,14 +315,14 @@ pub fn remove<'s>(
     })
 }
 
-/// Every registered machine, in the order registered, with its fetches from `ledger` (the
-/// merged records of every replica's ledger).
+/// Every registered machine, in the order registered, with its fetches from the snapshot's
+/// ledger (the merged records of every replica's file; none when it was not read).
 pub fn list(
     snap: &Snapshot,
-    ledger: &[crate::ledger::Record],
     cluster: &super::trail::Cluster<'_>,
     now: OffsetDateTime,
 ) -> Vec<MachineRow> {
+    let ledger = snap.ledger.as_ref().map_or(&[][..], |l| &l.records[..]);
     let empty = TokenStore::default();
     let store = snap.tokens.as_ref().unwrap_or(&empty);
     snap.machines

@@ -21,6 +21,7 @@ pub mod bundle;
 pub mod ca;
 pub mod cas;
 pub mod config;
+pub mod csr;
 pub mod init;
 pub mod machine_list;
 pub mod machines;
@@ -64,6 +65,8 @@ pub struct Snapshot {
     pub machines: Option<machines::Registry>,
     /// The pools with a rendered config (`rendered/<pool>.ign`), in name order.
     pub rendered: Vec<String>,
+    /// The fetch evidence, for the workflows that decide from it ([`Snapshot::with_ledger`]).
+    pub ledger: Option<crate::ledger::Ledger>,
 }
 
 impl Snapshot {
@@ -86,7 +89,15 @@ impl Snapshot {
                 .into_iter()
                 .map(|(pool, _)| pool)
                 .collect(),
+            ledger: None,
         })
+    }
+
+    /// Adds the ledger: the directory's (`auth/ledger/*.jsonl`) and the `extra` files given,
+    /// read once, here, under the same lock as the rest.
+    pub fn with_ledger(mut self, extra: &[std::path::PathBuf]) -> Result<Snapshot> {
+        self.ledger = Some(crate::ledger::Ledger::read_files(&self.dir, extra)?);
+        Ok(self)
     }
 
     /// The pools of the directory: the MCO's built-in ones, those of mcsctl.json and those with

@@ -1,10 +1,10 @@
 //! MachineConfigs from `render --machine-configs`: a file, a directory (*.yaml, *.yml,
-//! *.json, by name) or stdin, in one or more YAML or JSON documents. A ControllerConfig among
+//! *.json, by name, not its subdirectories) or stdin, in one or more YAML or JSON documents. A ControllerConfig among
 //! them (as `oc get mc,controllerconfig -o yaml` lists it) is kept for the render.
 
 use std::path::Path;
 
-use anyhow::{Context as _, Result, bail};
+use anyhow::{Result, bail};
 use serde_json::Value;
 
 use super::machineconfig::{Read, Strictness};
@@ -41,30 +41,17 @@ pub fn read_all(p: &Path, strict: Strictness) -> Result<Inputs> {
             .extend(super::machineconfig::read(&objects, what, strict)?);
         Ok(())
     };
-    if p.as_os_str() == "-" {
-        let s = String::from_utf8(crate::assets::read_stdin()?)
-            .map_err(|_| anyhow::anyhow!("stdin is not UTF-8 text"))?;
-        parse(&s, "stdin")?;
-    } else if p.is_dir() {
-        let mut files: Vec<_> = std::fs::read_dir(p)
-            .with_context(|| format!("reading {name}"))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|f| {
-                f.extension()
-                    .and_then(|e| e.to_str())
-                    .is_some_and(|e| ["yaml", "yml", "json"].contains(&e))
-            })
-            .collect();
-        files.sort();
+    if p.as_os_str() == "-" || !p.is_dir() {
+        let (text, name) = crate::assets::read_input_text(p)?;
+        parse(&text, &name)?;
+    } else {
+        let files = crate::assets::input_files(p, &crate::kube::files::INPUTS, false)?;
         if files.is_empty() {
             bail!("{name} holds no *.yaml, *.yml or *.json file");
         }
         for (f, t) in crate::assets::read_texts(&files, &name)? {
             parse(&t, &f.display().to_string())?;
         }
-    } else {
-        let t = crate::assets::read_text(p)?;
-        parse(&t, &name)?;
     }
     kinds.remove("MachineConfig");
     kinds.remove("ControllerConfig");
