@@ -54,7 +54,7 @@ pub fn inspect(
         Ok(docs) if docs.iter().any(|d| d.get("kind").is_some()) => {
             kube(r, &name, docs, ctx, pointers)
         }
-        _ if text.contains("-----BEGIN ") => certificates(r, &name, &bytes),
+        _ if crate::pki::is_pem(&bytes) => certificates(r, &name, &bytes),
         Err(e) => bail!("{name}: not a certificate, pointer config or Kubernetes object ({e:#})"),
         Ok(_) => bail!("{name}: not a certificate, pointer config or Kubernetes object"),
     }

@@ -57,7 +57,7 @@ pub fn of(bytes: &[u8]) -> Kind {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Kind::Empty;
     }
-    if super::load::is_pem(bytes) {
+    if super::is_pem(bytes) {
         let text = String::from_utf8_lossy(bytes);
         let labels = text
             .split("-----BEGIN ")
@@ -78,7 +78,7 @@ pub fn of(bytes: &[u8]) -> Kind {
         if x509_parser::certification_request::X509CertificationRequest::from_der(bytes).is_ok() {
             return Kind::DerRequest;
         }
-        if super::load::der_key(bytes).is_some() {
+        if super::der_key(bytes).is_some() {
             return Kind::DerPrivateKey;
         }
         if is_pkcs12(bytes) {

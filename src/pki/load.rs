@@ -5,11 +5,11 @@
 
 use anyhow::{Result, anyhow, bail};
 use rcgen::KeyPair;
-use rustls_pki_types::{PrivateKeyDer, PrivatePkcs1KeyDer, PrivatePkcs8KeyDer, PrivateSec1KeyDer};
 
 use super::cert::{CertInfo, parse_pem_certs};
 use super::keys::load_key_pem;
 use super::kind::{Wanted, mismatch};
+use super::{der_key, is_pem};
 
 /// Every certificate of a PEM file or bundle, or the one certificate of a DER file.
 pub fn certs(bytes: &[u8], what: &str) -> Result<Vec<CertInfo>> {
@@ -28,21 +28,6 @@ pub fn key(bytes: &[u8], what: &str) -> Result<KeyPair> {
         return load_key_pem(bytes, what);
     }
     der_key(bytes).ok_or_else(|| anyhow!("{}", mismatch(what, bytes, Wanted::PrivateKey)))
-}
-
-/// A DER private key in any of the three forms.
-pub(crate) fn der_key(bytes: &[u8]) -> Option<KeyPair> {
-    let attempts: [PrivateKeyDer<'_>; 3] = [
-        PrivatePkcs8KeyDer::from(bytes).into(),
-        PrivatePkcs1KeyDer::from(bytes).into(),
-        PrivateSec1KeyDer::from(bytes).into(),
-    ];
-    attempts.iter().find_map(|der| KeyPair::try_from(der).ok())
-}
-
-/// Whether `bytes` hold a PEM block (anywhere: PEM may follow explanatory text).
-pub fn is_pem(bytes: &[u8]) -> bool {
-    bytes.windows(11).any(|w| w == b"-----BEGIN ")
 }
 
 #[cfg(test)]

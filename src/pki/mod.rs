@@ -95,6 +95,24 @@ pub fn sha256_fingerprint(data: &[u8]) -> String {
         .join(":")
 }
 
+/// A DER private key in any of the three forms.
+pub fn der_key(bytes: &[u8]) -> Option<rcgen::KeyPair> {
+    let attempts: [rustls_pki_types::PrivateKeyDer<'_>; 3] = [
+        rustls_pki_types::PrivatePkcs8KeyDer::from(bytes).into(),
+        rustls_pki_types::PrivatePkcs1KeyDer::from(bytes).into(),
+        rustls_pki_types::PrivateSec1KeyDer::from(bytes).into(),
+    ];
+    attempts
+        .iter()
+        .find_map(|der| rcgen::KeyPair::try_from(der).ok())
+}
+
+/// Whether `bytes` hold a PEM block (anywhere: PEM may follow explanatory text). The one
+/// PEM detection of mcsctl.
+pub fn is_pem(bytes: &[u8]) -> bool {
+    bytes.windows(11).any(|w| w == b"-----BEGIN ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

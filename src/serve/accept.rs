@@ -15,9 +15,11 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
 use super::delivery::{Confirming, Delivery};
+use super::peer::Peer;
 use super::proxy::{self, Cidr};
 use super::respond::respond;
-use super::{Shared, conns, handshakes, io, limit};
+use super::shared::Shared;
+use super::{conns, handshakes, io, limit};
 
 /// What every connection is served with.
 pub(super) struct ConnOpts {
@@ -213,15 +215,6 @@ async fn handle_conn(
     } else {
         serve_conn(TokioIo::new(guarded), peer, shared, conn, stop, abort, slot).await;
     }
-}
-
-/// Who is on the other end.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Peer {
-    /// The client (behind a balancer: the address its PROXY header gave).
-    pub client: SocketAddr,
-    /// The balancer, when the connection came through one.
-    pub via: Option<SocketAddr>,
 }
 
 async fn serve_conn<I>(

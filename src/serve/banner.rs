@@ -4,14 +4,15 @@
 use tokio::net::TcpListener;
 
 use super::Options;
-use super::handler::AuthMode;
+use super::live::State;
 use super::proxy::Cidr;
-use super::state::{self, State};
+use super::watched::Outcome;
+use crate::state::config::AuthMode;
 
 pub(super) fn banner(
     opts: &Options,
     state: &State,
-    outcome: &state::Outcome,
+    outcome: &Outcome,
     tls: &TcpListener,
     plain: Option<&TcpListener>,
     metrics: Option<&TcpListener>,
@@ -80,7 +81,7 @@ fn warnings(
     b: &mut String,
     opts: &Options,
     state: &State,
-    outcome: &state::Outcome,
+    outcome: &Outcome,
     addr: &str,
     plain: bool,
 ) {

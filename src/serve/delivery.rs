@@ -21,7 +21,7 @@ use std::task::{Context, Poll, ready};
 use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
-use super::Shared;
+use super::shared::Shared;
 use crate::ignition::chunks::Chunks;
 
 /// The recorded responses of one connection not yet known to have gone out.

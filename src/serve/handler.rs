@@ -13,12 +13,12 @@ use bytes::Bytes;
 use time::OffsetDateTime;
 
 use super::limit::RateLimiter;
-use super::state::{State, TokenDigest, Tokens, digest};
+use super::live::{State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 
-pub use crate::state::config::AuthMode;
+use crate::state::config::AuthMode;
 
 /// The request facts the handler needs.
 #[derive(Debug)]
@@ -424,7 +424,7 @@ fn clean_path(p: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::state::DeadToken;
+    use crate::serve::live::DeadToken;
 
     #[test]
     fn presented_tokens() {

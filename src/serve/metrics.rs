@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 
 use super::handshakes::Reason;
-use super::state::State;
+use super::live::State;
 
 /// The counters.
 #[derive(Debug, Default)]

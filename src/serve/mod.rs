@@ -7,8 +7,8 @@
 //!
 //! Reliability promises, each kept by one part: a client that stops reading is cut off
 //! ([`io`]); logging never blocks a request ([`log`]); a bad file keeps only its own part's
-//! last good state ([`state`]); the auth mode never follows the token count and fails closed
-//! ([`state`], [`handler`]); guessing cannot lock out a valid token ([`limit`]), even behind a
+//! last good state ([`live`]); the auth mode never follows the token count and fails closed
+//! ([`live`], [`handler`]); guessing cannot lock out a valid token ([`limit`]), even behind a
 //! load balancer ([`proxy`]); a bug in handling one request costs that request a 500, not the
 //! connection ([`respond`]).
 
@@ -22,16 +22,19 @@ pub mod handler;
 pub mod handshakes;
 pub mod io;
 pub mod limit;
+pub mod live;
 pub mod log;
 pub mod metrics;
+mod peer;
 pub mod proxy;
 mod refusals;
 mod reload;
 mod repeats;
 mod respond;
 mod scrape;
-pub mod state;
+mod shared;
 mod tls;
+mod watched;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -43,17 +46,18 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::{Semaphore, watch};
 
-pub use handler::AuthMode;
 use limit::RateLimiter;
+use live::{Loader, State};
 use log::Log;
 use proxy::Cidr;
-use state::{Loader, State};
 
 use crate::assets::AssetDir;
+use crate::state::config::AuthMode;
 use accept::{ConnOpts, accept_loop};
 use banner::banner;
 use reload::reload_loop;
 use respond::{PANIC_LOG, install_panic_hook};
+use shared::Shared;
 
 /// How to run the server.
 #[derive(Debug, Clone)]
@@ -108,46 +112,6 @@ const EVICTION_SLACK: usize = 64;
 
 /// Request heads larger than this are dropped by hyper without an answer.
 const HARD_HEAD_LIMIT: usize = 256 * 1024;
-
-struct Shared {
-    max_header_bytes: usize,
-    state: RwLock<Arc<State>>,
-    limiter: RateLimiter,
-    log: Log,
-    handshakes: handshakes::Handshakes,
-    clock: crate::clock::Clock,
-    fetches: fetches::Fetches,
-    metrics: metrics::Metrics,
-    /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
-    token_events: repeats::Repeats<(String, &'static str)>,
-}
-
-impl Shared {
-    fn current(&self) -> Arc<State> {
-        self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
-    }
-
-    /// Logs `msg` as a `kind` event of `token` when it is the first of its kind for that token
-    /// or the last one was said a minute ago (then with the count since): a stolen token
-    /// replayed 10,000 times is a line a minute.
-    fn say_of_token(&self, token: &str, kind: &'static str, msg: &str) {
-        let wall = repeats::clock_time(self.clock.now());
-        let Some(said) =
-            self.token_events
-                .record(&(token.to_string(), kind), std::time::Instant::now(), &wall)
-        else {
-            return;
-        };
-        if said.count == 1 {
-            self.log.event(kind, msg);
-        } else {
-            self.log.event(
-                kind,
-                &format!("{msg} ({} times since {})", said.count, said.since),
-            );
-        }
-    }
-}
 
 /// Runs the server until SIGTERM or SIGINT; returns the exit code.
 pub fn run(mut opts: Options) -> Result<u8> {

@@ -8,10 +8,11 @@ use time::OffsetDateTime;
 use tokio::signal::unix::Signal;
 use tokio::sync::watch;
 
-use super::Shared;
-use super::handler::AuthMode;
-use super::state::{self, Loader};
+use super::live::{self, Loader};
+use super::shared::Shared;
+use super::watched::{Fingerprint, Outcome};
 use crate::assets::AssetDir;
+use crate::state::config::AuthMode;
 
 /// What one poll found.
 enum Poll {
@@ -21,9 +22,9 @@ enum Poll {
     Busy,
     /// The files were read again.
     Read {
-        fp: state::Fingerprint,
-        next: Box<state::State>,
-        outcome: state::Outcome,
+        fp: Fingerprint,
+        next: Box<live::State>,
+        outcome: Outcome,
         /// A killed command's change that was completed first.
         recovered: Option<String>,
     },
@@ -34,8 +35,8 @@ enum Poll {
 fn poll(
     loader: &Loader,
     dir: &AssetDir,
-    prev: &state::State,
-    seen: &state::Fingerprint,
+    prev: &live::State,
+    seen: &Fingerprint,
     quiet: bool,
     now: OffsetDateTime,
 ) -> Poll {
@@ -67,7 +68,7 @@ pub(super) async fn reload_loop(
     loader: Arc<Loader>,
     dir: AssetDir,
     shared: Arc<Shared>,
-    loaded_from: state::Fingerprint,
+    loaded_from: Fingerprint,
     mut hup: Signal,
     every: Duration,
     mut stop: watch::Receiver<bool>,

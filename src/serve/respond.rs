@@ -8,13 +8,13 @@ use std::sync::Arc;
 use bytes::Bytes;
 use hyper::body::Incoming;
 
-use super::Shared;
-use super::accept::Peer;
 use super::delivery::{Body, Delivery};
 use super::fetches::{Claimed, Refusal, Sent};
 use super::handler::{self, Request};
 use super::limit;
 use super::log::{Log, Stamp};
+use super::peer::Peer;
+use super::shared::Shared;
 use crate::ignition::chunks::Chunks;
 
 /// Where the panic hook reports: serve's event log, once it runs.
@@ -129,7 +129,7 @@ pub(super) fn respond(
 }
 
 /// `/healthz`: ready only when the machine tokens serve holds can be served.
-fn ready(shared: &Shared, state: &super::state::State, ok: handler::Response) -> handler::Response {
+fn ready(shared: &Shared, state: &super::live::State, ok: handler::Response) -> handler::Response {
     if !state.tokens.machines {
         return ok;
     }
@@ -181,7 +181,7 @@ fn check(
     peer: Peer,
     f: &handler::MachineFetch,
     mut r: handler::Response,
-    state: &super::state::State,
+    state: &super::live::State,
 ) -> handler::Response {
     match shared.fetches.check(f, &state.tokens) {
         Ok(left) => {
@@ -206,7 +206,7 @@ fn record(
     f: &handler::MachineFetch,
     mut r: handler::Response,
     time: &str,
-    state: &super::state::State,
+    state: &super::live::State,
 ) -> (handler::Response, Option<Claimed>) {
     // Written on the stack: an address is at most 47 characters.
     let mut buf = [0u8; 64];

@@ -13,7 +13,8 @@ use http_body_util::Full;
 use hyper::body::Bytes;
 use tokio::sync::{Semaphore, watch};
 
-use super::{Shared, conns, io};
+use super::shared::Shared;
+use super::{conns, io};
 
 /// Metrics connections open at once; what serve sets aside for them among its descriptors.
 pub const MAX_CONNECTIONS: usize = 16;

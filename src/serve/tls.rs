@@ -9,7 +9,7 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::CertificateDer;
 use time::OffsetDateTime;
 
-use super::state::{FileId, Outcome, file_id};
+use super::watched::{FileId, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::pki::cert::CertInfo;
 

@@ -8,7 +8,7 @@
 use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
-use super::ca::{CaReport, bundle_and_pointers};
+use super::ca_step::{CaReport, bundle_and_pointers};
 use super::cas::CaSet;
 use super::pointers::{self, Target};
 use super::{Note, Outcome, Snapshot, Written, report};
@@ -164,7 +164,7 @@ fn active_of(b: &Bundle) -> Result<(CertInfo, Option<Vec<u8>>)> {
                 .ok_or_else(|| {
                     anyhow!("the signing key belongs to none of the CAs in {}", b.source)
                 })?;
-            let pem = if crate::pki::load::is_pem(k) {
+            let pem = if crate::pki::is_pem(k) {
                 k.clone()
             } else {
                 crate::pki::keys::private_key_pem(&key).into_bytes()

@@ -19,6 +19,7 @@
 pub mod backup;
 pub mod bundle;
 pub mod ca;
+mod ca_step;
 pub mod cas;
 pub mod config;
 pub mod csr;

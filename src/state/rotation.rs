@@ -5,7 +5,7 @@
 use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
-use super::ca::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
+use super::ca_step::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
 use super::cas::Loaded;
 use super::serving::{self, NewCa};
 use super::{KeyGen, Note, Outcome, Snapshot, Written};

@@ -28,7 +28,7 @@ impl NewCa {
     /// is stored as PEM (PKCS#8).
     pub fn from_files(cert: &[u8], cert_name: &str, key: &[u8], key_name: &str) -> Result<NewCa> {
         let ca = Ca::load(cert, cert_name, key, key_name)?;
-        let key_pem = if crate::pki::load::is_pem(key) {
+        let key_pem = if crate::pki::is_pem(key) {
             key.to_vec()
         } else {
             crate::pki::keys::private_key_pem(&ca.key).into_bytes()

@@ -39,7 +39,7 @@ use crate::assets::AssetDir;
 use crate::ledger::{self, Line, Record, Scanner, Writer};
 
 use super::handler::MachineFetch;
-use super::state::Tokens;
+use super::live::Tokens;
 
 mod repair;
 mod tally;

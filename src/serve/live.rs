@@ -4,18 +4,17 @@
 //! while a rotated token takes effect at once. Failed parts are retried at every poll.
 
 use std::collections::{BTreeMap, HashMap};
-use std::os::unix::fs::MetadataExt;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
-use super::handler::AuthMode;
 pub use super::tls::Tls;
+use super::watched::{FileId, Fingerprint, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
+use crate::state::config::AuthMode;
 use crate::token::State as TokenState;
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
@@ -130,43 +129,12 @@ pub fn digest(bearer: &str) -> [u8; 32] {
     out
 }
 
-/// A file's identity after following symlinks: (device, inode, size, mtime s, mtime ns,
-/// ctime s, ctime ns). A Kubernetes Secret update swaps the `..data` symlink, which changes
-/// the inode behind every name; a `chmod` changes the ctime.
-pub type FileId = (u64, u64, u64, i64, i64, i64, i64);
-
-pub(super) fn file_id(p: &Path) -> Option<FileId> {
-    std::fs::metadata(p).ok().map(|m| {
-        (
-            m.dev(),
-            m.ino(),
-            m.size(),
-            m.mtime(),
-            m.mtime_nsec(),
-            m.ctime(),
-            m.ctime_nsec(),
-        )
-    })
-}
-
-/// Identities of everything the server reads, to notice a change.
-pub type Fingerprint = BTreeMap<PathBuf, FileId>;
-
 /// Loads and reloads the parts.
 pub struct Loader {
     dir: AssetDir,
     provider: Arc<rustls::crypto::CryptoProvider>,
     /// `--auth`, which fixes the mode; else `mcsctl.json` decides at every reload.
     fixed_auth: Option<AuthMode>,
-}
-
-/// What a reload changed, and which parts failed (each keeping its last good state).
-#[derive(Debug, Default)]
-pub struct Outcome {
-    /// Parts that now hold something new.
-    pub changed: Vec<String>,
-    /// (part, why) for parts whose new files were refused.
-    pub failed: Vec<(String, String)>,
 }
 
 impl Loader {
