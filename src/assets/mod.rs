@@ -139,6 +139,12 @@ impl AssetDir {
 
     /// Creates the directory (and parents) when missing; fails when the path is a file.
     pub fn create(&self) -> Result<()> {
+        self.refuse_non_directory()?;
+        ensure_dir(self, &self.root)
+    }
+
+    /// Refuses a `--dir` that exists and is not a directory (before anything is asked).
+    pub fn refuse_non_directory(&self) -> Result<()> {
         if let Ok(m) = fs::metadata(&self.root)
             && !m.is_dir()
         {
@@ -147,7 +153,38 @@ impl AssetDir {
                 self.root.display()
             );
         }
-        ensure_dir(self, &self.root)
+        Ok(())
+    }
+
+    /// Runs `f` for a command that may be the first in its directory, creating the
+    /// directory; when `f` fails, a directory this created is removed again (it holds only
+    /// the lock file), so a refused command leaves nothing behind.
+    pub fn creating<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let created = fs::symlink_metadata(&self.root).is_err();
+        self.create()?;
+        let r = f();
+        if r.is_err() && created && self.is_empty().unwrap_or(false) {
+            let _ = fs::remove_file(self.path(layout::LOCK));
+            let _ = fs::remove_dir(&self.root);
+        }
+        r
+    }
+
+    /// The plain files directly under `rel` (relative paths, sorted); none when `rel` is not
+    /// there.
+    pub fn files_in(&self, rel: &str) -> Result<Vec<String>> {
+        let Ok(rd) = fs::read_dir(self.path(rel)) else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for e in rd {
+            let e = e.with_context(|| format!("reading {}", self.path(rel).display()))?;
+            if e.file_type().is_ok_and(|t| t.is_file()) {
+                out.push(format!("{rel}/{}", e.file_name().to_string_lossy()));
+            }
+        }
+        out.sort();
+        Ok(out)
     }
 
     /// Whether the directory holds anything but our lock file.
@@ -325,6 +362,11 @@ impl Mode0600 for OpenOptions {
         use std::os::unix::fs::OpenOptionsExt;
         self.mode(SECRET_MODE)
     }
+}
+
+/// Creates an output directory the user named (and its parents), 0755.
+pub fn create_output_dir(path: &Path) -> Result<()> {
+    fs::create_dir_all(path).with_context(|| format!("creating {}", path.display()))
 }
 
 /// Atomic write of one file outside a [`Change`] (an `--output` file, a man page): temporary

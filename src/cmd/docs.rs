@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::CommandFactory;
 
 use crate::assets::{Overwrite, PUBLIC_MODE, write_atomic};
@@ -38,7 +38,7 @@ pub fn man(ui: &Ui, args: &ManArgs) -> Result<u8> {
 
 /// Writes the man pages of `cmd` and its subcommands into `dir`; returns how many.
 pub fn write_pages(cmd: &clap::Command, dir: &Path) -> Result<usize> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    crate::assets::create_output_dir(dir)?;
     let mut cmd = cmd.clone();
     cmd.build();
     let mut count = 0;

@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use rcgen::KeyPair;
 
-use crate::assets::{AssetDir, DirLock, Recovered, layout};
+use crate::assets::{AssetDir, DirLock, Recovered};
 use crate::cli::{self, Cli, Command};
 use crate::exit::usage;
 use crate::pki::keys::KeyAlgorithm;
@@ -182,18 +182,9 @@ pub(crate) fn keygen(ui: &Ui) -> impl Fn(KeyAlgorithm, &str) -> Result<KeyPair> 
     move |alg, what| generate_key(ui, alg, what)
 }
 
-/// Runs `f` for a command that may be the first in its directory, creating the directory;
-/// when `f` fails, a directory this created is removed again (it holds only the lock file),
-/// so a refused command leaves nothing behind.
+/// [`AssetDir::creating`].
 pub(crate) fn creating<T>(dir: &AssetDir, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    let created = std::fs::symlink_metadata(dir.root()).is_err();
-    dir.create()?;
-    let r = f();
-    if r.is_err() && created && dir.is_empty().unwrap_or(false) {
-        let _ = std::fs::remove_file(dir.path(layout::LOCK));
-        let _ = std::fs::remove_dir(dir.root());
-    }
-    r
+    dir.creating(f)
 }
 
 /// Prints the "wrote" table of a command.

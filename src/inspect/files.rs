@@ -45,7 +45,7 @@ pub fn inspect(
     }
     // PEM or DER; a Kubernetes object quotes PEM inside, so "contains BEGIN" alone decides
     // nothing until the text turns out not to be YAML objects.
-    if trimmed.starts_with("-----BEGIN ") || !bytes.is_ascii() {
+    if crate::pki::starts_with_pem(&bytes) || !bytes.is_ascii() {
         return certificates(r, &name, &bytes);
     }
     let docs = crate::kube::yaml::documents(&text, &name)

@@ -107,10 +107,19 @@ pub fn der_key(bytes: &[u8]) -> Option<rcgen::KeyPair> {
         .find_map(|der| rcgen::KeyPair::try_from(der).ok())
 }
 
-/// Whether `bytes` hold a PEM block (anywhere: PEM may follow explanatory text). The one
-/// PEM detection of mcsctl.
+/// Whether `bytes` start with a PEM block (after white space): a PEM file, not a document that
+/// quotes PEM inside (a Kubernetes object does).
+pub fn starts_with_pem(bytes: &[u8]) -> bool {
+    bytes.trim_ascii_start().starts_with(PEM_BEGIN)
+}
+
+/// How every PEM block begins.
+const PEM_BEGIN: &[u8] = b"-----BEGIN ";
+
+/// Whether `bytes` hold a PEM block (anywhere: PEM may follow explanatory text). With
+/// [`starts_with_pem`], the one PEM detection of mcsctl.
 pub fn is_pem(bytes: &[u8]) -> bool {
-    bytes.windows(11).any(|w| w == b"-----BEGIN ")
+    bytes.windows(PEM_BEGIN.len()).any(|w| w == PEM_BEGIN)
 }
 
 #[cfg(test)]

@@ -131,20 +131,13 @@ impl Keep<'_> {
 /// Where `mcsctl manifests` writes by default.
 const MANIFESTS: &str = "manifests";
 
-/// The files of `<dir>/manifests`, sorted.
+/// The files of `<dir>/manifests` (names), sorted.
 fn manifest_files(dir: &AssetDir) -> Result<Vec<String>> {
-    let Ok(rd) = std::fs::read_dir(dir.path(MANIFESTS)) else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for e in rd {
-        let e = e?;
-        if e.file_type()?.is_file() {
-            out.push(e.file_name().to_string_lossy().into_owned());
-        }
-    }
-    out.sort();
-    Ok(out)
+    Ok(dir
+        .files_in(MANIFESTS)?
+        .into_iter()
+        .map(|f| f[MANIFESTS.len() + 1..].to_string())
+        .collect())
 }
 
 fn removed(rel: &str, why: &str) -> Written {

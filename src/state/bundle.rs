@@ -294,13 +294,13 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Bundle> {
     let Ok(text) = std::str::from_utf8(bytes) else {
         return pem(bytes);
     };
-    if text.trim_start().starts_with("-----BEGIN ") {
+    if crate::pki::starts_with_pem(bytes) {
         return pem(bytes);
     }
     let objects = match crate::kube::objects(text, &name) {
         Ok(o) => o,
         // PEM after explanatory text, as `openssl x509 -text` writes it.
-        Err(_) if text.contains("-----BEGIN CERTIFICATE-----") => return pem(bytes),
+        Err(_) if crate::pki::is_pem(bytes) => return pem(bytes),
         Err(e) => return Err(e),
     };
     let mut cas: Vec<CertInfo> = Vec::new();

@@ -193,14 +193,5 @@ impl CaSet {
 
 /// The files directly under tls/retired/, sorted.
 fn retired_files(dir: &AssetDir) -> Vec<String> {
-    let Ok(rd) = std::fs::read_dir(dir.path(layout::RETIRED)) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = rd
-        .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .map(|e| format!("{}/{}", layout::RETIRED, e.file_name().to_string_lossy()))
-        .collect();
-    out.sort();
-    out
+    dir.files_in(layout::RETIRED).unwrap_or_default()
 }

@@ -36,6 +36,9 @@ pub mod serving;
 pub mod tokens;
 pub mod trail;
 
+#[cfg(test)]
+mod tests;
+
 use anyhow::Result;
 use rcgen::KeyPair;
 

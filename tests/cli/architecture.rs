@@ -1,7 +1,9 @@
 //! The layering the README's architecture section describes, checked on the source: no command
 //! module reaches into another (what they share lives in `cmd/mod.rs`), no domain module
 //! reaches into `cmd`, and the workflows of `state` neither print nor read the command line.
-//! Plus sizes: no file over 500 lines, no function over 80, and `src/cmd` under 2,500 in all.
+//! Plus sizes: no file over 500 lines, no function over 80, and `src/cmd` under 2,500 in all;
+//! one home for each concept a grep can find (stdin, PEM detection, the ledger); and no file
+//! I/O of their own in `cmd` and the workflows (the snapshot's readers aside).
 
 use std::path::{Path, PathBuf};
 
@@ -249,4 +251,84 @@ fn unsafe_code_lives_in_the_heap_module_alone() {
         2,
         "heap.rs: each says why"
     );
+}
+
+/// The code lines of a file before its `#[cfg(test)]` module (tests may do what they like).
+fn production(p: &Path) -> Vec<(usize, String)> {
+    code(p)
+        .into_iter()
+        .take_while(|(_, l)| l.trim() != "#[cfg(test)]")
+        .collect()
+}
+
+/// Where `needle` occurs in production code outside the files and folders of `homes`
+/// (relative to `src/`).
+fn outside(needle: &str, homes: &[&str]) -> Vec<String> {
+    let mut out = Vec::new();
+    for f in rust_files(&src()) {
+        let rel = f.strip_prefix(src()).unwrap().to_string_lossy().to_string();
+        if homes.iter().any(|h| rel == *h || rel.starts_with(h)) {
+            continue;
+        }
+        for (n, l) in production(&f) {
+            if l.contains(needle) {
+                out.push(format!("{rel}:{n}: {}", l.trim()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn each_concept_has_one_home() {
+    // (the concept, what betrays it, its home)
+    let homes: [(&str, &str, &[&str]); 6] = [
+        ("reading stdin", "read_stdin(", &["assets/"]),
+        (
+            "PEM detection",
+            "-----BEGIN",
+            &["pki/", "ignition/render/secrets/detect.rs"],
+        ),
+        ("reading the ledger", "ledger::read(", &["ledger/"]),
+        (
+            "listing the ledger files",
+            "ledger::files(",
+            &["ledger/", "serve/fetches/"],
+        ),
+        ("decoding text input lossily", "from_utf8_lossy(&b)", &[]),
+        (
+            "a re-export of AuthMode",
+            "pub use crate::state::config::AuthMode",
+            &[],
+        ),
+    ];
+    let mut bad = Vec::new();
+    for (what, needle, home) in homes {
+        for hit in outside(needle, home) {
+            bad.push(format!("{what} outside {home:?}: {hit}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+#[test]
+fn commands_and_workflows_do_no_file_io_of_their_own() {
+    // cmd reads inputs and commits through `assets`; the workflows of `state` take a snapshot
+    // (its readers, `cas.rs` and `pointers.rs`, and the tests' scratch directories aside).
+    let mut bad = Vec::new();
+    for dir in ["cmd", "state"] {
+        for f in rust_files(&src().join(dir)) {
+            let rel = f.strip_prefix(src()).unwrap().to_string_lossy().to_string();
+            let reader = ["state/cas.rs", "state/pointers.rs"].contains(&rel.as_str());
+            if reader || rel.starts_with("state/tests/") {
+                continue;
+            }
+            for (n, l) in production(&f) {
+                if l.contains("std::fs") || l.contains("fs::read") || l.contains("File::open") {
+                    bad.push(format!("{rel}:{n}: {}", l.trim()));
+                }
+            }
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }

@@ -18,14 +18,7 @@ use crate::ui::Ui;
 /// Runs `init`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     // What can be refused from the flags alone is refused before any question is asked.
-    if let Ok(m) = std::fs::metadata(dir.root())
-        && !m.is_dir()
-    {
-        bail!(
-            "{} exists and is not a directory; choose another --dir",
-            dir.root().display()
-        );
-    }
+    dir.refuse_non_directory()?;
     refuse_filled(dir, args.force)?;
     let transport = transport(args)?;
     let plan = ask::plan(ui, args)?;

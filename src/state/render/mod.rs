@@ -103,9 +103,9 @@ pub fn machine_configs<'s>(
     let mut notes: Vec<Note> = pools::images(mcs, flavour, controller.as_ref())
         .into_iter()
         .collect();
-    let cluster = match (&controller, flavour) {
-        (Some((c, _)), Flavour::OpenShift) => c.clone(),
-        _ => render::Cluster::default(),
+    let (cluster, controller_config) = match (controller, flavour) {
+        (Some((c, from)), Flavour::OpenShift) => (c, Some(from)),
+        _ => (render::Cluster::default(), None),
     };
     let opts = Options {
         flavour,
@@ -160,7 +160,7 @@ pub fn machine_configs<'s>(
         kube_report: Some(kube_report),
         notes,
         read: Some(read),
-        controller_config: controller.map(|(_, from)| from),
+        controller_config,
     };
     finish(snap, new, done, &inputs)
 }
