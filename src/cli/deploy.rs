@@ -11,8 +11,8 @@ use crate::duration::Duration;
 use crate::ignition::SpecVersion;
 use crate::ignition::render::Flavour;
 use crate::manifests::ServiceType;
+use crate::ops::config::AuthMode;
 use crate::serve::proxy::Cidr;
-use crate::state::config::AuthMode;
 
 /// Arguments of `render`.
 #[derive(Debug, Args)]

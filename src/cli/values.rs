@@ -15,9 +15,9 @@ use crate::ignition::pointer::Transport;
 use crate::ignition::render::Flavour;
 use crate::manifests::ServiceType;
 use crate::names::{McsAddress, San, is_dns_label, is_dns_name};
+use crate::ops::config::AuthMode;
 use crate::pki::keys::KeyAlgorithm;
 use crate::serve::proxy::Cidr;
-use crate::state::config::AuthMode;
 use crate::ui::Format;
 
 /// A byte size (`64MiB`, `500K`, `1048576`).

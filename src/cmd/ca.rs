@@ -1,4 +1,4 @@
-//! `mcsctl ca`: load the directory, call the workflow of `state::ca` (or `state::bundle`),
+//! `mcsctl ca`: load the directory, call the workflow of `ops::ca` (or `ops::bundle`),
 //! commit, print the files and where a rotation stands.
 
 use anyhow::Result;
@@ -7,9 +7,9 @@ use super::{commit, keygen, print_written};
 use crate::assets::AssetDir;
 use crate::cli::{CaCreateArgs, CaImportArgs, CaPromoteArgs, CaRetireArgs, CaRotateArgs};
 use crate::exit;
-use crate::state::ca::{self, CaReport};
-use crate::state::serving::NewCa;
-use crate::state::{Outcome, bundle, rotation};
+use crate::ops::ca::{self, CaReport};
+use crate::ops::serving::NewCa;
+use crate::ops::{Outcome, bundle, rotation};
 use crate::ui::Ui;
 
 /// Runs `ca create`.

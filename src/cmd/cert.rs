@@ -1,4 +1,4 @@
-//! `mcsctl cert issue` and `mcsctl cert renew`: load, call `state::serving`, commit, print.
+//! `mcsctl cert issue` and `mcsctl cert renew`: load, call `ops::serving`, commit, print.
 
 use anyhow::Result;
 
@@ -6,8 +6,8 @@ use super::{commit, keygen, print_notes, print_written};
 use crate::assets::{AssetDir, layout};
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
-use crate::state::Outcome;
-use crate::state::serving::{self, CertReport, IssueInputs};
+use crate::ops::Outcome;
+use crate::ops::serving::{self, CertReport, IssueInputs};
 use crate::ui::Ui;
 
 /// Runs `cert issue`.

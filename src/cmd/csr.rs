@@ -1,5 +1,5 @@
 //! `mcsctl csr review` and `mcsctl csr sign`: read the inputs, load the directory (with its
-//! ledger), call the workflows of `state::csr`, print.
+//! ledger), call the workflows of `ops::csr`, print.
 
 use std::path::PathBuf;
 
@@ -9,7 +9,7 @@ use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, read_file, read_input, rea
 use crate::cli::{CsrReviewArgs, CsrSignArgs};
 use crate::csr::{self, Context, Csr, kube};
 use crate::exit;
-use crate::state::csr::{EvidenceUse, Named, ReviewInputs, ReviewReport, Row, SignInputs};
+use crate::ops::csr::{EvidenceUse, Named, ReviewInputs, ReviewReport, Row, SignInputs};
 use crate::ui::{Ui, table};
 
 /// Runs `csr review`.
@@ -27,7 +27,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
         clock_skew: a.clock_skew.to_time(),
     };
     let (_lock, snap) = super::load_if_there(ui, dir, &a.ledgers)?;
-    let r = crate::state::csr::review(snap.as_ref(), inputs, now)?;
+    let r = crate::ops::csr::review(snap.as_ref(), inputs, now)?;
     if let Some((machines, fetches)) = r.evidence {
         ui.detail(format!(
             "deciding from evidence: {machines} registered machine(s), {fetches} fetch(es) in the ledgers"
@@ -99,7 +99,7 @@ fn print_review(ui: &Ui, r: &ReviewReport) -> Result<()> {
 /// Runs `csr sign`.
 pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
     let (request, name) = read_input(&a.csr)?;
-    let req = crate::state::csr::request(Named {
+    let req = crate::ops::csr::request(Named {
         bytes: &request,
         name,
     })?;
@@ -117,7 +117,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
             dir.root().display()
         ));
     }
-    let s = crate::state::csr::sign(snap.as_ref(), &req, inputs, ui.now)?;
+    let s = crate::ops::csr::sign(snap.as_ref(), &req, inputs, ui.now)?;
     let Some(p) = &a.output else {
         return ui.out(&s.issued.cert_pem).map(|_| exit::OK);
     };

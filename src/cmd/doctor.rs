@@ -85,7 +85,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
 /// The machine tokens of limited uses the asset directory holds (none when it has no token
 /// store, or one that cannot be read: the server's answer to the HEAD still says).
 fn known_tokens(dir: &AssetDir) -> Vec<doctor::KnownToken> {
-    let Ok(Some(store)) = crate::state::read_tokens(dir) else {
+    let Ok(Some(store)) = crate::ops::read_tokens(dir) else {
         return Vec::new();
     };
     store

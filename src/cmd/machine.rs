@@ -5,9 +5,9 @@ use anyhow::Result;
 use crate::assets::AssetDir;
 use crate::cli::{MachineAddArgs, MachineCommand, MachineListArgs, MachineRemoveArgs};
 use crate::exit;
-use crate::state::machine_list::{self, Listed};
-use crate::state::machines::{self, AddInputs, MachineReport, MachineRow};
-use crate::state::trail::Cluster;
+use crate::ops::machine_list::{self, Listed};
+use crate::ops::machines::{self, AddInputs, MachineReport, MachineRow};
+use crate::ops::trail::Cluster;
 use crate::ui::{Ui, table};
 
 /// Runs a `machine` subcommand.

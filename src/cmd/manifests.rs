@@ -6,7 +6,7 @@ use crate::assets::AssetDir;
 use crate::cli::ManifestsArgs;
 use crate::exit;
 use crate::manifests::Deployment;
-use crate::state::manifests::{ManifestsInputs, manifests};
+use crate::ops::manifests::{ManifestsInputs, manifests};
 use crate::ui::Ui;
 
 /// Runs `manifests`.

@@ -24,11 +24,11 @@ use rcgen::KeyPair;
 use crate::assets::{AssetDir, DirLock, Recovered};
 use crate::cli::{self, Cli, Command};
 use crate::exit::usage;
+use crate::ops::{Note, Outcome, Snapshot};
 use crate::pki::keys::KeyAlgorithm;
-use crate::state::{Note, Outcome, Snapshot};
 use crate::ui::Ui;
 
-pub(crate) use crate::state::Written;
+pub(crate) use crate::ops::Written;
 
 /// Runs the parsed command line at the time `clock` gives; returns the exit code.
 pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {

@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, write_atomic};
 use crate::cli::PointerArgs;
 use crate::exit;
-use crate::state::pointer::{Dest, PointerInputs, pointer};
+use crate::ops::pointer::{Dest, PointerInputs, pointer};
 use crate::ui::Ui;
 
 /// Runs `pointer`.

@@ -1,6 +1,6 @@
 //! `mcsctl render`: MachineConfigs (or, with --from-mcs, what a live config server serves; with
 //! --from-cluster, what the in-cluster MCS would serve) to `rendered/<pool>.ign` and
-//! `rendered/pre-approval/<pool>.ign`. The workflows are `state::render`'s.
+//! `rendered/pre-approval/<pool>.ign`. The workflows are `ops::render`'s.
 
 use anyhow::Result;
 
@@ -11,7 +11,7 @@ use crate::ignition::SpecVersion;
 use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::Read;
 use crate::ignition::render::{Flavour, cluster, controller, input};
-use crate::state::render::{self, RenderInputs, fetch, report};
+use crate::ops::render::{self, RenderInputs, fetch, report};
 use crate::ui::Ui;
 
 /// Runs `render`.
@@ -22,7 +22,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     // needed without --for.
     let recorded = match a.flavour {
         Some(_) => None,
-        None => crate::state::config::load(dir)?.map(|c| c.flavour),
+        None => crate::ops::config::load(dir)?.map(|c| c.flavour),
     };
     let flavour = a.flavour.or(recorded).unwrap_or_default();
     ui.detail(format!(

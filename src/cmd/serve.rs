@@ -12,7 +12,7 @@ fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
     if !flags.is_empty() {
         return Ok(flags.to_vec());
     }
-    Ok(crate::state::config::load(dir)?
+    Ok(crate::ops::config::load(dir)?
         .map(|c| c.proxy_protocol_from)
         .unwrap_or_default())
 }

@@ -1,4 +1,4 @@
-//! `mcsctl token create | rotate | list | revoke | prune`: load, call `state::tokens`,
+//! `mcsctl token create | rotate | list | revoke | prune`: load, call `ops::tokens`,
 //! commit, print.
 
 use anyhow::{Result, bail};
@@ -8,7 +8,7 @@ use super::{commit, print_notes};
 use crate::assets::{AssetDir, layout};
 use crate::cli::{TokenCommand, TokenCreateArgs};
 use crate::exit;
-use crate::state::tokens::{self, CreateInputs};
+use crate::ops::tokens::{self, CreateInputs};
 use crate::token::{TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
 
@@ -122,7 +122,7 @@ fn rotate(
 
 fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
     dir.require()?;
-    let store = crate::state::read_tokens(dir)?.unwrap_or_else(TokenStore::new);
+    let store = crate::ops::read_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let summaries = store.summaries(ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "tokens": summaries }))?;

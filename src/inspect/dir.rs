@@ -22,7 +22,7 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
     let cfg = config(r, dir);
     dir_modes(r, dir);
     // The snapshot's reader: the same files read the same way.
-    let certs = |rel: &str| crate::state::cas::certs(dir, rel);
+    let certs = |rel: &str| crate::ops::cas::certs(dir, rel);
     let cas = Cas {
         active: certs(layout::CA_CERT)?.map(|mut v| v.remove(0)),
         next: certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0)),
@@ -103,8 +103,8 @@ fn recovery(r: &mut Report, dir: &AssetDir) {
 }
 
 /// mcsctl.json, or a failed row saying why it cannot be read.
-fn config(r: &mut Report, dir: &AssetDir) -> Option<crate::state::ClusterConfig> {
-    match crate::state::config::load(dir) {
+fn config(r: &mut Report, dir: &AssetDir) -> Option<crate::ops::ClusterConfig> {
+    match crate::ops::config::load(dir) {
         Ok(c) => c,
         Err(e) => {
             r.check(
@@ -202,7 +202,7 @@ fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
         check_mode(r, dir, layout::TOKENS);
     }
     // The snapshot's reader; a store that cannot be read is a failed row, not the end.
-    Ok(match crate::state::read_tokens(dir) {
+    Ok(match crate::ops::read_tokens(dir) {
         Ok(Some(s)) => {
             let now = time::OffsetDateTime::from_unix_timestamp(r.now)
                 .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
@@ -232,7 +232,7 @@ fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
 fn pointers(
     r: &mut Report,
     dir: &AssetDir,
-    cfg: Option<&crate::state::ClusterConfig>,
+    cfg: Option<&crate::ops::ClusterConfig>,
     ctx: &super::Context,
     cluster_bundle: Option<&[CertInfo]>,
 ) -> Result<()> {

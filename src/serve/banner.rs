@@ -7,7 +7,7 @@ use super::Options;
 use super::live::State;
 use super::proxy::Cidr;
 use super::watched::Outcome;
-use crate::state::config::AuthMode;
+use crate::ops::config::AuthMode;
 
 pub(super) fn banner(
     opts: &Options,

@@ -18,7 +18,7 @@ use crate::ignition::accept::negotiate;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 
-use crate::state::config::AuthMode;
+use crate::ops::config::AuthMode;
 
 /// The request facts the handler needs.
 #[derive(Debug)]

@@ -14,7 +14,7 @@ use super::watched::{FileId, Fingerprint, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
-use crate::state::config::AuthMode;
+use crate::ops::config::AuthMode;
 use crate::token::State as TokenState;
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
@@ -278,7 +278,7 @@ impl Loader {
 
     fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {
         // The snapshot's reader; a missing store keeps the tokens last read.
-        let Some(store) = crate::state::read_tokens(&self.dir)? else {
+        let Some(store) = crate::ops::read_tokens(&self.dir)? else {
             bail!(
                 "{} is missing; keeping the tokens last read",
                 self.dir.path(layout::TOKENS).display()
@@ -323,7 +323,7 @@ impl Loader {
         if !self.dir.exists(layout::CONFIG) {
             return Ok(prev.unwrap_or(AuthMode::Token));
         }
-        let cfg = crate::state::config::require(&self.dir)?;
+        let cfg = crate::ops::config::require(&self.dir)?;
         Ok(cfg.serve_auth.unwrap_or(AuthMode::Token))
     }
 

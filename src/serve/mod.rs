@@ -52,7 +52,7 @@ use log::Log;
 use proxy::Cidr;
 
 use crate::assets::AssetDir;
-use crate::state::config::AuthMode;
+use crate::ops::config::AuthMode;
 use accept::{ConnOpts, accept_loop};
 use banner::banner;
 use reload::reload_loop;

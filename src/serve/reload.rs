@@ -12,7 +12,7 @@ use super::live::{self, Loader};
 use super::shared::Shared;
 use super::watched::{Fingerprint, Outcome};
 use crate::assets::AssetDir;
-use crate::state::config::AuthMode;
+use crate::ops::config::AuthMode;
 
 /// What one poll found.
 enum Poll {

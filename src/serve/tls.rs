@@ -170,7 +170,7 @@ impl Tls {
         // ticket (server/tls13.rs).
         tls.send_tls13_tickets = 1;
         // The snapshot's reader; an unreadable CA certificate only leaves its fingerprint out.
-        let ca_fingerprint = crate::state::cas::certs(dir, layout::CA_CERT)
+        let ca_fingerprint = crate::ops::cas::certs(dir, layout::CA_CERT)
             .ok()
             .flatten()
             .and_then(|v| v.into_iter().next())

@@ -112,7 +112,7 @@ const CMD_LINES: usize = 2_500;
 #[test]
 fn workflows_neither_print_nor_read_the_command_line() {
     let mut bad = Vec::new();
-    for f in rust_files(&src().join("state")) {
+    for f in rust_files(&src().join("ops")) {
         for (n, line) in code(&f) {
             for word in [
                 "crate::ui",
@@ -298,7 +298,7 @@ fn each_concept_has_one_home() {
         ("decoding text input lossily", "from_utf8_lossy(&b)", &[]),
         (
             "a re-export of AuthMode",
-            "pub use crate::state::config::AuthMode",
+            "pub use crate::ops::config::AuthMode",
             &[],
         ),
     ];
@@ -316,11 +316,11 @@ fn commands_and_workflows_do_no_file_io_of_their_own() {
     // cmd reads inputs and commits through `assets`; the workflows of `state` take a snapshot
     // (its readers, `cas.rs` and `pointers.rs`, and the tests' scratch directories aside).
     let mut bad = Vec::new();
-    for dir in ["cmd", "state"] {
+    for dir in ["cmd", "ops"] {
         for f in rust_files(&src().join(dir)) {
             let rel = f.strip_prefix(src()).unwrap().to_string_lossy().to_string();
-            let reader = ["state/cas.rs", "state/pointers.rs"].contains(&rel.as_str());
-            if reader || rel.starts_with("state/tests/") {
+            let reader = ["ops/cas.rs", "ops/pointers.rs"].contains(&rel.as_str());
+            if reader || rel.starts_with("ops/tests/") {
                 continue;
             }
             for (n, l) in production(&f) {

@@ -9,7 +9,7 @@ use crate::assets::AssetDir;
 use crate::cli::InitArgs;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::Transport;
-use crate::state::{
+use crate::ops::{
     self, ClusterConfig,
     init::{AdoptedCa, InitInputs},
 };
@@ -42,7 +42,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         let lock = super::lock(ui, dir)?;
         // Checked again under the lock: another init may have filled the directory meanwhile.
         refuse_filled(dir, args.force)?;
-        let out = state::init::init(dir, inputs, &keygen, ui.now)?;
+        let out = ops::init::init(dir, inputs, &keygen, ui.now)?;
         super::commit(&lock, out).map(|(_, out)| out)
     });
     let out = out?;

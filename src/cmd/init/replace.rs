@@ -1,5 +1,5 @@
 //! `init --force` over an existing asset directory: on a terminal, replacing a CA key is
-//! confirmed first (what is replaced is kept: `state::backup`).
+//! confirmed first (what is replaced is kept: `ops::backup`).
 
 use anyhow::{Result, bail};
 

@@ -7,8 +7,8 @@ use time::{Duration, OffsetDateTime};
 
 use super::{Lab, t0};
 use crate::csr::{self, Context, Csr, Decision};
-use crate::state::csr::{EvidenceUse, ReviewInputs, ReviewReport, review};
-use crate::state::machines::{self, AddInputs};
+use crate::ops::csr::{EvidenceUse, ReviewInputs, ReviewReport, review};
+use crate::ops::machines::{self, AddInputs};
 
 /// A kubelet client CSR for `node` from the node-bootstrapper, created at `created`.
 fn client_csr(name: &str, node: &str, created: OffsetDateTime) -> Csr {

@@ -7,7 +7,7 @@ use super::{Lab, said, t0};
 use crate::ignition::render::machineconfig::{Read, Strictness, read};
 use crate::ignition::render::{Cluster, Flavour, controller};
 use crate::kube::Located;
-use crate::state::render::{RenderInputs, RenderReport, machine_configs};
+use crate::ops::render::{RenderInputs, RenderReport, machine_configs};
 
 fn mc(name: &str, role: Option<&str>, spec: Value) -> Value {
     let mut o = json!({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfig",

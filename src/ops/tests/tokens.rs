@@ -4,7 +4,7 @@
 use time::Duration;
 
 use super::{DAY, Lab, said, t0};
-use crate::state::tokens::{self, CreateInputs};
+use crate::ops::tokens::{self, CreateInputs};
 
 fn create(
     lab: &Lab,

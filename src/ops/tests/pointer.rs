@@ -3,7 +3,7 @@
 
 use super::{Lab, said, t0};
 use crate::ignition::pointer::Transport;
-use crate::state::pointer::{Dest, PointerInputs, PointerReport, pointer};
+use crate::ops::pointer::{Dest, PointerInputs, PointerReport, pointer};
 
 fn inputs(pool: &str) -> PointerInputs {
     PointerInputs {

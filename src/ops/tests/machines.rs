@@ -4,7 +4,7 @@
 use std::net::IpAddr;
 
 use super::{Lab, said, t0};
-use crate::state::machines::{self, AddInputs};
+use crate::ops::machines::{self, AddInputs};
 
 fn machine(name: &str, pool: &str) -> AddInputs {
     AddInputs {
@@ -125,7 +125,7 @@ fn the_list_takes_the_fetches_from_the_snapshots_ledger_only() {
     let rec = serde_json::json!({"time": "2026-01-01T00:10:00Z", "machine": "w0", "token": token,
         "pool": "worker", "client": "192.0.2.30:5000", "spec": "3.2.0", "bytes": 10, "replica": "r1", "whole": true});
     std::fs::write(&p, format!("{rec}\n")).unwrap();
-    let cluster = crate::state::trail::Cluster {
+    let cluster = crate::ops::trail::Cluster {
         csrs: None,
         nodes: None,
     };

@@ -2,8 +2,8 @@
 
 use super::{DAY, Lab, keys, t0};
 use crate::assets::layout;
+use crate::ops::{ca, rotation};
 use crate::pki::keys::KeyAlgorithm;
-use crate::state::{ca, rotation};
 
 fn rotate(lab: &Lab, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
     let k = keys();

@@ -3,7 +3,7 @@
 
 use super::{DAY, Lab, keys, said, t0};
 use crate::names::San;
-use crate::state::serving::{self, IssueInputs};
+use crate::ops::serving::{self, IssueInputs};
 
 fn issue(
     lab: &Lab,
