@@ -27,6 +27,17 @@ impl Format {
     }
 }
 
+/// How a status word is coloured on a terminal: what the report's own level says of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tone {
+    /// Green.
+    Good,
+    /// Yellow.
+    Caution,
+    /// Red.
+    Bad,
+}
+
 /// The user interface of one run.
 #[derive(Debug, Clone)]
 pub struct Ui {
@@ -118,15 +129,15 @@ impl Ui {
         self.out(s)
     }
 
-    /// Colours a status word for a stdout table, when stdout is a terminal.
-    pub fn status_word(&self, word: &str) -> String {
+    /// Colours a status word for a stdout table by its tone, when stdout is a terminal.
+    pub fn status_word(&self, word: &str, tone: Tone) -> String {
         if !self.color_out {
             return word.to_string();
         }
-        let style = match word {
-            "ok" => console::Style::new().green(),
-            "warn" | "expiring" | "skipped" => console::Style::new().yellow(),
-            _ => console::Style::new().red().bold(),
+        let style = match tone {
+            Tone::Good => console::Style::new().green(),
+            Tone::Caution => console::Style::new().yellow(),
+            Tone::Bad => console::Style::new().red().bold(),
         };
         style.apply_to(word).to_string()
     }

@@ -45,11 +45,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         .map(|s| {
             vec![
                 s.step.clone(),
-                ui.status_word(match s.status {
-                    Status::Ok => "ok",
-                    Status::Fail => "fail",
-                    Status::Skipped => "skipped",
-                }),
+                ui.status_word(s.status.word(), s.status.tone()),
                 s.detail.clone(),
             ]
         })

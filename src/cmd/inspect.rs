@@ -43,7 +43,7 @@ fn text(ui: &Ui, r: &Report) -> String {
                     c.residual.clone(),
                     c.issuer.clone(),
                     c.key.clone(),
-                    ui.status_word(&c.status),
+                    ui.status_word(&c.status, c.level.tone()),
                 ]
             })
             .collect();
@@ -88,7 +88,7 @@ fn text(ui: &Ui, r: &Report) -> String {
         let mut rows: Vec<Vec<String>> = Vec::new();
         for c in &r.checks {
             rows.push(vec![
-                ui.status_word(c.status.word()),
+                ui.status_word(c.status.word(), c.status.tone()),
                 c.check.to_string(),
                 c.message.clone(),
             ]);

@@ -137,7 +137,7 @@ fn cells(r: &MachineRow) -> Vec<String> {
             addresses.join(",")
         },
         r.token.clone(),
-        r.token_state.clone(),
+        r.token_state.to_string(),
         r.uses.map_or("any".into(), |u| u.to_string()),
         r.expires.clone().unwrap_or_else(|| "never".into()),
         match r.fetches.last() {

@@ -207,8 +207,8 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
             }
             vec![
                 w.path.clone(),
-                w.mode.clone(),
-                w.kind.clone(),
+                w.mode.word().to_string(),
+                w.kind.word().to_string(),
                 facts.join("; "),
             ]
         })

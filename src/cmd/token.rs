@@ -137,7 +137,7 @@ fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
             .map(|s| {
                 vec![
                     s.id.clone(),
-                    s.state.clone(),
+                    s.state.to_string(),
                     s.pools
                         .as_ref()
                         .map(|p| p.join(","))

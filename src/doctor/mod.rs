@@ -69,6 +69,26 @@ pub enum Status {
     Skipped,
 }
 
+impl Status {
+    /// The word printed in tables.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Fail => "fail",
+            Status::Skipped => "skipped",
+        }
+    }
+
+    /// The colour of its word.
+    pub fn tone(self) -> crate::ui::Tone {
+        match self {
+            Status::Ok => crate::ui::Tone::Good,
+            Status::Skipped => crate::ui::Tone::Caution,
+            Status::Fail => crate::ui::Tone::Bad,
+        }
+    }
+}
+
 /// One step of the run.
 #[derive(Debug, Clone, Serialize)]
 pub struct Step {

@@ -19,6 +19,15 @@ pub enum Level {
 }
 
 impl Level {
+    /// The colour of its word.
+    pub fn tone(self) -> crate::ui::Tone {
+        match self {
+            Level::Ok => crate::ui::Tone::Good,
+            Level::Warn => crate::ui::Tone::Caution,
+            Level::Fail => crate::ui::Tone::Bad,
+        }
+    }
+
     /// The word printed in tables.
     pub fn word(self) -> &'static str {
         match self {

@@ -8,6 +8,7 @@
 use anyhow::Result;
 
 use super::Written;
+use super::report::{FileKind, Mode};
 use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 
 /// Files replaced by `init`, kept in the backup when they exist: (path, secret).
@@ -124,7 +125,7 @@ impl Keep<'_> {
         let to = format!("{}/{rel}", self.backup);
         let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
         change.write(&to, &self.dir.read(rel)?, mode, Overwrite::Never);
-        Ok(Written::file(&to, secret, "backup", Some(why)))
+        Ok(Written::file(&to, secret, FileKind::Backup, Some(why)))
     }
 }
 
@@ -142,7 +143,7 @@ fn manifest_files(dir: &AssetDir) -> Result<Vec<String>> {
 
 fn removed(rel: &str, why: &str) -> Written {
     Written {
-        mode: "-".into(),
-        ..Written::file(rel, false, "removed", Some(why.to_string()))
+        mode: Mode::Removed,
+        ..Written::file(rel, false, FileKind::Removed, Some(why.to_string()))
     }
 }

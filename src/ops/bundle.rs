@@ -11,6 +11,7 @@ use time::OffsetDateTime;
 use super::ca_step::{CaReport, bundle_and_pointers};
 use super::cas::CaSet;
 use super::pointers::{self, Target};
+use super::report::FileKind;
 use super::{Note, Outcome, Snapshot, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::pki::cert::CertInfo;
@@ -85,12 +86,12 @@ pub fn import(
     notes.extend(remarks(&retired, stale_serving, key_pem.is_some()));
     let mut files = vec![Written::cert(
         layout::CA_CERT,
-        "ca",
+        FileKind::Ca,
         &active,
         active.key.clone(),
     )];
     if key_pem.is_some() {
-        files.push(Written::file(layout::CA_KEY, true, "ca-key", None));
+        files.push(Written::file(layout::CA_KEY, true, FileKind::CaKey, None));
     }
     files.extend(bundle_and_pointers(&b.cas, &ptrs));
     notes.extend(report::short_lived(&files, t));

@@ -9,6 +9,7 @@ use time::OffsetDateTime;
 pub use super::ca_step::CaReport;
 use super::ca_step::{CaOutcome, bundle_and_pointers, done, nothing, set_bundle};
 use super::cas::Loaded;
+use super::report::FileKind;
 use super::rotation::{promote_into, retire_into};
 use super::serving::NewCa;
 use super::{KeyGen, Note, Snapshot, Written};
@@ -98,8 +99,13 @@ fn install<'s>(
     );
     let ptrs = set_bundle(snap, &mut change, &bundle, &[&new.info], now)?;
     let mut files = vec![
-        Written::cert(layout::CA_CERT, "ca", &new.info, new.info.key.clone()),
-        Written::file(layout::CA_KEY, true, "ca-key", None),
+        Written::cert(
+            layout::CA_CERT,
+            FileKind::Ca,
+            &new.info,
+            new.info.key.clone(),
+        ),
+        Written::file(layout::CA_KEY, true, FileKind::CaKey, None),
     ];
     files.extend(bundle_and_pointers(&bundle, &ptrs));
     let mut notes = Vec::new();
@@ -167,7 +173,7 @@ fn replace<'s>(
         files.extend(
             retire_into(snap, &mut change, now)?
                 .into_iter()
-                .filter(|f| f.kind == "ca-retired"),
+                .filter(|f| f.kind == FileKind::CaRetired),
         );
     }
     let bundle = rotation::bundle([&new.info, &active.info], now.unix_timestamp());

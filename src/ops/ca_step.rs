@@ -8,6 +8,7 @@ use time::OffsetDateTime;
 
 use super::cas::CaSet;
 use super::pointers::{self, PendingPointer, Target};
+use super::report::FileKind;
 use super::{Note, Outcome, Snapshot, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, layout};
 use crate::pki::cert::CertInfo;
@@ -112,14 +113,14 @@ pub(super) fn bundle_and_pointers(bundle: &[CertInfo], ptrs: &[PendingPointer]) 
     let mut files = vec![Written::file(
         layout::CA_BUNDLE,
         false,
-        "ca-bundle",
+        FileKind::CaBundle,
         Some(n.clone()),
     )];
     for p in ptrs {
         files.push(Written::file(
             &p.rel,
             p.has_token,
-            "pointer",
+            FileKind::Pointer,
             Some(format!("now trusts {n}")),
         ));
     }

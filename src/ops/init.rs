@@ -9,6 +9,7 @@ use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 
 use super::pointers::{self, PendingPointer};
+use super::report::FileKind;
 use super::serving::NewCa;
 use super::{ClusterConfig, KeyGen, Outcome, Written, backup, report};
 use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
@@ -205,17 +206,22 @@ fn stage_pki(
         Written::file(
             layout::CONFIG,
             false,
-            "cluster",
+            FileKind::Cluster,
             Some(format!("{}.{}", cfg.cluster_name, cfg.base_domain)),
         ),
-        Written::cert(layout::CA_CERT, "ca", &ca.info, ca.info.key.clone()),
+        Written::cert(layout::CA_CERT, FileKind::Ca, &ca.info, ca.info.key.clone()),
         Written::file(
             layout::CA_KEY,
             true,
-            "ca-key",
+            FileKind::CaKey,
             Some("keep offline after install".into()),
         ),
-        Written::file(layout::CA_BUNDLE, false, "ca-bundle", Some("1 CA".into())),
+        Written::file(
+            layout::CA_BUNDLE,
+            false,
+            FileKind::CaBundle,
+            Some("1 CA".into()),
+        ),
     ];
     files.extend(serving_files);
     files
@@ -227,7 +233,7 @@ fn tokens_row(store: &TokenStore, pools: &[String], now: OffsetDateTime) -> Writ
         .filter_map(|p| store.current_for(p, now).map(|k| format!("{p} {}", k.id)))
         .collect::<Vec<_>>()
         .join(", ");
-    Written::file(layout::TOKENS, true, "tokens", Some(ids))
+    Written::file(layout::TOKENS, true, FileKind::Tokens, Some(ids))
 }
 
 fn pointer_rows<'p>(
@@ -238,7 +244,7 @@ fn pointer_rows<'p>(
         Written::file(
             &p.rel,
             p.has_token,
-            "pointer",
+            FileKind::Pointer,
             Some(format!("{} {}", cfg.spec_version, p.url)),
         )
     })

@@ -9,8 +9,10 @@ use anyhow::{Context as _, Result, bail};
 use serde::{Deserialize, Serialize};
 use time::{Duration, OffsetDateTime};
 
+use super::report::{FileKind, Mode};
 use super::{Note, Outcome, Snapshot, Written, pointers, tokens};
 use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::token::Effective;
 use crate::token::TokenStore;
 
 /// One registered machine.
@@ -120,7 +122,7 @@ pub struct MachineRow {
     /// The token's id.
     pub token: String,
     /// Its state: current, active, expired or revoked (or `missing`).
-    pub token_state: String,
+    pub token_state: Effective,
     /// Full-config fetches it allows; null for any number.
     pub uses: Option<u32>,
     /// When it expires; null for never.
@@ -190,10 +192,15 @@ pub fn add<'s>(
         Written::file(
             layout::TOKENS,
             true,
-            "tokens",
+            FileKind::Tokens,
             Some(format!("+ {}", ms.len())),
         ),
-        Written::file(layout::MACHINES, false, "machines", Some(names.join(", "))),
+        Written::file(
+            layout::MACHINES,
+            false,
+            FileKind::Machines,
+            Some(names.join(", ")),
+        ),
     ]);
     Ok(Outcome {
         change: Some(change),
@@ -241,7 +248,7 @@ fn add_one(
     let file = Written::file(
         &rel,
         true,
-        "pointer",
+        FileKind::Pointer,
         Some(format!("{version} {}; token {id}", fresh.url)),
     );
     Ok((row(&record, store, &snap.dir, now), file))
@@ -295,14 +302,19 @@ pub fn remove<'s>(
     let mut files = vec![Written::file(
         layout::TOKENS,
         true,
-        "tokens",
+        FileKind::Tokens,
         Some(format!("{} revoked", old.token)),
     )];
     if snap.dir.exists(&rel) {
         change.remove(&rel);
         files.push(Written {
-            mode: "-".into(),
-            ..Written::file(&rel, false, "removed", Some("its pointer config".into()))
+            mode: Mode::Removed,
+            ..Written::file(
+                &rel,
+                false,
+                FileKind::Removed,
+                Some("its pointer config".into()),
+            )
         });
     }
     Ok(Outcome {
@@ -355,9 +367,7 @@ fn row(m: &Machine, store: &TokenStore, dir: &AssetDir, now: OffsetDateTime) -> 
         pool: m.pool.clone(),
         addresses: m.addresses.clone(),
         token: m.token.clone(),
-        token_state: token
-            .map_or("missing", |t| t.effective_state(now))
-            .to_string(),
+        token_state: token.map_or(Effective::Missing, |t| t.effective_state(now)),
         uses: token.and_then(|t| t.uses),
         expires: token
             .and_then(|t| t.expires)

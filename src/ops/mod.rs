@@ -49,7 +49,7 @@ use crate::token::TokenStore;
 pub use cas::CaSet;
 pub use config::ClusterConfig;
 pub use pointers::PointerFile;
-pub use report::{Note, Written};
+pub use report::{FileKind, Mode, Note, Written};
 
 /// Everything a workflow decides from, read once under the directory lock.
 #[derive(Debug)]

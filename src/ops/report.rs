@@ -13,6 +13,90 @@ pub enum Note {
     Info(String),
 }
 
+/// What a file a command wrote is, as its summary and JSON name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileKind {
+    /// `cluster`.
+    Cluster,
+    /// `ca`.
+    Ca,
+    /// `ca-key`.
+    CaKey,
+    /// `ca-bundle`.
+    CaBundle,
+    /// `tokens`.
+    Tokens,
+    /// `pointer`.
+    Pointer,
+    /// `serving`.
+    Serving,
+    /// `serving-key`.
+    ServingKey,
+    /// `backup`.
+    Backup,
+    /// `removed`.
+    Removed,
+    /// `machines`.
+    Machines,
+    /// `ca-next`.
+    CaNext,
+    /// `ca-next-key`.
+    CaNextKey,
+    /// `ca-previous`.
+    CaPrevious,
+    /// `ca-retired`.
+    CaRetired,
+}
+
+impl FileKind {
+    /// The word in the summary.
+    pub fn word(self) -> &'static str {
+        match self {
+            FileKind::Cluster => "cluster",
+            FileKind::Ca => "ca",
+            FileKind::CaKey => "ca-key",
+            FileKind::CaBundle => "ca-bundle",
+            FileKind::Tokens => "tokens",
+            FileKind::Pointer => "pointer",
+            FileKind::Serving => "serving",
+            FileKind::ServingKey => "serving-key",
+            FileKind::Backup => "backup",
+            FileKind::Removed => "removed",
+            FileKind::Machines => "machines",
+            FileKind::CaNext => "ca-next",
+            FileKind::CaNextKey => "ca-next-key",
+            FileKind::CaPrevious => "ca-previous",
+            FileKind::CaRetired => "ca-retired",
+        }
+    }
+}
+
+/// A written file's mode, or that it was removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Mode {
+    /// 0600: it holds a secret.
+    #[serde(rename = "0600")]
+    Secret,
+    /// 0644.
+    #[serde(rename = "0644")]
+    Public,
+    /// Removed.
+    #[serde(rename = "-")]
+    Removed,
+}
+
+impl Mode {
+    /// As printed.
+    pub fn word(self) -> &'static str {
+        match self {
+            Mode::Secret => "0600",
+            Mode::Public => "0644",
+            Mode::Removed => "-",
+        }
+    }
+}
+
 /// A file a command wrote, as printed in its summary.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -20,9 +104,9 @@ pub struct Written {
     /// Path relative to the asset directory.
     pub path: String,
     /// Octal mode.
-    pub mode: String,
+    pub mode: Mode,
     /// What it is.
-    pub kind: String,
+    pub kind: FileKind,
     /// Certificate subject, for certificates.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub subject: Option<String>,
@@ -42,11 +126,11 @@ pub struct Written {
 
 impl Written {
     /// A file that is not a certificate.
-    pub fn file(path: &str, secret: bool, kind: &str, detail: Option<String>) -> Written {
+    pub fn file(path: &str, secret: bool, kind: FileKind, detail: Option<String>) -> Written {
         Written {
             path: path.to_string(),
-            mode: if secret { "0600" } else { "0644" }.into(),
-            kind: kind.into(),
+            mode: if secret { Mode::Secret } else { Mode::Public },
+            kind,
             subject: None,
             fingerprint_sha256: None,
             not_after: None,
@@ -56,7 +140,7 @@ impl Written {
     }
 
     /// A certificate.
-    pub fn cert(path: &str, kind: &str, info: &CertInfo, detail: String) -> Written {
+    pub fn cert(path: &str, kind: FileKind, info: &CertInfo, detail: String) -> Written {
         Written {
             subject: Some(info.subject.clone()),
             fingerprint_sha256: Some(info.fingerprint.clone()),
@@ -77,11 +161,11 @@ pub fn short_lived(files: &[Written], now: i64) -> Vec<Note> {
         if left >= 30 * 86_400 {
             continue;
         }
-        let fix = match w.kind.as_str() {
-            "serving" => {
+        let fix = match w.kind {
+            FileKind::Serving => {
                 "`mcsctl cert renew --validity 1y` before then (a running serve picks it up)"
             }
-            "ca" | "ca-next" => {
+            FileKind::Ca | FileKind::CaNext => {
                 "rotate to a longer-lived CA before then: `mcsctl ca rotate --validity 10y`, `ca promote`, `ca retire`"
             }
             _ => "replace it before then",

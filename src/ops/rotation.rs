@@ -7,6 +7,7 @@ use time::OffsetDateTime;
 
 use super::ca_step::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
 use super::cas::Loaded;
+use super::report::FileKind;
 use super::serving::{self, NewCa};
 use super::{KeyGen, Note, Outcome, Snapshot, Written};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
@@ -78,11 +79,11 @@ pub fn rotate<'s>(
     let mut files = vec![
         Written::cert(
             layout::CA_NEXT_CERT,
-            "ca-next",
+            FileKind::CaNext,
             &new.info,
             new.info.key.clone(),
         ),
-        Written::file(layout::CA_NEXT_KEY, true, "ca-next-key", None),
+        Written::file(layout::CA_NEXT_KEY, true, FileKind::CaNextKey, None),
     ];
     files.extend(bundle_and_pointers(&bundle, &ptrs));
     Ok(done(
@@ -195,7 +196,7 @@ pub(super) fn promote_into(
         }
         files.push(Written::cert(
             layout::CA_PREVIOUS_CERT,
-            "ca-previous",
+            FileKind::CaPrevious,
             &active.info,
             "still trusted until `ca retire`".into(),
         ));
@@ -213,7 +214,7 @@ pub(super) fn promote_into(
     change.remove(layout::CA_NEXT_KEY);
     files.push(Written::cert(
         layout::CA_CERT,
-        "ca",
+        FileKind::Ca,
         &next.info,
         next.info.key.clone(),
     ));
@@ -319,7 +320,7 @@ pub(super) fn retire_into(
         change.remove(layout::CA_PREVIOUS_KEY);
         files.push(Written::cert(
             &cert_rel,
-            "ca-retired",
+            FileKind::CaRetired,
             &p.info,
             "key kept until `ca retire --purge`".into(),
         ));

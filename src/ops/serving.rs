@@ -5,6 +5,7 @@
 use anyhow::{Context as _, Result, bail};
 use time::OffsetDateTime;
 
+use super::report::FileKind;
 use super::{KeyGen, Outcome, Snapshot, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::names::San;
@@ -137,11 +138,11 @@ pub fn stage(change: &mut Change<'_>, issued: &Issued) -> Vec<Written> {
     vec![
         Written::cert(
             layout::SERVING_CERT,
-            "serving",
+            FileKind::Serving,
             &issued.info,
             format!("{}; {}", issued.info.key, issued.info.sans().join(", ")),
         ),
-        Written::file(layout::SERVING_KEY, true, "serving-key", None),
+        Written::file(layout::SERVING_KEY, true, FileKind::ServingKey, None),
     ]
 }
 

@@ -12,6 +12,9 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use time::OffsetDateTime;
 
+use std::sync::Arc;
+
+use super::auth::{Auth, Dead};
 use super::limit::RateLimiter;
 use super::live::{State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
@@ -50,8 +53,8 @@ pub struct Response {
     pub headers: Vec<(&'static str, String)>,
     /// Pool named in the path, when valid.
     pub pool: Option<String>,
-    /// `token:<id>`, `expired:<id>`, `revoked:<id>`, `invalid` or `none`.
-    pub auth: String,
+    /// Who the request presented itself as.
+    pub auth: Auth,
     /// Set when this request's guess blocked its client (for one event line).
     pub blocked_for: Option<Duration>,
     /// A full config about to go to a machine token: the fetch to record (and to refuse when
@@ -94,7 +97,7 @@ impl Response {
             content_type: "text/plain; charset=utf-8",
             headers: Vec::new(),
             pool: None,
-            auth: "none".into(),
+            auth: Auth::None,
             blocked_for: None,
             machine: None,
             spec: None,
@@ -120,8 +123,8 @@ enum Presented<'s> {
     Nothing,
     /// A live token.
     Valid(&'s TokenDigest),
-    /// A token the server knows and refuses (`expired` or `revoked`), with its id.
-    Stale(&'static str, &'s str),
+    /// A token the server knows and refuses, with its id.
+    Stale(Dead, &'s Arc<str>),
     /// A token that matches nothing: a guess.
     Unknown,
 }
@@ -148,7 +151,7 @@ fn classify<'s>(tokens: &'s Tokens, token: Option<&str>, now: OffsetDateTime) ->
     }
     match (live, dead) {
         (Some(t), _) if t.expires.is_none_or(|e| now < e) => Presented::Valid(t),
-        (Some(t), _) => Presented::Stale("expired", &t.id),
+        (Some(t), _) => Presented::Stale(Dead::Expired, &t.id),
         (None, Some(t)) => Presented::Stale(t.why, &t.id),
         (None, None) => Presented::Unknown,
     }
@@ -169,10 +172,10 @@ pub fn handle(
     let pool = pool.as_str();
     let who = classify(&state.tokens, presented(req), now);
     let label = match &who {
-        Presented::Nothing => "none".to_string(),
-        Presented::Valid(t) => format!("token:{}", t.id),
-        Presented::Stale(why, id) => format!("{why}:{id}"),
-        Presented::Unknown => "invalid".to_string(),
+        Presented::Nothing => Auth::None,
+        Presented::Valid(t) => Auth::Token(t.id.clone()),
+        Presented::Stale(why, id) => Auth::Stale(*why, Arc::clone(id)),
+        Presented::Unknown => Auth::Invalid,
     };
     let full = || serve_config(state.full.get(pool).map(|p| &p.variants), req.accept);
     let public = || match state.auth {
@@ -299,7 +302,8 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
     let msg = match who {
         _ if live == 0 => "no provisioning token is live on this server (auth/tokens.json has none current), so every config request is refused; run `mcsctl token create` or `mcsctl token rotate`".to_string(),
         Presented::Stale(why, id) => format!(
-            "token {id} is {why}: this pointer config is stale; write a new one (mcsctl pointer, or mcsctl token rotate rewrites them)"
+            "token {id} is {}: this pointer config is stale; write a new one (mcsctl pointer, or mcsctl token rotate rewrites them)",
+            why.word()
         ),
         Presented::Unknown => "invalid provisioning token".to_string(),
         _ => "a valid provisioning token is required (Authorization: Bearer <id>.<secret>)".to_string(),
@@ -375,7 +379,7 @@ fn serve_config(
         content_type: "application/json",
         headers: Vec::new(),
         pool: None,
-        auth: String::new(),
+        auth: Auth::None,
         blocked_for: None,
         machine: None,
         spec: Some(spec.to_string()),
@@ -466,7 +470,7 @@ mod tests {
             dead: vec![DeadToken {
                 id: "cccccc".into(),
                 digest: digest("cccccc.gone"),
-                why: "revoked",
+                why: Dead::Revoked,
             }],
             present: true,
             machines: false,
@@ -478,12 +482,12 @@ mod tests {
         );
         assert_eq!(
             classify(&t, Some("bbbbbb.lapsed"), now),
-            Presented::Stale("expired", "bbbbbb"),
+            Presented::Stale(Dead::Expired, &"bbbbbb".into()),
             "expired since the last reload"
         );
         assert_eq!(
             classify(&t, Some("cccccc.gone"), now),
-            Presented::Stale("revoked", "cccccc")
+            Presented::Stale(Dead::Revoked, &"cccccc".into())
         );
         assert_eq!(
             classify(&t, Some("aaaaaa.wrongsecret"), now),

@@ -47,11 +47,11 @@ impl TokenDigest {
 #[derive(Debug, Clone)]
 pub struct DeadToken {
     /// Public id.
-    pub id: String,
+    pub id: Arc<str>,
     /// SHA-256 of the bearer string.
     pub digest: [u8; 32],
-    /// `expired` or `revoked`.
-    pub why: &'static str,
+    /// Why it is refused.
+    pub why: super::auth::Dead,
 }
 
 /// The tokens part.
@@ -301,12 +301,12 @@ impl Loader {
                 });
             } else {
                 t.dead.push(DeadToken {
-                    id: tok.id.clone(),
+                    id: tok.id.as_str().into(),
                     digest: d,
                     why: if tok.state == TokenState::Revoked {
-                        "revoked"
+                        super::auth::Dead::Revoked
                     } else {
-                        "expired"
+                        super::auth::Dead::Expired
                     },
                 });
             }

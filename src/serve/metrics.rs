@@ -42,19 +42,6 @@ pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
     }
 }
 
-/// What a request's `auth` field says, as a label: `token`, `machine`, `none`, `invalid`,
-/// `expired`, `revoked`.
-pub fn auth_outcome(auth: &str, machine: bool) -> &'static str {
-    match auth.split(':').next().unwrap_or("") {
-        "token" if machine => "machine",
-        "token" => "token",
-        "expired" => "expired",
-        "revoked" => "revoked",
-        "invalid" => "invalid",
-        _ => "none",
-    }
-}
-
 impl Metrics {
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
         f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner()))

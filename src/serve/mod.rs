@@ -13,6 +13,7 @@
 //! connection ([`respond`]).
 
 mod accept;
+pub mod auth;
 mod banner;
 pub mod conns;
 mod delivery;

@@ -98,7 +98,7 @@ pub(super) fn respond(
         Some(f) => record(shared, peer, &f, r, time.as_str(), &state),
         None => (r, None),
     };
-    let outcome = super::metrics::auth_outcome(&r.auth, machine);
+    let outcome = r.auth.outcome(machine);
     let pool = super::metrics::pool_label(&state, r.pool.as_deref());
     shared.metrics.request(pool, r.status, outcome);
     if claimed.is_some() {
@@ -328,7 +328,7 @@ impl Line<'_> {
         let ms = (self.start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
         let mut out = Vec::with_capacity(768);
         let mut o = crate::json_line::Object::new(&mut out);
-        o.str("auth", &self.r.auth);
+        o.str("auth", &self.r.auth.logged());
         o.u64("bytes", self.bytes as u64);
         o.f64("durationMs", ms);
         o.str("method", cut(self.req.method, 16));

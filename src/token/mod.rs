@@ -10,6 +10,9 @@
 //! `token rotate` replaces them.
 
 mod machine;
+mod state;
+
+pub use state::{Effective, State};
 
 use std::fmt;
 
@@ -17,19 +20,6 @@ use anyhow::{Result, anyhow, bail};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
-
-/// State of a token in the store.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum State {
-    /// The token written into pointer configs. At most one.
-    Current,
-    /// Valid until it expires, but not in pointer configs (a rotated-out token in its grace
-    /// period, or an extra token from `token create`).
-    Active,
-    /// Refused by the server.
-    Revoked,
-}
 
 /// One token, secret included. `Debug` never prints the secret.
 #[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,12 +85,12 @@ impl Token {
     }
 
     /// The state `token list` shows: `current`, `active`, `expired` or `revoked`.
-    pub fn effective_state(&self, now: OffsetDateTime) -> &'static str {
+    pub fn effective_state(&self, now: OffsetDateTime) -> Effective {
         match self.state {
-            State::Revoked => "revoked",
-            _ if !self.is_live(now) => "expired",
-            State::Current => "current",
-            State::Active => "active",
+            State::Revoked => Effective::Revoked,
+            _ if !self.is_live(now) => Effective::Expired,
+            State::Current => Effective::Current,
+            State::Active => Effective::Active,
         }
     }
 }
@@ -118,7 +108,7 @@ pub struct TokenSummary {
     /// RFC 3339, or null for never.
     pub expires: Option<String>,
     /// current, active, expired or revoked.
-    pub state: String,
+    pub state: Effective,
     /// The pools it may fetch; null for a token without a scope (every pool).
     pub pools: Option<Vec<String>>,
     /// The machine it is bound to, for a machine token.
@@ -394,7 +384,7 @@ impl TokenStore {
                 expires: t
                     .expires
                     .map(|e| crate::pki::cert::rfc3339(e.unix_timestamp())),
-                state: t.effective_state(now).to_string(),
+                state: t.effective_state(now),
                 pools: t.pools.clone(),
                 machine: t.machine.clone(),
             })

@@ -86,7 +86,7 @@ fn a_registered_machine_is_replaced_only_with_force_and_its_old_token_revoked() 
             .unwrap()
             .state
     };
-    assert_eq!(state(&old), "revoked");
+    assert_eq!(state(&old), crate::token::Effective::Revoked);
     assert_ne!(snap.machines.unwrap().machines[0].token, old);
 }
 
@@ -104,7 +104,7 @@ fn remove_revokes_the_token_and_removes_the_pointer_config() {
         .into_iter()
         .find(|s| s.id == token)
         .unwrap();
-    assert_eq!(s.state, "revoked");
+    assert_eq!(s.state, crate::token::Effective::Revoked);
     let e = lab
         .apply(|s| machines::remove(s, "w0", t0()))
         .map(|_| ())

@@ -29,7 +29,7 @@ fn states(lab: &Lab, at: time::OffsetDateTime) -> Vec<(String, String)> {
     store
         .summaries(at)
         .into_iter()
-        .map(|s| (s.id, s.state))
+        .map(|s| (s.id, s.state.to_string()))
         .collect()
 }
 
@@ -88,7 +88,7 @@ fn rotation_keeps_the_old_token_for_its_grace_then_not() {
     let current = |lab: &Lab, pool: &str| {
         let store = lab.snap().tokens.unwrap();
         let s = store.summaries(t0()).into_iter().find(|s| {
-            s.state == "current"
+            s.state == crate::token::Effective::Current
                 && s.pools
                     .as_ref()
                     .is_some_and(|p| p.iter().any(|p| p == pool))
@@ -134,7 +134,7 @@ fn revoke_refuses_the_current_token_and_ends_another_at_once() {
     );
     let (id, _) = create(&lab, &["worker"], None, false).unwrap();
     let (r, _) = lab.apply(|s| tokens::revoke(s, &id, t0())).unwrap();
-    assert_eq!(r.state, "revoked");
+    assert_eq!(r.state, crate::token::Effective::Revoked);
     let e = lab
         .apply(|s| tokens::revoke(s, "nope", t0()))
         .map(|_| ())
