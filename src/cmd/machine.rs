@@ -3,23 +3,15 @@
 use anyhow::Result;
 
 use crate::assets::AssetDir;
-use crate::cli::{MachineAddArgs, MachineCommand, MachineListArgs, MachineRemoveArgs};
+use crate::cli::{MachineAddArgs, MachineListArgs, MachineRemoveArgs};
 use crate::exit;
 use crate::ops::machine_list::{self, Listed};
 use crate::ops::machines::{self, AddInputs, MachineReport, MachineRow};
 use crate::ops::trail::Cluster;
 use crate::ui::{Ui, table};
 
-/// Runs a `machine` subcommand.
-pub fn run(ui: &Ui, dir: &AssetDir, c: &MachineCommand) -> Result<u8> {
-    match c {
-        MachineCommand::Add(a) => add(ui, dir, a),
-        MachineCommand::List(a) => list(ui, dir, a),
-        MachineCommand::Remove(a) => remove(ui, dir, a),
-    }
-}
-
-fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
+/// Runs `machine add`.
+pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
     let listed = match (&a.from, &a.name, &a.pool) {
         (Some(p), _, _) => {
             let (text, what) = crate::assets::read_input_text(p)?;
@@ -56,7 +48,8 @@ fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
     print(ui, &heading, &out.report)
 }
 
-fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs) -> Result<u8> {
+/// Runs `machine remove`.
+pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::remove(&snap, &a.name, ui.now)?;
     let (_, out) = super::commit(&lock, out)?;
@@ -72,7 +65,8 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
+/// Runs `machine list`.
+pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
     let text = |p: &std::path::Path| crate::assets::read_input_text(p);
     let csrs = match &a.csrs {
         Some(p) => {

@@ -33,20 +33,18 @@ pub(crate) use crate::ops::Written;
 /// Runs the parsed command line at the time `clock` gives; returns the exit code.
 pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     let g = &cli.global;
-    let (dir_arg, format_arg) = cli.command.common();
-    let name = cli.command.name();
+    let Entry {
+        name,
+        dir: dir_arg,
+        format: format_arg,
+        run,
+    } = entry(&cli.command);
     if g.dir.is_some() && dir_arg.is_none() {
         return Err(usage(format!(
             "{name} does not use an asset directory: --dir does not apply"
         )));
     }
-    if g.format.is_some() && format_arg.is_none() {
-        let writes = match &cli.command {
-            Command::Completions(_) => "a shell script",
-            Command::Man(_) => "man pages",
-            Command::Serve(_) => "its access log as JSON lines",
-            _ => "a PEM certificate",
-        };
+    if let (Some(_), Err(writes)) = (g.format, format_arg) {
         return Err(usage(format!(
             "{name} writes {writes}: --format does not apply"
         )));
@@ -61,6 +59,7 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
         })
         .unwrap_or_else(|| PathBuf::from("mcs-assets"));
     let format = format_arg
+        .ok()
         .and_then(|f| f.format)
         .or(g.format)
         .unwrap_or_default();
@@ -74,28 +73,87 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     if dir_arg.is_some() {
         ui.detail(format!("asset directory {}", dir.display()));
     }
-    let dir = AssetDir::new(&dir);
-    match &cli.command {
-        Command::Init(a) => init::run(&ui, &dir, a),
-        Command::Ca(cli::CaCommand::Create(a)) => ca::create(&ui, &dir, a),
-        Command::Ca(cli::CaCommand::Import(a)) => ca::import(&ui, &dir, a),
-        Command::Ca(cli::CaCommand::Rotate(a)) => ca::rotate(&ui, &dir, a),
-        Command::Ca(cli::CaCommand::Promote(a)) => ca::promote(&ui, &dir, a),
-        Command::Ca(cli::CaCommand::Retire(a)) => ca::retire(&ui, &dir, a),
-        Command::Cert(cli::CertCommand::Issue(a)) => cert::issue(&ui, &dir, a),
-        Command::Cert(cli::CertCommand::Renew(a)) => cert::renew(&ui, &dir, a),
-        Command::Pointer(a) => pointer::run(&ui, &dir, a),
-        Command::Token(t) => token::run(&ui, &dir, t),
-        Command::Machine(m) => machine::run(&ui, &dir, m),
-        Command::Inspect(a) => inspect::run(&ui, &dir, a),
-        Command::Render(a) => render::run(&ui, &dir, a),
-        Command::Serve(a) => serve::run(&dir, a, clock),
-        Command::Doctor(a) => doctor::run(&ui, &dir, a),
-        Command::Csr(cli::CsrCommand::Review(a)) => csr::review(&ui, &dir, a),
-        Command::Csr(cli::CsrCommand::Sign(a)) => csr::sign(&ui, &dir, a),
-        Command::Manifests(a) => manifests::run(&ui, &dir, a),
-        Command::Completions(a) => docs::completions(a),
-        Command::Man(a) => docs::man(&ui, a),
+    run(&ui, &AssetDir::new(&dir), clock)
+}
+
+/// A command's handler, given the output, the asset directory and the clock.
+type Handler<'a> = Box<dyn FnOnce(&Ui, &AssetDir, &crate::clock::Clock) -> Result<u8> + 'a>;
+
+/// One command of the table.
+struct Entry<'a> {
+    /// Its name as typed (`token rotate`).
+    name: &'static str,
+    /// Its `--dir`, when it uses an asset directory.
+    dir: Option<&'a cli::DirArg>,
+    /// Its `--format`, or what it writes instead of a report.
+    format: std::result::Result<&'a cli::FormatArg, &'static str>,
+    /// What runs it.
+    run: Handler<'a>,
+}
+
+/// The command table: every command once, with its name, its `--dir` and `--format`, and its
+/// handler. A new command is one line here.
+fn entry(c: &Command) -> Entry<'_> {
+    use cli::{CaCommand as Ca, CertCommand as Cert, CsrCommand as Csr};
+    use cli::{MachineCommand as Machine, TokenCommand as Token};
+    /// A command with an asset directory and a report; `$h(ui, dir, args)` runs it.
+    macro_rules! e {
+        ($name:literal, $a:expr, $h:path) => {
+            Entry {
+                name: $name,
+                dir: Some(&$a.dir),
+                format: Ok(&$a.out),
+                run: Box::new(move |ui, dir, _| $h(ui, dir, $a)),
+            }
+        };
+    }
+    match c {
+        Command::Init(a) => e!("init", a, init::run),
+        Command::Ca(Ca::Create(a)) => e!("ca create", a, ca::create),
+        Command::Ca(Ca::Import(a)) => e!("ca import", a, ca::import),
+        Command::Ca(Ca::Rotate(a)) => e!("ca rotate", a, ca::rotate),
+        Command::Ca(Ca::Promote(a)) => e!("ca promote", a, ca::promote),
+        Command::Ca(Ca::Retire(a)) => e!("ca retire", a, ca::retire),
+        Command::Cert(Cert::Issue(a)) => e!("cert issue", a, cert::issue),
+        Command::Cert(Cert::Renew(a)) => e!("cert renew", a, cert::renew),
+        Command::Pointer(a) => e!("pointer", a, pointer::run),
+        Command::Token(Token::Create(a)) => e!("token create", a, token::create),
+        Command::Token(Token::Rotate(a)) => e!("token rotate", a, token::rotate),
+        Command::Token(Token::List(a)) => e!("token list", a, token::list),
+        Command::Token(Token::Revoke(a)) => e!("token revoke", a, token::revoke),
+        Command::Token(Token::Prune(a)) => e!("token prune", a, token::prune),
+        Command::Machine(Machine::Add(a)) => e!("machine add", a, machine::add),
+        Command::Machine(Machine::List(a)) => e!("machine list", a, machine::list),
+        Command::Machine(Machine::Remove(a)) => e!("machine remove", a, machine::remove),
+        Command::Inspect(a) => e!("inspect", a, inspect::run),
+        Command::Render(a) => e!("render", a, render::run),
+        Command::Doctor(a) => e!("doctor", a, doctor::run),
+        Command::Csr(Csr::Review(a)) => e!("csr review", a, csr::review),
+        Command::Manifests(a) => e!("manifests", a, manifests::run),
+        Command::Serve(a) => Entry {
+            name: "serve",
+            dir: Some(&a.dir),
+            format: Err("its access log as JSON lines"),
+            run: Box::new(move |_, dir, clock| serve::run(dir, a, clock)),
+        },
+        Command::Csr(Csr::Sign(a)) => Entry {
+            name: "csr sign",
+            dir: Some(&a.dir),
+            format: Err("a PEM certificate"),
+            run: Box::new(move |ui, dir, _| csr::sign(ui, dir, a)),
+        },
+        Command::Completions(a) => Entry {
+            name: "completions",
+            dir: None,
+            format: Err("a shell script"),
+            run: Box::new(move |_, _, _| docs::completions(a)),
+        },
+        Command::Man(a) => Entry {
+            name: "man",
+            dir: None,
+            format: Err("man pages"),
+            run: Box::new(move |ui, _, _| docs::man(ui, a)),
+        },
     }
 }
 

@@ -6,28 +6,13 @@ use serde::Serialize;
 
 use super::{commit, print_notes};
 use crate::assets::{AssetDir, layout};
-use crate::cli::{TokenCommand, TokenCreateArgs};
+use crate::cli::{
+    TokenCreateArgs, TokenListArgs, TokenPruneArgs, TokenRevokeArgs, TokenRotateArgs,
+};
 use crate::exit;
 use crate::ops::tokens::{self, CreateInputs};
 use crate::token::{TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
-
-/// Runs a token subcommand.
-pub fn run(ui: &Ui, dir: &AssetDir, cmd: &TokenCommand) -> Result<u8> {
-    match cmd {
-        TokenCommand::Create(a) => create(ui, dir, a),
-        TokenCommand::Rotate(a) => rotate(
-            ui,
-            dir,
-            a.grace.to_time(),
-            a.ttl.map(|d| d.to_time()),
-            a.description.clone(),
-        ),
-        TokenCommand::List(_) => list(ui, dir),
-        TokenCommand::Revoke(a) => revoke(ui, dir, &a.id),
-        TokenCommand::Prune(a) => prune(ui, dir, a.dry_run),
-    }
-}
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -38,7 +23,8 @@ struct ChangeReport<'a> {
     rewritten: &'a [String],
 }
 
-fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
+/// Runs `token create`.
+pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let inputs = CreateInputs {
         pools: a.pools.clone(),
@@ -84,15 +70,11 @@ fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn rotate(
-    ui: &Ui,
-    dir: &AssetDir,
-    grace: time::Duration,
-    ttl: Option<time::Duration>,
-    description: Option<String>,
-) -> Result<u8> {
+/// Runs `token rotate`.
+pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs) -> Result<u8> {
+    let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
     let (lock, snap) = super::load(ui, dir)?;
-    let out = tokens::rotate(&snap, grace, ttl, description, ui.now)?;
+    let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), ui.now)?;
     let (_, out) = commit(&lock, out)?;
     let report = &out.report;
     if ui.json() {
@@ -120,7 +102,8 @@ fn rotate(
     Ok(exit::OK)
 }
 
-fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
+/// Runs `token list`.
+pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs) -> Result<u8> {
     dir.require()?;
     let store = crate::ops::read_tokens(dir)?.unwrap_or_else(TokenStore::new);
     let summaries = store.summaries(ui.now);
@@ -156,7 +139,9 @@ fn list(ui: &Ui, dir: &AssetDir) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
+/// Runs `token revoke`.
+pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs) -> Result<u8> {
+    let id = a.id.as_str();
     if !is_token_id(id) {
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
@@ -171,7 +156,9 @@ fn revoke(ui: &Ui, dir: &AssetDir, id: &str) -> Result<u8> {
     Ok(exit::OK)
 }
 
-fn prune(ui: &Ui, dir: &AssetDir, dry_run: bool) -> Result<u8> {
+/// Runs `token prune`.
+pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs) -> Result<u8> {
+    let dry_run = a.dry_run;
     let (lock, snap) = super::load(ui, dir)?;
     let (_, out) = commit(&lock, tokens::prune(&snap, dry_run, ui.now)?)?;
     let p = &out.report;
