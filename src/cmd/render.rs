@@ -8,34 +8,132 @@ use crate::assets::AssetDir;
 use crate::cli::RenderArgs;
 use crate::exit::{self, usage};
 use crate::ignition::SpecVersion;
+use crate::ignition::fetch::{Fetch, Trust};
 use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::Read;
 use crate::ignition::render::{Flavour, cluster, controller, input};
-use crate::ops::render::{self, RenderInputs, fetch, report};
+use crate::ops::render::{self, RenderInputs, RenderReport, report};
+use crate::ops::{Note, Snapshot};
 use crate::ui::Ui;
 
-/// Runs `render`.
+/// Runs `render`: the flavour and the CA come from the snapshot, read under the lock; the
+/// inputs are read and the workflow runs under it, except for `--from-mcs`, whose fetch goes
+/// over the network between two snapshots rather than with the lock held.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
     dir.require()?;
     check_flags(a)?;
-    // Inputs are read and checked before the lock; the flavour recorded in mcsctl.json is only
-    // needed without --for.
-    let recorded = match a.flavour {
-        Some(_) => None,
-        None => crate::ops::config::load(dir)?.map(|c| c.flavour),
+    if let Some(f) = a.flavour {
+        check_flavour(a, f)?;
+    }
+    let (report, notes) = if a.from_mcs.is_some() {
+        from_mcs(ui, dir, a)?
+    } else {
+        // The inputs are read and checked before the lock.
+        let source = source(ui, a)?;
+        let (lock, snap) = super::load(ui, dir)?;
+        let flavour = flavour(ui, a, &snap)?;
+        let mut inputs = inputs(a, flavour)?;
+        let now = ui.now.unix_timestamp();
+        let out = match source {
+            Source::Cluster(served, shown) => render::cluster(&snap, served, &shown, inputs, now)?,
+            Source::MachineConfigs(read, controller) => {
+                inputs.controller = controller;
+                render::machine_configs(&snap, &read.read, inputs, now)?
+            }
+        };
+        let (_, out) = super::commit(&lock, out)?;
+        (out.report, out.notes)
     };
+    if let Some(diffs) = &report.dry_run {
+        print_dry_run(ui, diffs)?;
+        return Ok(exit::OK);
+    }
+    super::print_notes(ui, &notes);
+    if ui.json() {
+        ui.out_json(&report)?;
+    } else {
+        ui.out(report::text(&report, ui.verbose))?;
+    }
+    Ok(exit::OK)
+}
+
+/// What render renders from, read.
+enum Source {
+    /// `--from-cluster`: what the MCS serves, and the snapshot's name.
+    Cluster(cluster::Served, String),
+    /// `--machine-configs`, and the ControllerConfig found or given.
+    MachineConfigs(
+        input::Inputs,
+        Option<(crate::ignition::render::Cluster, String)>,
+    ),
+}
+
+/// Reads `--from-cluster` or `--machine-configs`.
+fn source(ui: &Ui, a: &RenderArgs) -> Result<Source> {
+    if let Some(path) = &a.from_cluster {
+        let shown = path.display().to_string();
+        let objects = crate::kube::files::read_objects(path)?;
+        ui.detail(format!("{shown}: {} objects", objects.len()));
+        let served = cluster::serve(&objects, a.pool.as_deref(), &shown)?;
+        show_picks(ui, &served);
+        return Ok(Source::Cluster(served, shown));
+    }
+    let Some(p) = &a.machine_configs else {
+        // clap requires --machine-configs unless --from-mcs or --from-cluster is given.
+        return Err(usage("--machine-configs is required"));
+    };
+    let read = input::read_all(p, a.strict.into())?;
+    show_selection(ui, &read.read);
+    let controller = controller_config(a, &read.controller_configs)?;
+    Ok(Source::MachineConfigs(read, controller))
+}
+
+/// `--from-mcs`: the flavour and the CA from one snapshot, the fetch without the lock, the
+/// workflow on a second snapshot.
+fn from_mcs(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<(RenderReport, Vec<Note>)> {
+    let (Some(url), Some(pool)) = (&a.from_mcs, &a.pool) else {
+        return Err(usage("--from-mcs needs --pool"));
+    };
+    let (flavour, trust) = {
+        let (_lock, snap) = super::load(ui, dir)?;
+        let trust = match &a.ca {
+            Some(p) => Trust::from_file(crate::assets::read_file(p)?, p.display().to_string())?,
+            None => Trust::of_directory(snap.trusted_pem(), &dir.root().display().to_string())?,
+        };
+        (flavour(ui, a, &snap)?, trust)
+    };
+    let inputs = inputs(a, flavour)?;
+    let f = Fetch {
+        url,
+        pool,
+        token: a.token.as_deref(),
+        trust: &trust,
+        version: a.spec_version,
+    };
+    let fetched = crate::ignition::fetch::fetch(&f, flavour)?;
+    let (lock, snap) = super::load(ui, dir)?;
+    let (_, out) = super::commit(&lock, render::mcs(&snap, pool, fetched, inputs)?)?;
+    Ok((out.report, out.notes))
+}
+
+/// `--for`, else the flavour recorded in mcsctl.json, else the default; checked against the
+/// flags that go with it.
+fn flavour(ui: &Ui, a: &RenderArgs, snap: &Snapshot) -> Result<Flavour> {
+    let recorded = snap.config.as_ref().map(|c| c.flavour);
     let flavour = a.flavour.or(recorded).unwrap_or_default();
-    ui.detail(format!(
-        "flavour {} ({})",
-        flavour.name(),
-        match (a.flavour, recorded) {
-            (Some(_), _) => "from --for",
-            (None, Some(_)) => "from mcsctl.json",
-            (None, None) => "default",
-        }
-    ));
+    let from = match (a.flavour, recorded) {
+        (Some(_), _) => "from --for",
+        (None, Some(_)) => "from mcsctl.json",
+        (None, None) => "default",
+    };
+    ui.detail(format!("flavour {} ({from})", flavour.name()));
     check_flavour(a, flavour)?;
-    let inputs = RenderInputs {
+    Ok(flavour)
+}
+
+/// What render was asked for besides its source.
+fn inputs(a: &RenderArgs, flavour: Flavour) -> Result<RenderInputs<'_>> {
+    Ok(RenderInputs {
         flavour,
         version: a.spec_version,
         bootstrap_kubeconfig: match &a.bootstrap_kubeconfig {
@@ -47,52 +145,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         dry_run: a.dry_run,
         replace: a.replace,
         controller: None,
-    };
-    let now = ui.now.unix_timestamp();
-    let (lock, snap, out);
-    if let (Some(url), Some(pool)) = (&a.from_mcs, &a.pool) {
-        let f = fetch::Fetch {
-            url,
-            pool,
-            token: a.token.as_deref(),
-            ca: a.ca.as_deref(),
-            version: a.spec_version,
-        };
-        let fetched = fetch::fetch(dir, &f, flavour)?;
-        (lock, snap) = super::load(ui, dir)?;
-        out = render::mcs(&snap, pool, fetched, inputs)?;
-    } else if let Some(path) = &a.from_cluster {
-        let shown = path.display().to_string();
-        let objects = crate::kube::files::read_objects(path)?;
-        ui.detail(format!("{shown}: {} objects", objects.len()));
-        let served = cluster::serve(&objects, a.pool.as_deref(), &shown)?;
-        show_picks(ui, &served);
-        (lock, snap) = super::load(ui, dir)?;
-        out = render::cluster(&snap, served, &shown, inputs, now)?;
-    } else {
-        let Some(p) = &a.machine_configs else {
-            // clap requires --machine-configs unless --from-mcs or --from-cluster is given.
-            return Err(usage("--machine-configs is required"));
-        };
-        let read = input::read_all(p, a.strict.into())?;
-        show_selection(ui, &read.read);
-        let mut inputs = inputs;
-        inputs.controller = controller_config(a, &read.controller_configs)?;
-        (lock, snap) = super::load(ui, dir)?;
-        out = render::machine_configs(&snap, &read.read, inputs, now)?;
-    }
-    let (_, out) = super::commit(&lock, out)?;
-    if let Some(diffs) = &out.report.dry_run {
-        print_dry_run(ui, diffs)?;
-        return Ok(exit::OK);
-    }
-    super::print_notes(ui, &out.notes);
-    if ui.json() {
-        ui.out_json(&out.report)?;
-    } else {
-        ui.out(report::text(&out.report, ui.verbose))?;
-    }
-    Ok(exit::OK)
+    })
 }
 
 /// The ControllerConfig of `--controller-config`, else one among the inputs (not both).

@@ -4,6 +4,7 @@ pub mod accept;
 pub mod chunks;
 pub mod dataurl;
 pub mod edit;
+pub mod fetch;
 pub mod pointer;
 pub mod render;
 pub mod sharing;

@@ -159,6 +159,16 @@ impl Snapshot {
         }
     }
 
+    /// The PEM machines trust for the MCS, and where it is: the bundle, else the CA.
+    pub fn trusted_pem(&self) -> Option<(&[u8], String)> {
+        let shown = |rel: &str| self.dir.path(rel).display().to_string();
+        match (&self.cas.bundle_pem, &self.cas.active) {
+            (Some(b), _) => Some((b.as_slice(), shown(layout::CA_BUNDLE))),
+            (None, Some(ca)) => Some((ca.cert_pem.as_slice(), shown(layout::CA_CERT))),
+            (None, None) => None,
+        }
+    }
+
     /// A change to this directory, named after the command making it.
     pub fn change(&self, command: &str) -> Change<'_> {
         self.dir.change(command)

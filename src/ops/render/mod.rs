@@ -6,7 +6,6 @@
 //! mcsctl.json.
 
 pub mod compare;
-pub mod fetch;
 pub mod kubeconfig;
 mod pools;
 pub mod report;
@@ -315,7 +314,7 @@ pub fn cluster<'s>(
 pub fn mcs<'s>(
     snap: &'s Snapshot,
     pool: &str,
-    fetched: fetch::Fetched,
+    fetched: crate::ignition::fetch::Fetched,
     inputs: RenderInputs<'_>,
 ) -> Result<Outcome<'s, RenderReport>> {
     let config = &fetched.config;

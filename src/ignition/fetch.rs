@@ -3,14 +3,12 @@
 //! mirror it. The answer is checked as a booting machine would need it (valid Ignition, and for
 //! the openshift flavour the bootstrap kubeconfig) before anything is written.
 
-use std::path::Path;
 use std::time::Duration;
 
 use anyhow::{Result, bail};
 use rustls::pki_types::CertificateDer;
 use serde_json::Value;
 
-use crate::assets::{AssetDir, layout};
 use crate::exit::usage;
 use crate::http::{self, HttpUrl};
 use crate::ignition::render::{Flavour, payload};
@@ -27,8 +25,8 @@ pub struct Fetch<'a> {
     pub pool: &'a str,
     /// `--token`.
     pub token: Option<&'a str>,
-    /// `--ca`.
-    pub ca: Option<&'a Path>,
+    /// The CAs the server's certificate must chain to.
+    pub trust: &'a Trust,
     /// The spec version to ask for (the newest when `None`).
     pub version: Option<SpecVersion>,
 }
@@ -43,8 +41,58 @@ pub struct Fetched {
     pub config: Value,
 }
 
-/// Fetches the pool's config, trusting `--ca` or the asset directory's CA, and checks it.
-pub fn fetch(dir: &AssetDir, f: &Fetch<'_>, flavour: Flavour) -> Result<Fetched> {
+/// The CAs to trust, and where they came from.
+pub struct Trust {
+    pems: Vec<Vec<u8>>,
+    what: String,
+}
+
+impl Trust {
+    /// `--ca`: PEM, or a pointer config whose `certificateAuthorities` say whom to trust.
+    pub fn from_file(bytes: Vec<u8>, what: String) -> Result<Trust> {
+        if !bytes.trim_ascii_start().starts_with(b"{") {
+            return Ok(Trust {
+                pems: vec![bytes],
+                what,
+            });
+        }
+        let info = pointer::parse(&bytes, &what)?;
+        if info.ca_pems.is_empty() {
+            bail!("{what} is a pointer config without an inline CA (certificateAuthorities)");
+        }
+        Ok(Trust {
+            pems: info.ca_pems,
+            what,
+        })
+    }
+
+    /// The asset directory's CA (its bundle, else its CA), as the snapshot holds it; `dir`
+    /// names it in messages.
+    pub fn of_directory(bundle: Option<(&[u8], String)>, dir: &str) -> Result<Trust> {
+        let Some((pem, what)) = bundle else {
+            return Err(usage(format!(
+                "{dir} has no CA to check the server with; pass --ca FILE (the MCS CA, or the installer's worker.ign)"
+            )));
+        };
+        Ok(Trust {
+            pems: vec![pem.to_vec()],
+            what,
+        })
+    }
+
+    fn roots(&self) -> Result<Vec<CertificateDer<'static>>> {
+        let mut out = Vec::new();
+        for pem in &self.pems {
+            for c in crate::pki::load::certs(pem, &self.what)? {
+                out.push(CertificateDer::from(c.der));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Fetches the pool's config, trusting `f.trust`, and checks it.
+pub fn fetch(f: &Fetch<'_>, flavour: Flavour) -> Result<Fetched> {
     let pool = f.pool;
     if !crate::names::is_dns_label(pool) {
         return Err(usage(format!(
@@ -58,7 +106,7 @@ pub fn fetch(dir: &AssetDir, f: &Fetch<'_>, flavour: Flavour) -> Result<Fetched>
         ));
     }
     let roots = if url.is_https() {
-        roots(dir, f.ca)?
+        f.trust.roots()?
     } else {
         Vec::new()
     };
@@ -152,47 +200,6 @@ fn answer(ex: http::Exchange, shown: &str) -> Result<Answer> {
         }),
         _ => bail!("fetching {shown}: no answer"),
     }
-}
-
-/// The CAs to trust: --ca (PEM, or a pointer config's certificateAuthorities), else the asset
-/// directory's bundle.
-fn roots(dir: &AssetDir, ca: Option<&Path>) -> Result<Vec<CertificateDer<'static>>> {
-    let (pems, what) = match ca {
-        Some(p) => {
-            let bytes = crate::assets::read_file(p)?;
-            let what = p.display().to_string();
-            if bytes.trim_ascii_start().starts_with(b"{") {
-                let info = pointer::parse(&bytes, &what)?;
-                if info.ca_pems.is_empty() {
-                    bail!(
-                        "{what} is a pointer config without an inline CA (certificateAuthorities)"
-                    );
-                }
-                (info.ca_pems, what)
-            } else {
-                (vec![bytes], what)
-            }
-        }
-        None => {
-            let rel = [layout::CA_BUNDLE, layout::CA_CERT]
-                .into_iter()
-                .find(|r| dir.exists(r))
-                .ok_or_else(|| {
-                    usage(format!(
-                        "{} has no CA to check the server with; pass --ca FILE (the MCS CA, or the installer's worker.ign)",
-                        dir.root().display()
-                    ))
-                })?;
-            (vec![dir.read(rel)?], dir.path(rel).display().to_string())
-        }
-    };
-    let mut out = Vec::new();
-    for pem in pems {
-        for c in crate::pki::load::certs(&pem, &what)? {
-            out.push(CertificateDer::from(c.der));
-        }
-    }
-    Ok(out)
 }
 
 /// The answer must be a valid Ignition 3 config mcsctl can serve (read back as `serve` will
