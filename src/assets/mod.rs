@@ -1,5 +1,5 @@
 //! The asset directory: its layout, changes that land whole ([`change`]), the state-changing
-//! lock, directories with exact modes. What the files mean is `crate::state`'s business.
+//! lock, directories with exact modes. What the files mean is `crate::ops`'s business.
 
 pub mod change;
 mod read;
@@ -112,13 +112,6 @@ impl AssetDir {
     /// Reads a file inside the directory, with the file named in the error.
     pub fn read(&self, rel: &str) -> Result<Vec<u8>> {
         read_file(&self.path(rel))
-    }
-
-    /// Reads a UTF-8 file inside the directory.
-    pub fn read_string(&self, rel: &str) -> Result<String> {
-        let bytes = self.read(rel)?;
-        String::from_utf8(bytes)
-            .with_context(|| format!("{} is not UTF-8 text", self.path(rel).display()))
     }
 
     /// Fails with a user error unless the directory exists and is a directory.

@@ -1,5 +1,5 @@
 //! Command handlers: each resolves its arguments, loads the asset directory under its lock
-//! ([`load`]), calls a workflow of `crate::state`, commits its change ([`commit`]) and prints
+//! ([`load`]), calls a workflow of `crate::ops`, commits its change ([`commit`]) and prints
 //! its report. No command module calls another; what they share is here.
 
 pub mod ca;

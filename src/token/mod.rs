@@ -241,11 +241,6 @@ impl TokenStore {
             .or_else(|| self.tokens.iter().filter(live).find(|t| t.pools.is_none()))
     }
 
-    /// Whether any token is current (live or not): the directory uses tokens.
-    pub fn has_current(&self) -> bool {
-        self.tokens.iter().any(|t| t.state == State::Current)
-    }
-
     /// Tokens the server accepts at `now`.
     pub fn live(&self, now: OffsetDateTime) -> impl Iterator<Item = &Token> {
         self.tokens.iter().filter(move |t| t.is_live(now))

@@ -295,16 +295,6 @@ pub enum Kind {
     List(&'static str),
 }
 
-impl Kind {
-    /// Whether Go holds the field behind a pointer (set or not, as opposed to zero or not).
-    pub fn is_pointer(self) -> bool {
-        matches!(
-            self,
-            Kind::PtrStr | Kind::PtrInt | Kind::PtrBool | Kind::PtrStruct(_)
-        )
-    }
-}
-
 /// One JSON field of a struct.
 #[derive(Debug, Clone, Copy)]
 pub struct Field {

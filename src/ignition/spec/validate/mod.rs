@@ -62,11 +62,6 @@ impl Report {
             message: message.into(),
         });
     }
-
-    /// Whether Ignition would refuse the config.
-    pub fn is_fatal(&self) -> bool {
-        !self.errors.is_empty()
-    }
 }
 
 /// Validates a spec 3 config at its own version.
