@@ -25,6 +25,7 @@ pub mod ledger;
 pub mod manifests;
 pub mod names;
 pub mod ops;
+pub mod percent;
 pub mod pki;
 pub mod serve;
 pub mod size;

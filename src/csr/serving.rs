@@ -234,43 +234,22 @@ fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
 }
 
 /// x509 path validation of `leaf` to one of `roots` at `now`, for serverAuth, as Go's
-/// `x509.Certificate.Verify` with default options does (no name check).
+/// `x509.Certificate.Verify` with default options does (no name check), in Go's words.
 pub fn verify_chain(
     leaf: &[u8],
     roots: &[Vec<u8>],
     now: Option<OffsetDateTime>,
 ) -> Result<(), String> {
-    use rustls::pki_types::{CertificateDer, UnixTime};
-    let ders: Vec<CertificateDer<'_>> = roots
-        .iter()
-        .map(|r| CertificateDer::from(r.as_slice()))
-        .collect();
-    let anchors: Vec<_> = ders
-        .iter()
-        .filter_map(|d| webpki::anchor_from_trusted_cert(d).ok())
-        .collect();
-    if anchors.is_empty() {
-        return Err("x509: certificate signed by unknown authority".into());
-    }
-    let leaf_der = CertificateDer::from(leaf);
-    let ee = webpki::EndEntityCert::try_from(&leaf_der)
-        .map_err(|e| format!("current serving cert: {e}"))?;
-    let t = now.map(|t| t.unix_timestamp()).unwrap_or(0).max(0) as u64;
-    ee.verify_for_usage(
-        webpki::ALL_VERIFICATION_ALGS,
-        &anchors,
-        &[],
-        UnixTime::since_unix_epoch(std::time::Duration::from_secs(t)),
-        webpki::KeyUsage::server_auth(),
-        None,
-        None,
-    )
-    .map(|_| ())
-    .map_err(|e| match e {
-        webpki::Error::CertExpired { .. } | webpki::Error::CertNotValidYet { .. } => {
+    use crate::pki::verify::{self, ChainError};
+    let roots: Vec<&[u8]> = roots.iter().map(Vec::as_slice).collect();
+    let at = now.map_or(0, |t| t.unix_timestamp());
+    verify::chain(&[leaf], &roots, at, None).map_err(|e| match e {
+        ChainError::OutsideValidity => {
             "x509: certificate has expired or is not yet valid".to_string()
         }
-        webpki::Error::UnknownIssuer => "x509: certificate signed by unknown authority".to_string(),
+        ChainError::UnknownIssuer | ChainError::NoAnchor => {
+            "x509: certificate signed by unknown authority".to_string()
+        }
         other => format!("x509: {other}"),
     })
 }

@@ -3,6 +3,8 @@
 use anyhow::{Result, anyhow, bail};
 use base64::Engine;
 
+use crate::percent::BadEscape;
+
 /// Encodes `data` the way openshift-install writes CA bundles into pointer configs.
 pub fn encode_text(data: &[u8]) -> String {
     format!(
@@ -236,32 +238,13 @@ fn decode_data(data: &str, base64: bool) -> std::result::Result<Vec<u8>, String>
 
 /// The library's `Unescape`: ASCII only, `%` followed by two hex digits.
 fn rfc2396_unescape(s: &str) -> std::result::Result<Vec<u8>, String> {
-    let b = s.as_bytes();
     if !s.is_ascii() {
         return Err("rfc2396: non-ASCII char detected".into());
     }
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = |k: usize| b.get(k).and_then(|c| (*c as char).to_digit(16));
-            match (b.get(i + 1), b.get(i + 2)) {
-                (None, _) | (Some(_), None) => {
-                    return Err("rfc2396: unexpected end of unescape sequence".into());
-                }
-                _ => {}
-            }
-            let (Some(h), Some(l)) = (hex(i + 1), hex(i + 2)) else {
-                return Err("rfc2396: invalid char 0x25 in unescape sequence".into());
-            };
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Ok(out)
+    crate::percent::decode(s.as_bytes()).map_err(|e| match e {
+        BadEscape::Truncated => "rfc2396: unexpected end of unescape sequence".into(),
+        BadEscape::NotHex => "rfc2396: invalid char 0x25 in unescape sequence".into(),
+    })
 }
 
 /// `strconv.Unquote` of a quoted parameter value succeeding.
@@ -272,26 +255,10 @@ fn unquote(v: &str) -> std::result::Result<(), String> {
 }
 
 fn percent_decode(s: &str) -> Result<Vec<u8>> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let hex = b
-                .get(i + 1..i + 3)
-                .ok_or_else(|| anyhow!("data URL has a truncated %-escape"))?;
-            let v = std::str::from_utf8(hex)
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| anyhow!("data URL has an invalid %-escape"))?;
-            out.push(v);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    Ok(out)
+    crate::percent::decode(s.as_bytes()).map_err(|e| match e {
+        BadEscape::Truncated => anyhow!("data URL has a truncated %-escape"),
+        BadEscape::NotHex => anyhow!("data URL has an invalid %-escape"),
+    })
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use super::{Level, Report, Role};
 use crate::assets::{AssetDir, layout};
 use crate::pki::cert::parse_pem_certs;
 use crate::pki::remote;
+use crate::pki::verify::ChainError;
 
 /// For a cluster whose MCO rotates the CA (4.19 and later): how to follow it.
 const FOLLOW_THE_CLUSTER: &str = "if the cluster rotated its MCS CA: `oc -n openshift-machine-config-operator get configmap machine-config-server-ca -o yaml > mcs-ca.yaml && mcsctl ca import --bundle mcs-ca.yaml`, then copy the rewritten pointer configs to where machines boot from";
@@ -126,13 +127,13 @@ fn check_pointers(r: &mut Report, dir: &AssetDir, seen: &Seen<'_>, pointers: &[T
                 format!("{} trusts what {endpoint} presents", p.name),
             ),
             Err(e) => {
-                let why = if e == "BadSignature" || e == "UnknownIssuer" {
+                let why = if e == ChainError::UnknownIssuer {
                     format!(
                         "it does not trust the CA {} that signed it: a machine booting with it fails with \"x509: certificate signed by unknown authority\"",
                         last.issuer_with_key_id()
                     )
                 } else {
-                    e
+                    e.to_string()
                 };
                 let fix = if dir_trusts {
                     format!(
@@ -177,13 +178,13 @@ fn check_chain(
             ),
         ),
         Err(e) => {
-            let reason = if e == "BadSignature" || e == "UnknownIssuer" {
+            let reason = if e == ChainError::UnknownIssuer {
                 format!(
                     "it is not signed by any CA of {source} (a client would need the CA {}) and will fail with \"x509: certificate signed by unknown authority\"",
                     last.issuer_with_key_id()
                 )
             } else {
-                e
+                e.to_string()
             };
             r.check(
                 Level::Fail,

@@ -7,6 +7,7 @@ pub mod kind;
 pub mod load;
 pub mod remote;
 pub mod rotation;
+pub mod verify;
 
 use anyhow::{Result, bail};
 

@@ -10,7 +10,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
-use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
+use rustls::{DigitallySignedStruct, SignatureScheme};
 
 use super::cert::CertInfo;
 
@@ -148,43 +148,14 @@ pub fn fetch_chain(addr: &str, server_name: &str, timeout: Duration) -> Result<P
 }
 
 /// Verifies a presented chain for `server_name` against `roots` the way a TLS client that
-/// trusts only those roots would (Ignition trusts only the pointer config's CAs). The error
-/// is the verifier's reason, e.g. `UnknownIssuer` or `NotValidForName`.
+/// trusts only those roots would (Ignition trusts only the pointer config's CAs), now.
 pub fn verify_chain(
     chain: &[CertInfo],
     roots: &[CertInfo],
     server_name: &str,
-) -> Result<(), String> {
-    let mut store = RootCertStore::empty();
-    for r in roots {
-        store
-            .add(CertificateDer::from(r.der.clone()))
-            .map_err(|e| format!("the CA {} cannot be used as a trust anchor: {e}", r.subject))?;
-    }
-    let verifier =
-        rustls::client::WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider())
-            .build()
-            .map_err(|e| format!("no usable trust anchor: {e}"))?;
-    let Some((leaf, rest)) = chain.split_first() else {
-        return Err("empty chain".into());
-    };
-    let intermediates: Vec<CertificateDer<'_>> = rest
-        .iter()
-        .map(|c| CertificateDer::from(c.der.as_slice()))
-        .collect();
-    let name = ServerName::try_from(server_name.to_string())
-        .map_err(|_| format!("invalid server name {server_name:?}"))?;
-    verifier
-        .verify_server_cert(
-            &CertificateDer::from(leaf.der.as_slice()),
-            &intermediates,
-            &name,
-            &[],
-            UnixTime::now(),
-        )
-        .map(|_| ())
-        .map_err(|e| match e {
-            rustls::Error::InvalidCertificate(c) => format!("{c:?}"),
-            other => other.to_string(),
-        })
+) -> Result<(), super::verify::ChainError> {
+    let ders: Vec<&[u8]> = chain.iter().map(|c| c.der.as_slice()).collect();
+    let roots: Vec<&[u8]> = roots.iter().map(|c| c.der.as_slice()).collect();
+    let now = UnixTime::now().as_secs() as i64;
+    super::verify::chain(&ders, &roots, now, Some(server_name))
 }

@@ -386,26 +386,13 @@ fn serve_config(
     }
 }
 
-/// `%XX` decoded as Go's `url.PathUnescape` does for a request path; `None` for a bad escape.
+/// `%XX` decoded as Go's `url.PathUnescape` does for a request path; `None` for a bad escape
+/// or a path that is not UTF-8.
 fn percent_decode(p: &str) -> Option<String> {
     if !p.contains('%') {
         return Some(p.to_string());
     }
-    let b = p.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' {
-            let h = (*b.get(i + 1)? as char).to_digit(16)?;
-            let l = (*b.get(i + 2)? as char).to_digit(16)?;
-            out.push((h * 16 + l) as u8);
-            i += 3;
-        } else {
-            out.push(b[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    String::from_utf8(crate::percent::decode(p.as_bytes()).ok()?).ok()
 }
 
 /// net/http's `cleanPath`: `path.Clean`, keeping a trailing slash.
