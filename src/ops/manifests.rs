@@ -93,7 +93,7 @@ pub fn manifests<'s>(
     let mut report = Vec::new();
     let mut change = snap.change("manifests");
     for o in &objects {
-        let text = serde_yaml_ng::to_string(&o.object)?;
+        let text = crate::golang::yaml::marshal(&o.object);
         let path = m.output.join(&o.file);
         if !m.force && path.exists() {
             bail!("{} exists; use --force to overwrite", path.display());
