@@ -3,7 +3,7 @@
 use anyhow::Result;
 
 use super::{commit, keygen, print_notes, print_written};
-use crate::assets::{AssetDir, layout};
+use crate::assets::AssetDir;
 use crate::cli::{CertIssueArgs, CertRenewArgs};
 use crate::exit::{self, usage};
 use crate::ops::Outcome;
@@ -14,13 +14,13 @@ use crate::ui::Ui;
 pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
     // Without mcsctl.json (a directory made step by step with `ca create`) there is no cluster
     // name to derive api-int.<cluster>.<domain> from: the SANs must be given.
-    if !dir.exists(layout::CONFIG) && args.sans.is_empty() {
+    let (lock, snap) = super::load(ui, dir)?;
+    if snap.config.is_none() && args.sans.is_empty() {
         return Err(usage(format!(
             "{} has no mcsctl.json to take the cluster's api-int name from; pass --san HOST (or run `mcsctl init`)",
             dir.root().display()
         )));
     }
-    let (lock, snap) = super::load(ui, dir)?;
     let inputs = IssueInputs {
         extra: args.sans.clone(),
         replace_sans: args.replace_sans,

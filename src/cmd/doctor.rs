@@ -79,9 +79,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
 }
 
 /// The machine tokens of limited uses the asset directory holds (none when it has no token
-/// store, or one that cannot be read: the server's answer to the HEAD still says).
+/// store, or a directory that cannot be read: the server's answer to the HEAD still says).
+/// Read as the other readers read it (inspect), without the lock: doctor changes nothing.
 fn known_tokens(dir: &AssetDir) -> Vec<doctor::KnownToken> {
-    let Ok(Some(store)) = crate::ops::read_tokens(dir) else {
+    let Some(store) = crate::ops::Snapshot::read(dir).ok().and_then(|s| s.tokens) else {
         return Vec::new();
     };
     store

@@ -5,17 +5,6 @@ use anyhow::Result;
 use crate::assets::AssetDir;
 use crate::cli::ServeArgs;
 use crate::serve::Options;
-use crate::serve::proxy::Cidr;
-
-/// The balancers: --proxy-protocol-from, else proxyProtocolFrom of mcsctl.json.
-fn proxies(dir: &AssetDir, flags: &[Cidr]) -> Result<Vec<Cidr>> {
-    if !flags.is_empty() {
-        return Ok(flags.to_vec());
-    }
-    Ok(crate::ops::config::load(dir)?
-        .map(|c| c.proxy_protocol_from)
-        .unwrap_or_default())
-}
 
 /// Runs `serve`.
 pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
@@ -49,7 +38,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
         write_timeout: a.write_timeout.to_std(),
         min_send_rate: a.min_send_rate,
         connection_deadline: a.connection_deadline.to_std(),
-        proxy_from: proxies(dir, &a.proxy_protocol_from)?,
+        proxy_from: a.proxy_protocol_from.clone(),
     };
     crate::serve::run(opts)
 }

@@ -104,8 +104,8 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs) -> Result<u8> {
 
 /// Runs `token list`.
 pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs) -> Result<u8> {
-    dir.require()?;
-    let store = crate::ops::read_tokens(dir)?.unwrap_or_else(TokenStore::new);
+    let (_lock, snap) = super::load(ui, dir)?;
+    let store = snap.tokens.unwrap_or_else(TokenStore::new);
     let summaries = store.summaries(ui.now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "tokens": summaries }))?;

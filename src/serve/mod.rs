@@ -104,7 +104,8 @@ pub struct Options {
     pub max_failures: u32,
     /// How long a client stays blocked.
     pub block_for: Duration,
-    /// Load balancers whose connections start with a PROXY protocol header.
+    /// Load balancers whose connections start with a PROXY protocol header
+    /// (`--proxy-protocol-from`; empty: `proxyProtocolFrom` of mcsctl.json, read at start).
     pub proxy_from: Vec<Cidr>,
 }
 
@@ -117,6 +118,11 @@ const HARD_HEAD_LIMIT: usize = 256 * 1024;
 /// Runs the server until SIGTERM or SIGINT; returns the exit code.
 pub fn run(mut opts: Options) -> Result<u8> {
     install_panic_hook();
+    if opts.proxy_from.is_empty()
+        && let Some(c) = crate::ops::config::load(&opts.dir)?
+    {
+        opts.proxy_from = c.proxy_protocol_from;
+    }
     let metrics = if opts.metrics_listen.is_some() {
         scrape::MAX_CONNECTIONS
     } else {

@@ -313,8 +313,9 @@ fn each_concept_has_one_home() {
 
 #[test]
 fn commands_and_workflows_do_no_file_io_of_their_own() {
-    // cmd reads inputs and commits through `assets`; the workflows of `state` take a snapshot
-    // (its readers, `cas.rs` and `pointers.rs`, and the tests' scratch directories aside).
+    // cmd reads inputs and commits through `assets`, and the asset directory through the
+    // snapshot; the workflows of `ops` take a snapshot (its readers, `cas.rs` and
+    // `pointers.rs`, and the tests' scratch directories aside).
     let mut bad = Vec::new();
     for dir in ["cmd", "ops"] {
         for f in rust_files(&src().join(dir)) {
@@ -324,7 +325,12 @@ fn commands_and_workflows_do_no_file_io_of_their_own() {
                 continue;
             }
             for (n, l) in production(&f) {
-                if l.contains("std::fs") || l.contains("fs::read") || l.contains("File::open") {
+                let io = ["std::fs", "fs::read", "File::open"];
+                // cmd reads the asset directory through the snapshot alone.
+                let bypass = ["config::load(", "read_tokens(", "dir.read("];
+                if io.iter().any(|x| l.contains(x))
+                    || (dir == "cmd" && bypass.iter().any(|x| l.contains(x)))
+                {
                     bad.push(format!("{rel}:{n}: {}", l.trim()));
                 }
             }
