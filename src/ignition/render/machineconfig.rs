@@ -25,7 +25,6 @@ use anyhow::Result;
 use serde_json::{Map, Value};
 
 use super::object::GENERATED_BY;
-use crate::ignition::spec::typed::Unknown;
 use crate::ignition::spec::validate::{Issue, validate};
 use crate::ignition::spec::{Config, DecodeError, Spec, convert, v2};
 
@@ -282,19 +281,28 @@ fn config(
         ),
     })?;
     let first_new = dropped.len();
-    dropped.extend(
-        unknown
-            .into_iter()
-            .map(|Unknown { path, meant }| DroppedField {
-                path: format!("spec.config.{path}"),
-                meant: meant.map(str::to_string),
+    let mut case_warnings = Vec::new();
+    for u in unknown {
+        let at = format!("spec.config.{}", u.path);
+        match u.read_as {
+            Some(field) => case_warnings.push(Issue {
+                message: format!(
+                    "unused key {} (read as {field}, as Go matches a field name regardless of case; the MCO keeps the value and Ignition warns)",
+                    u.path.rsplit('.').next().unwrap_or(&u.path)
+                ),
+                path: at,
+            }),
+            None => dropped.push(DroppedField {
+                path: at,
+                meant: u.meant.map(str::to_string),
                 ignition: Some(cfg.spec),
             }),
-    );
+        }
+    }
     refuse_if_strict(&dropped[first_new..], strict)?;
     let written_in = cfg.spec;
     let at = |e: &Issue| format!("spec.config.{}", e.path);
-    let (config, warnings) = if cfg.spec == Spec::V2_2 {
+    let (config, mut warnings) = if cfg.spec == Spec::V2_2 {
         // The MCO validates a spec 2 config (IgnParseWrapper), then cleans it up and
         // converts it (ParseAndConvertConfig).
         let v3 = v2::mco_dedupe(&cfg)
@@ -308,7 +316,7 @@ fn config(
             let misplaced = dropped::misplaced(&at(e), &dropped[first_new..]);
             return Err(field(at(e), format!("{}{misplaced}", describe_issue(e))));
         }
-        let warnings = r
+        let warnings: Vec<Issue> = r
             .warnings
             .into_iter()
             .map(|w| Issue {
@@ -320,6 +328,7 @@ fn config(
         check_modes(&v35)?;
         (v35, warnings)
     };
+    warnings.splice(0..0, case_warnings);
     Ok(Some(Parsed {
         config,
         written_in,

@@ -24,19 +24,29 @@ pub struct Unknown {
     pub path: String,
     /// The field of the same struct it most likely meant (a typo, another case), if any.
     pub meant: Option<&'static str>,
+    /// The field it was read as: Go's `json.Unmarshal` matches a key to a field regardless of
+    /// case when no key matches exactly (`Mode` is read as `mode`), though Ignition still
+    /// warns that the key is unused. `None`: dropped.
+    pub read_as: Option<&'static str>,
 }
 
 impl Unknown {
-    fn of(path: &str, key: &str, ty: &Type) -> Unknown {
+    fn of(path: &str, key: &str, ty: &Type, m: &Map<String, Value>) -> Unknown {
         let names: Vec<&'static str> = ty.fields.iter().map(|f| f.name).collect();
         let meant = names
             .iter()
             .find(|n| n.eq_ignore_ascii_case(key))
             .copied()
             .or_else(|| crate::names::closest(key, &names).copied());
+        let read_as = ty
+            .fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(key) && !m.contains_key(f.name))
+            .map(|f| f.name);
         Unknown {
             path: join(path, key),
             meant,
+            read_as,
         }
     }
 }
@@ -69,12 +79,21 @@ fn decode_struct(
     };
     for (k, val) in &m {
         if ty.field(k).is_none() && !val.is_null() {
-            unknown.push(Unknown::of(path, k, ty));
+            unknown.push(Unknown::of(path, k, ty, &m));
         }
     }
     let mut out = Map::new();
     for f in &ty.fields {
-        let Some(val) = m.remove(f.name).filter(|v| !v.is_null()) else {
+        // An exact key first; else one that differs in case only, as encoding/json takes it.
+        let val = match m.remove(f.name) {
+            Some(v) => Some(v),
+            None => m
+                .keys()
+                .find(|k| k.eq_ignore_ascii_case(f.name))
+                .cloned()
+                .and_then(|k| m.remove(&k)),
+        };
+        let Some(val) = val.filter(|v| !v.is_null()) else {
             continue;
         };
         let at = join(path, f.name);

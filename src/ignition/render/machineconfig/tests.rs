@@ -117,20 +117,41 @@ fn unknown_ignition_keys_are_dropped_as_ignition_drops_them() {
     assert_eq!(
         dropped(cfg.clone()),
         [
-            "in.yaml: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?); dropped, as the MCO drops it (--strict refuses it)",
-            "in.yaml: MachineConfig 50-worker-x: spec.config.storage.files[0].Mode: Ignition spec 3.2.0 has no such field (did you mean mode?); dropped, as the MCO drops it (--strict refuses it)",
+            "in.yaml: MachineConfig 50-worker-x: spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?); dropped, as the MCO drops it (--strict refuses it)"
         ]
     );
+    // Go's encoding/json reads `Mode` as `mode` (no exact key): kept, and warned of as
+    // Ignition warns of it.
     let m = one(cfg.clone()).unwrap();
     assert_eq!(
         m.config.unwrap().value["storage"]["files"],
-        json!([{"path": "/etc/a"}])
+        json!([{"path": "/etc/a", "mode": 420}])
+    );
+    assert_eq!(m.warnings.len(), 1, "{:?}", m.warnings);
+    assert_eq!(m.warnings[0].path, "spec.config.storage.files[0].Mode");
+    assert!(
+        m.warnings[0]
+            .message
+            .starts_with("unused key Mode (read as mode"),
+        "{:?}",
+        m.warnings
     );
     assert!(
         strict(cfg).ends_with(
             "spec.config.storage.file: Ignition spec 3.2.0 has no such field (did you mean files?) (--strict refuses what the MCO would drop)"
         )
     );
+    // An exact key wins over one that differs in case, which is then dropped.
+    let both = one(
+        json!({"config": {"ignition": {"version": "3.2.0"}, "storage": {
+        "files": [{"path": "/etc/a", "mode": 384, "Mode": 420}]}}}),
+    )
+    .unwrap();
+    assert_eq!(
+        both.config.unwrap().value["storage"]["files"][0]["mode"],
+        384
+    );
+    assert_eq!(both.dropped.len(), 1);
     // Spec 2 keys left in a spec 3 config say where their content went.
     let d = dropped(
         json!({"config": {"ignition": {"version": "3.1.0"}, "networkd": {},
