@@ -281,24 +281,7 @@ fn config(
         ),
     })?;
     let first_new = dropped.len();
-    let mut case_warnings = Vec::new();
-    for u in unknown {
-        let at = format!("spec.config.{}", u.path);
-        match u.read_as {
-            Some(field) => case_warnings.push(Issue {
-                message: format!(
-                    "unused key {} (read as {field}, as Go matches a field name regardless of case; the MCO keeps the value and Ignition warns)",
-                    u.path.rsplit('.').next().unwrap_or(&u.path)
-                ),
-                path: at,
-            }),
-            None => dropped.push(DroppedField {
-                path: at,
-                meant: u.meant.map(str::to_string),
-                ignition: Some(cfg.spec),
-            }),
-        }
-    }
+    let case_warnings = dropped::sort_unknown(unknown, cfg.spec, dropped);
     refuse_if_strict(&dropped[first_new..], strict)?;
     let written_in = cfg.spec;
     let at = |e: &Issue| format!("spec.config.{}", e.path);

@@ -7,6 +7,8 @@ use anyhow::Result;
 
 use super::{SPEC_FIELDS, field};
 use crate::ignition::spec::Spec;
+use crate::ignition::spec::typed::Unknown;
+use crate::ignition::spec::validate::Issue;
 
 /// What to do with a field the MCO does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -107,4 +109,33 @@ pub(super) fn misplaced(at: &str, dropped: &[DroppedField]) -> String {
             )
         })
         .unwrap_or_default()
+}
+
+/// The unknown keys of a config written in `spec`: each one Go read as a field of another case
+/// is a warning (returned), as Ignition warns of it; the others are dropped (added to
+/// `dropped`), as the MCO drops them.
+pub(super) fn sort_unknown(
+    unknown: Vec<Unknown>,
+    spec: Spec,
+    dropped: &mut Vec<DroppedField>,
+) -> Vec<Issue> {
+    let mut warnings = Vec::new();
+    for u in unknown {
+        let at = format!("spec.config.{}", u.path);
+        match u.read_as {
+            Some(field) => warnings.push(Issue {
+                message: format!(
+                    "unused key {} (read as {field}, as Go matches a field name regardless of case; the MCO keeps the value and Ignition warns)",
+                    u.path.rsplit('.').next().unwrap_or(&u.path)
+                ),
+                path: at,
+            }),
+            None => dropped.push(DroppedField {
+                path: at,
+                meant: u.meant.map(str::to_string),
+                ignition: Some(spec),
+            }),
+        }
+    }
+    warnings
 }
