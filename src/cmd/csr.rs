@@ -25,6 +25,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
         evidence: EvidenceUse::of(a.evidence, a.machines.is_some() || a.inventory.is_some()),
         window: a.window.to_time(),
         clock_skew: a.clock_skew.to_time(),
+        dir: dir.root().display().to_string(),
     };
     let (_lock, snap) = super::load_if_there(ui, dir, &a.ledgers)?;
     let r = crate::ops::csr::review(snap.as_ref(), inputs, now)?;

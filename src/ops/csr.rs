@@ -54,6 +54,8 @@ pub struct ReviewInputs {
     pub window: Duration,
     /// `--clock-skew`.
     pub clock_skew: Duration,
+    /// The asset directory, as messages name it (there may be none).
+    pub dir: String,
 }
 
 /// One CSR's verdict, as printed.
@@ -176,7 +178,7 @@ pub fn review(
         (None, EvidenceUse::Required) => {
             return Err(crate::exit::usage(format!(
                 "--evidence: {} has no registered machine (`mcsctl machine add NAME --pool POOL`)",
-                snap.map_or_else(String::new, |s| s.dir.root().display().to_string())
+                inputs.dir
             )));
         }
         (None, _) => None,

@@ -963,3 +963,30 @@ fn evidence_approves_only_what_a_registered_machines_fetch_vouches_for() {
             .starts_with("not fetched yet")
     );
 }
+
+#[test]
+fn evidence_without_an_asset_directory_names_the_directory_looked_in() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("csrs.json"), r#"{"kind":"List","items":[]}"#).unwrap();
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "csr",
+            "review",
+            "--evidence",
+            "--csrs",
+            "csrs.json",
+            "--dir",
+            "nothere",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        "error: --evidence: nothere has no registered machine (`mcsctl machine add NAME --pool POOL`)\n"
+    );
+    assert!(
+        !d.path().join("nothere").exists(),
+        "review creates no directory"
+    );
+}

@@ -90,6 +90,7 @@ fn decide(
         evidence,
         window: Duration::hours(2),
         clock_skew: Duration::minutes(5),
+        dir: lab.dir.root().display().to_string(),
     };
     review(Some(&snap), inputs, now).map_err(|e| format!("{e:#}"))
 }
@@ -254,6 +255,7 @@ fn client_csrs_without_nodes_are_refused_before_anything_is_decided() {
         evidence: BY_DEFAULT,
         window: Duration::hours(2),
         clock_skew: Duration::minutes(5),
+        dir: "mcs-assets".into(),
     };
     let e = review(Some(&snap), inputs, t0()).unwrap_err().to_string();
     assert!(
