@@ -14,7 +14,7 @@ use crate::ui::Ui;
 
 /// Runs `ca create`.
 pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs) -> Result<u8> {
-    super::creating(dir, || {
+    dir.creating(|| {
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let validity = a.validity.to_time();
@@ -31,7 +31,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
         if let Some(k) = &a.key {
             b.key_pem = Some(crate::assets::read_file(k)?);
         }
-        return super::creating(dir, || {
+        return dir.creating(|| {
             let (lock, snap) = super::load(ui, dir)?;
             let out = bundle::import(&snap, b, a.force, ui.now)?;
             finish(ui, commit(&lock, out)?)
@@ -43,7 +43,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
         ));
     };
     let new = read_ca(cert, key)?;
-    super::creating(dir, || {
+    dir.creating(|| {
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let name = cert.display().to_string();

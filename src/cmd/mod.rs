@@ -240,11 +240,6 @@ pub(crate) fn keygen(ui: &Ui) -> impl Fn(KeyAlgorithm, &str) -> Result<KeyPair> 
     move |alg, what| generate_key(ui, alg, what)
 }
 
-/// [`AssetDir::creating`].
-pub(crate) fn creating<T>(dir: &AssetDir, f: impl FnOnce() -> Result<T>) -> Result<T> {
-    dir.creating(f)
-}
-
 /// Prints the "wrote" table of a command.
 pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result<()> {
     let rows: Vec<Vec<String>> = files

@@ -139,13 +139,14 @@ pub fn hostname() -> String {
 
 /// The ledgers of the asset directory (`auth/ledger/*.jsonl`) and `extra`, in name order.
 pub fn files(dir: &AssetDir, extra: &[PathBuf]) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(dir.path(DIR))
+    // A directory that cannot be listed holds no ledger a reader could read either.
+    let mut out: Vec<PathBuf> = dir
+        .files_in(DIR)
+        .unwrap_or_default()
         .into_iter()
-        .flatten()
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
+        .filter(|rel| rel.ends_with(".jsonl"))
+        .map(|rel| dir.path(&rel))
         .collect();
-    out.sort();
     for e in extra {
         if !out.contains(e) {
             out.push(e.clone());

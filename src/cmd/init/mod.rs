@@ -38,7 +38,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
     let inputs = inputs(args, plan, transport)?;
     let cfg = inputs.config.clone();
     let keygen = super::keygen(ui);
-    let out = super::creating(dir, || {
+    let out = dir.creating(|| {
         let lock = super::lock(ui, dir)?;
         // Checked again under the lock: another init may have filled the directory meanwhile.
         refuse_filled(dir, args.force)?;

@@ -77,16 +77,22 @@ fn decode_struct(
     let Value::Object(mut m) = v else {
         return Err(type_error(path, "a mapping", &v));
     };
+    let mut strangers = false;
     for (k, val) in &m {
-        if ty.field(k).is_none() && !val.is_null() {
-            unknown.push(Unknown::of(path, k, ty, &m));
+        if ty.field(k).is_none() {
+            strangers = true;
+            if !val.is_null() {
+                unknown.push(Unknown::of(path, k, ty, &m));
+            }
         }
     }
     let mut out = Map::new();
     for f in &ty.fields {
-        // An exact key first; else one that differs in case only, as encoding/json takes it.
+        // An exact key first; else (only when some key matched no field) one that differs in
+        // case only, as encoding/json takes it.
         let val = match m.remove(f.name) {
             Some(v) => Some(v),
+            None if !strangers => None,
             None => m
                 .keys()
                 .find(|k| k.eq_ignore_ascii_case(f.name))

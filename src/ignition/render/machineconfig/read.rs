@@ -209,8 +209,8 @@ fn unselected(o: &Value, name: &str) -> Option<Unselection> {
         Some(role) if crate::names::is_dns_label(role) => None,
         Some(role) => {
             let lower = role.to_ascii_lowercase();
-            let meant =
-                crate::names::closest(&lower, &super::super::BUILT_IN_POOLS).map(|p| p.to_string());
+            let meant = crate::names::closest(&lower, &crate::ignition::render::BUILT_IN_POOLS)
+                .map(|p| p.to_string());
             Some(Unselection::NotAPoolName {
                 role: role.to_string(),
                 meant,
