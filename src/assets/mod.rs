@@ -2,6 +2,7 @@
 //! lock, directories with exact modes. What the files mean is `crate::ops`'s business.
 
 pub mod change;
+mod image;
 mod read;
 
 use std::fs::{self, File, OpenOptions};
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 pub use change::{Change, Recovered};
+pub use image::{Image, PointerFile};
 pub use read::{
     DEFAULT_MAX_INPUT, input_files, max_input, parse_file, read_bounded, read_file, read_input,
     read_input_text, read_stdin, read_text, read_texts, set_max_input,

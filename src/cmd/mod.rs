@@ -191,8 +191,8 @@ pub(crate) fn report_recovered(ui: &Ui, r: &Recovered) {
 
 /// Takes the lock and reads the directory: every state-changing command starts here.
 pub(crate) fn load(ui: &Ui, dir: &AssetDir) -> Result<(DirLock, Snapshot)> {
-    let l = lock(ui, dir)?;
-    let snap = Snapshot::load(dir, &l)?;
+    let (l, snap) = Snapshot::lock(dir)?;
+    report_recovered(ui, l.recovered());
     Ok((l, snap))
 }
 

@@ -75,7 +75,8 @@ pub fn stage(
     }
     // Machines were registered with the old CA and tokens: their records and pointer configs
     // move to the backup (`mcsctl machine add` registers them again).
-    let machines = super::pointers::machine_files(dir)?
+    let machines = dir
+        .machine_pointer_files()?
         .into_iter()
         .map(|(rel, _)| rel)
         .chain(

@@ -3,7 +3,7 @@
 
 use anyhow::{Result, bail};
 
-use crate::assets::{AssetDir, layout};
+use crate::assets::{AssetDir, Image, layout};
 use crate::pki::cert::{CertInfo, parse_pem_certs};
 use crate::pki::issue::Ca;
 use crate::pki::rotation::{ClusterBundle, Phase};
@@ -72,59 +72,60 @@ pub fn certs(dir: &AssetDir, rel: &str) -> Result<Option<Vec<CertInfo>>> {
 }
 
 impl CaSet {
-    /// Reads every CA file of `dir`.
-    pub fn read(dir: &AssetDir) -> Result<CaSet> {
-        let opt = |rel: &str| optional(dir, rel);
-        let one = |cert: &str, key: &str| -> Result<Option<Loaded>> {
-            let Some(cert_pem) = opt(cert)? else {
+    /// The CAs and the serving pair from the directory's `image`; `dir` names the files in
+    /// errors.
+    pub fn parse(image: &mut Image, dir: &AssetDir) -> Result<CaSet> {
+        let name = |rel: &str| dir.path(rel).display().to_string();
+        let mut one = |cert: &str, key: &str| -> Result<Option<Loaded>> {
+            let Some(cert_pem) = image.take(cert)? else {
+                // A key without its certificate is not the snapshot's (as if never read).
+                let _ = image.take(key);
                 return Ok(None);
             };
-            let info = parse_pem_certs(&cert_pem, &dir.path(cert).display().to_string())?.remove(0);
+            let info = parse_pem_certs(&cert_pem, &name(cert))?.remove(0);
             Ok(Some(Loaded {
                 info,
                 cert_pem,
-                key_pem: opt(key)?,
+                key_pem: image.take(key)?,
             }))
         };
-        let bundle_pem = opt(layout::CA_BUNDLE)?;
+        let active = one(layout::CA_CERT, layout::CA_KEY)?;
+        let next = one(layout::CA_NEXT_CERT, layout::CA_NEXT_KEY)?;
+        let previous = one(layout::CA_PREVIOUS_CERT, layout::CA_PREVIOUS_KEY)?;
+        let bundle_pem = image.take(layout::CA_BUNDLE)?;
         let bundle = match &bundle_pem {
-            Some(b) => parse_pem_certs(b, &dir.path(layout::CA_BUNDLE).display().to_string())?,
+            Some(b) => parse_pem_certs(b, &name(layout::CA_BUNDLE))?,
             None => Vec::new(),
         };
-        let cluster = match opt(layout::CLUSTER_CA)? {
-            Some(b) => Some(ClusterBundle::parse(
-                &b,
-                &dir.path(layout::CLUSTER_CA).display().to_string(),
-            )?),
+        let cluster = match image.take(layout::CLUSTER_CA)? {
+            Some(b) => Some(ClusterBundle::parse(&b, &name(layout::CLUSTER_CA))?),
             None => None,
         };
-        let serving = match opt(layout::SERVING_CERT) {
+        let serving_key = image.take(layout::SERVING_KEY);
+        let serving = match image.take(layout::SERVING_CERT) {
             Ok(None) => None,
             Ok(Some(cert_pem)) => Some(
-                parse_pem_certs(
-                    &cert_pem,
-                    &dir.path(layout::SERVING_CERT).display().to_string(),
-                )
-                .map_err(|e| format!("{e:#}"))
-                .and_then(|mut certs| {
-                    Ok(Serving {
-                        info: certs.remove(0),
-                        cert_pem,
-                        key_pem: opt(layout::SERVING_KEY).map_err(|e| format!("{e:#}"))?,
-                    })
-                }),
+                parse_pem_certs(&cert_pem, &name(layout::SERVING_CERT))
+                    .map_err(|e| format!("{e:#}"))
+                    .and_then(|mut certs| {
+                        Ok(Serving {
+                            info: certs.remove(0),
+                            cert_pem,
+                            key_pem: serving_key.map_err(|e| format!("{e:#}"))?,
+                        })
+                    }),
             ),
             Err(e) => Some(Err(format!("{e:#}"))),
         };
         Ok(CaSet {
-            active: one(layout::CA_CERT, layout::CA_KEY)?,
-            next: one(layout::CA_NEXT_CERT, layout::CA_NEXT_KEY)?,
-            previous: one(layout::CA_PREVIOUS_CERT, layout::CA_PREVIOUS_KEY)?,
+            active,
+            next,
+            previous,
             bundle,
             bundle_pem,
             cluster,
             serving,
-            retired: retired_files(dir),
+            retired: std::mem::take(&mut image.retired),
         })
     }
 
@@ -189,9 +190,4 @@ impl CaSet {
             &dir.path(layout::CA_KEY).display().to_string(),
         )
     }
-}
-
-/// The files directly under tls/retired/, sorted.
-fn retired_files(dir: &AssetDir) -> Vec<String> {
-    dir.files_in(layout::RETIRED).unwrap_or_default()
 }

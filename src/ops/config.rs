@@ -155,22 +155,28 @@ pub fn token_transport(cfg: Option<&ClusterConfig>, version: SpecVersion) -> Tra
 /// that is there but unreadable, not JSON, of another format version or with an unknown value
 /// is an error naming it.
 pub fn load(dir: &AssetDir) -> Result<Option<ClusterConfig>> {
-    let path = dir.path(layout::CONFIG);
-    if !path.exists() {
+    if !dir.exists(layout::CONFIG) {
         return Ok(None);
     }
-    let text = dir.read(layout::CONFIG)?;
-    let cfg: ClusterConfig = serde_json::from_slice(&text)
-        .with_context(|| format!("{} is not a valid mcsctl.json", path.display()))?;
+    parse(
+        &dir.read(layout::CONFIG)?,
+        &dir.path(layout::CONFIG).display().to_string(),
+    )
+    .map(Some)
+}
+
+/// Reads `mcsctl.json` from its bytes; `name` names it in errors.
+pub fn parse(bytes: &[u8], name: &str) -> Result<ClusterConfig> {
+    let cfg: ClusterConfig = serde_json::from_slice(bytes)
+        .with_context(|| format!("{name} is not a valid mcsctl.json"))?;
     if cfg.format_version != ClusterConfig::FORMAT_VERSION {
         bail!(
-            "{} has format version {}, this mcsctl reads version {}",
-            path.display(),
+            "{name} has format version {}, this mcsctl reads version {}",
             cfg.format_version,
             ClusterConfig::FORMAT_VERSION
         );
     }
-    Ok(Some(cfg))
+    Ok(cfg)
 }
 
 /// `mcsctl.json` of `dir`, for the commands that need an initialised directory.

@@ -83,14 +83,6 @@ impl Registry {
     }
 }
 
-/// `auth/machines.json`, or `None` when no machine was ever registered.
-pub fn read(dir: &AssetDir) -> Result<Option<Registry>> {
-    match super::cas::optional(dir, layout::MACHINES)? {
-        Some(b) => Registry::parse(&b, &dir.path(layout::MACHINES).display().to_string()).map(Some),
-        None => Ok(None),
-    }
-}
-
 /// What `machine add` registers.
 pub struct AddInputs {
     /// The node name.

@@ -2,10 +2,11 @@
 //!
 //! A state-changing command flows through here in four steps:
 //!
-//! 1. `cmd` takes the directory lock and calls [`Snapshot::load`]: `mcsctl.json` (typed,
-//!    [`config`]), every CA file ([`cas::CaSet`]), the token store and the pointer configs are
-//!    read once, each with one error policy (absent is `None`, present but unreadable is an
-//!    error naming the file).
+//! 1. `cmd` calls [`Snapshot::lock`]: it takes the directory lock, reads every file the
+//!    snapshot is made of in one pass (`assets::Image`), then parses them: `mcsctl.json`
+//!    (typed, [`config`]), every CA file ([`cas::CaSet`]), the token store, the pointer configs
+//!    and the machines, each with one error policy (absent is `None`, present but unreadable
+//!    is an error naming the file).
 //! 2. `cmd` calls a workflow ([`ca`], [`bundle`], [`serving`], [`tokens`], [`pointers`]): a
 //!    function of the snapshot, the command's inputs and the time, which decides everything
 //!    and returns an [`Outcome`]: the [`Change`] to commit (nothing written yet) and a typed
@@ -42,7 +43,7 @@ mod tests;
 use anyhow::Result;
 use rcgen::KeyPair;
 
-use crate::assets::{AssetDir, Change, DirLock, layout};
+use crate::assets::{AssetDir, Change, DirLock, Image, layout};
 use crate::pki::keys::KeyAlgorithm;
 use crate::token::TokenStore;
 
@@ -74,25 +75,46 @@ pub struct Snapshot {
 }
 
 impl Snapshot {
-    /// Reads the directory. The lock is proof that no command changes it meanwhile.
-    pub fn load(dir: &AssetDir, _lock: &DirLock) -> Result<Snapshot> {
-        Snapshot::read(dir)
+    /// Takes the directory's lock (completing what a killed command left) and reads the
+    /// directory under it: every state-changing command starts here. The lock is proof that no
+    /// command changes the directory until it is dropped.
+    pub fn lock(dir: &AssetDir) -> Result<(DirLock, Snapshot)> {
+        let lock = dir.lock()?;
+        let snap = Snapshot::parse(dir, dir.image()?)?;
+        Ok((lock, snap))
     }
 
     /// Reads the directory without the lock: for readers, after `AssetDir::settle`.
     pub fn read(dir: &AssetDir) -> Result<Snapshot> {
-        dir.require()?;
+        Snapshot::parse(dir, dir.image()?)
+    }
+
+    /// The snapshot of the files read, parsed in one pass: `mcsctl.json`, the machines, the
+    /// pointer configs, the CAs, the token store (the first bad one is the error).
+    fn parse(dir: &AssetDir, mut image: Image) -> Result<Snapshot> {
+        let name = |rel: &str| dir.path(rel).display().to_string();
+        let config = match image.take(layout::CONFIG)? {
+            Some(b) => Some(config::parse(&b, &name(layout::CONFIG))?),
+            None => None,
+        };
+        let machines = match image.take(layout::MACHINES)? {
+            Some(b) => Some(machines::Registry::parse(&b, &name(layout::MACHINES))?),
+            None => None,
+        };
+        let pointers = image.take_pointers()?;
+        let cas = CaSet::parse(&mut image, dir)?;
+        let tokens = match image.take(layout::TOKENS)? {
+            Some(b) => Some(TokenStore::parse(&b, &name(layout::TOKENS))?),
+            None => None,
+        };
         Ok(Snapshot {
             dir: dir.clone(),
-            config: config::load(dir)?,
-            cas: CaSet::read(dir)?,
-            tokens: read_tokens(dir)?,
-            pointers: pointers::read_all(dir)?,
-            machines: machines::read(dir)?,
-            rendered: crate::assets::pool_files(&dir.path(layout::RENDERED))
-                .into_iter()
-                .map(|(pool, _)| pool)
-                .collect(),
+            config,
+            cas,
+            tokens,
+            pointers,
+            machines,
+            rendered: image.rendered,
             ledger: None,
         })
     }

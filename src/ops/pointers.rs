@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use time::OffsetDateTime;
 
 use super::ClusterConfig;
@@ -13,18 +13,7 @@ use crate::ignition::pointer::{self as ptr, PointerSpec, Transport};
 use crate::pki::cert::CertInfo;
 use crate::token::{Token, TokenStore};
 
-/// A pointer config of the directory as read.
-#[derive(Debug, Clone)]
-pub struct PointerFile {
-    /// Its name in the directory (`worker.ign`).
-    pub rel: String,
-    /// The file it is: for a symlinked pointer config, the file it links to.
-    pub path: PathBuf,
-    /// Its contents.
-    pub bytes: Vec<u8>,
-    /// For a machine's pointer config (`machines/<name>.ign`), the machine.
-    pub machine: Option<String>,
-}
+pub use crate::assets::PointerFile;
 
 impl PointerFile {
     /// The pool it is for: its file name, `<pool>.ign`.
@@ -41,49 +30,6 @@ impl PointerFile {
             })
         })
     }
-}
-
-/// Reads the pointer configs at the top of `dir` (`*.ign`, symlinks followed), then the
-/// machines' (`machines/*.ign`): a CA rotation edits them all, and a promotion waits for all.
-pub fn read_all(dir: &AssetDir) -> Result<Vec<PointerFile>> {
-    let mut out = Vec::new();
-    let machines = machine_files(dir)?
-        .into_iter()
-        .map(|(rel, name)| (rel, Some(name)));
-    for (rel, machine) in dir
-        .pointer_files()?
-        .into_iter()
-        .map(|r| (r, None))
-        .chain(machines)
-    {
-        let link = dir.path(&rel);
-        let path = std::fs::canonicalize(&link)
-            .with_context(|| format!("following {}", link.display()))?;
-        let bytes = crate::assets::read_file(&path)?;
-        out.push(PointerFile {
-            rel,
-            path,
-            bytes,
-            machine,
-        });
-    }
-    Ok(out)
-}
-
-/// The machines' pointer configs, (`machines/<name>.ign`, name), in name order.
-pub fn machine_files(dir: &AssetDir) -> Result<Vec<(String, String)>> {
-    let Ok(rd) = std::fs::read_dir(dir.path(layout::MACHINE_POINTERS)) else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for e in rd {
-        let name = e?.file_name().to_string_lossy().into_owned();
-        if let Some(machine) = name.strip_suffix(".ign") {
-            out.push((layout::machine_pointer(machine), machine.to_string()));
-        }
-    }
-    out.sort();
-    Ok(out)
 }
 
 /// A pointer config, ready to go into a change.

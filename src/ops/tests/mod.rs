@@ -9,6 +9,7 @@ mod machines;
 mod pointer;
 mod render;
 mod serving;
+mod snapshot;
 mod tokens;
 
 use anyhow::Result;
@@ -96,8 +97,7 @@ impl Lab {
         &self,
         f: impl for<'s> FnOnce(&'s Snapshot) -> Result<Outcome<'s, R>>,
     ) -> std::result::Result<(R, Vec<Note>), String> {
-        let lock = self.dir.lock().unwrap();
-        let snap = Snapshot::load(&self.dir, &lock).unwrap();
+        let (lock, snap) = Snapshot::lock(&self.dir).unwrap();
         let out = f(&snap).map_err(|e| format!("{e:#}"))?;
         if let Some(c) = out.change {
             c.commit(&lock).unwrap();
