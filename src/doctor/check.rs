@@ -114,7 +114,7 @@ impl Limited<'_> {
         );
         format!(
             "doctor --fetch: fetching {} with token {} ({}) spends one of its fetches; if it is the last, the machine gets 401 when it boots ({again})",
-            http::url::redact(url.path_and_query()),
+            http::url::redact(&url.path_and_query()),
             f.token_id.as_deref().unwrap_or_default(),
             self.describe()
         )

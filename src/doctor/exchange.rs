@@ -192,7 +192,7 @@ pub(super) fn request_detail(url: &HttpUrl, opts: &Options, f: &Fetch, method: M
     format!(
         "{} {} with User-Agent, Accept (spec {}){}",
         method.as_str(),
-        http::url::redact(url.path_and_query()),
+        http::url::redact(&url.path_and_query()),
         opts.ignition_spec,
         if names.is_empty() {
             String::new()

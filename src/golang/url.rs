@@ -1,6 +1,8 @@
-//! Go's `net/url.Parse`, as far as Ignition's checks depend on it: which strings it refuses
-//! (control characters, a missing scheme before `:`, a bad port, a bad `%` escape in the host,
-//! path or fragment, a bad userinfo) and the scheme, opaque part and query it finds.
+//! Go's `net/url.Parse`: which strings it refuses (control characters, a missing scheme before
+//! `:`, a bad port, a bad `%` escape in the host, path or fragment, a bad userinfo) and the
+//! scheme, opaque part, userinfo, host, path and query it finds. mcsctl's one URL parser: the
+//! components it agrees with (Ignition, the MCS, the approver, `oc`) are Go programs, so a URL
+//! means to mcsctl what `url.Parse` makes of it; `crate::http::HttpUrl` is the http(s) kind.
 
 /// What `url.Parse` found.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -9,10 +11,34 @@ pub struct Url {
     pub scheme: String,
     /// What follows `scheme:` when it does not start with `/` (a `data:` URL's body).
     pub opaque: String,
-    /// Host and port.
+    /// Whether it has a `user[:password]@`.
+    pub userinfo: bool,
+    /// Host and port (`[::1]:22623`), unescaped.
     pub host: String,
+    /// The path as written (escaped), empty when there is none.
+    pub raw_path: String,
     /// The raw query, without `?`.
     pub raw_query: String,
+}
+
+impl Url {
+    /// `URL.Hostname()`: the host without the port and IPv6 brackets.
+    pub fn hostname(&self) -> &str {
+        let h = self.host.as_str();
+        if let Some(rest) = h.strip_prefix('[') {
+            return rest.split_once(']').map_or(rest, |(h, _)| h);
+        }
+        h.rsplit_once(':').map_or(h, |(h, _)| h)
+    }
+
+    /// `URL.Port()`: the port as written, empty when there is none.
+    pub fn port(&self) -> &str {
+        let after = match self.host.rfind(']') {
+            Some(i) => &self.host[i + 1..],
+            None => &self.host[self.host.rfind(':').unwrap_or(self.host.len())..],
+        };
+        after.strip_prefix(':').unwrap_or_default()
+    }
 }
 
 /// `url.Parse(s)`; the error is Go's message.
@@ -55,10 +81,11 @@ fn parse_no_fragment(raw: &str) -> Result<Url, String> {
             Some(i) => (&authority[..i], &authority[i..]),
             None => (authority, ""),
         };
-        url.host = parse_authority(authority)?;
+        (url.host, url.userinfo) = parse_authority(authority)?;
         rest = path;
     }
     unescape(rest, Mode::Path)?;
+    url.raw_path = rest.to_string();
     Ok(url)
 }
 
@@ -75,7 +102,8 @@ fn scheme(raw: &str) -> Result<(&str, &str), String> {
     Ok(("", raw))
 }
 
-fn parse_authority(authority: &str) -> Result<String, String> {
+/// The host (unescaped) and whether there was a userinfo.
+fn parse_authority(authority: &str) -> Result<(String, bool), String> {
     let (userinfo, host) = match authority.rfind('@') {
         Some(i) => (Some(&authority[..i]), &authority[i + 1..]),
         None => (None, authority),
@@ -110,7 +138,7 @@ fn parse_authority(authority: &str) -> Result<String, String> {
         }
         unescape(u, Mode::Userinfo)?;
     }
-    Ok(host)
+    Ok((host, userinfo.is_some()))
 }
 
 fn parse_host(host: &str) -> Result<String, String> {
@@ -226,6 +254,16 @@ mod tests {
             ("https", "api-int.x:22623")
         );
         assert_eq!(u.raw_query, "token=a");
+        assert_eq!(
+            (u.hostname(), u.port(), u.raw_path.as_str()),
+            ("api-int.x", "22623", "/config/worker")
+        );
+        let v6 = parse("https://u@[fe80::1%25eth0]:443").unwrap();
+        assert_eq!(
+            (v6.hostname(), v6.port(), v6.userinfo),
+            ("fe80::1%eth0", "443", true)
+        );
+        assert_eq!(parse("http://h").unwrap().port(), "");
         let d = parse("data:,a%zz").unwrap();
         assert_eq!((d.scheme.as_str(), d.opaque.as_str()), ("data", ",a%zz"));
         assert_eq!(parse("/etc/x").unwrap().scheme, "");

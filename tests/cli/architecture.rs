@@ -282,7 +282,10 @@ fn outside(needle: &str, homes: &[&str]) -> Vec<String> {
 #[test]
 fn each_concept_has_one_home() {
     // (the concept, what betrays it, its home)
-    let homes: [(&str, &str, &[&str]); 6] = [
+    let homes: [(&str, &str, &[&str]); 8] = [
+        // One URL parser (Go's rules) and one http(s) URL type built on it.
+        ("parsing a URL", "fn parse_authority(", &["golang/url.rs"]),
+        ("a URL type over hyper's Uri", "Uri", &[]),
         ("reading stdin", "read_stdin(", &["assets/"]),
         (
             "PEM detection",
