@@ -147,14 +147,18 @@ pub fn config(body: &[u8]) -> Result<Accepted, String> {
             "JSON nested more than {MAX_NESTING} levels (at byte {offset}): Ignition's parser stops with \"exceeded max depth\""
         ));
     }
-    let (_, warnings) = ignition_config::Config::parse_slice(body)
-        .map_err(|e| format!("not a valid config: {}", pointer::describe_error(&e)))?;
+    let value = crate::golang::unmarshal::from_slice(body).map_err(|e| {
+        format!(
+            "not a valid config: line {}, column {}: not JSON",
+            e.line(),
+            e.column()
+        )
+    })?;
+    let (cfg, warnings) =
+        pointer::decode_v3(value).map_err(|e| format!("not a valid config: {e}"))?;
     let summary: Summary =
-        serde_json::from_slice(body).map_err(|e| format!("not a valid config: {e}"))?;
-    Ok(Accepted {
-        summary,
-        warnings: warnings.iter().map(ToString::to_string).collect(),
-    })
+        serde_json::from_value(cfg.value).map_err(|e| format!("not a valid config: {e}"))?;
+    Ok(Accepted { summary, warnings })
 }
 
 /// The offset of the first `[` or `{` that opens level `limit + 1`, outside strings.

@@ -3,8 +3,9 @@
 //! source on the MCS, and optionally the provisioning token.
 
 use anyhow::{Result, anyhow, bail};
-use serde_json::Value;
+use serde_json::{Value, json};
 
+use super::spec::{Config, DecodeError, Spec};
 use super::{SpecVersion, dataurl};
 
 /// How the token travels.
@@ -54,38 +55,10 @@ pub struct PointerSpec<'a> {
     pub transport: Transport,
 }
 
-macro_rules! pointer_v3x {
-    ($m:ident, $url:expr, $header:expr, $ca:expr) => {{
-        use ignition_config::$m as v;
-        let mut c = v::Config::default();
-        c.ignition.config = Some(v::IgnitionConfig {
-            merge: Some(vec![v::Resource {
-                source: Some($url),
-                http_headers: $header.map(|h| {
-                    vec![v::HttpHeadersItem {
-                        name: "Authorization".to_string(),
-                        value: Some(h),
-                    }]
-                }),
-                ..Default::default()
-            }]),
-            replace: None,
-        });
-        c.ignition.security = Some(v::Security {
-            tls: Some(v::SecurityTls {
-                certificate_authorities: Some(vec![v::Resource {
-                    source: Some($ca),
-                    ..Default::default()
-                }]),
-            }),
-        });
-        serde_json::to_value(c)?
-    }};
-}
-
-/// Builds the pointer config. The same inputs always give the same bytes: the typed
-/// `ignition-config` structs are serialised through a sorted map with nulls dropped (Ignition
-/// treats a null like an absent key), then written compactly with a trailing newline.
+/// Builds the pointer config in mcsctl's one Ignition model ([`super::spec`]): the spec's Go
+/// types, written as Go writes them (fields in declaration order, empty ones left out, `&`
+/// `<` `>` escaped), so the bytes are those `openshift-install` would write for the same
+/// inputs, and the same inputs always give the same bytes. A newline ends it.
 pub fn build(spec: &PointerSpec<'_>) -> Result<Vec<u8>> {
     let (url, header) = match (spec.token, spec.transport) {
         (None, _) | (_, Transport::None) => (spec.url.to_string(), None),
@@ -99,33 +72,19 @@ pub fn build(spec: &PointerSpec<'_>) -> Result<Vec<u8>> {
             (spec.url.to_string(), Some(format!("Bearer {t}")))
         }
     };
+    let mut merge = json!({"source": url});
+    if let Some(h) = header {
+        merge["httpHeaders"] = json!([{"name": "Authorization", "value": h}]);
+    }
     let ca = dataurl::encode_text(spec.ca_bundle_pem);
-    let typed = match spec.version.minor {
-        0 => {
-            use ignition_config::v3_0 as v;
-            // Default carries the module's own spec version.
-            let mut c = v::Config::default();
-            c.ignition.config = Some(v::IgnitionConfig {
-                merge: Some(vec![v::ConfigReference {
-                    source: Some(url),
-                    verification: None,
-                }]),
-                replace: None,
-            });
-            c.ignition.security = Some(v::Security {
-                tls: Some(v::SecurityTls {
-                    certificate_authorities: Some(vec![v::CaReference::new(ca)]),
-                }),
-            });
-            serde_json::to_value(c)?
-        }
-        1 => pointer_v3x!(v3_1, url, header, ca),
-        2 => pointer_v3x!(v3_2, url, header, ca),
-        3 => pointer_v3x!(v3_3, url, header, ca),
-        4 => pointer_v3x!(v3_4, url, header, ca),
-        m => bail!("Ignition spec 3.{m}.0 is not supported"),
-    };
-    let mut out = serde_json::to_vec(&strip_nulls(typed))?;
+    let doc = json!({"ignition": {
+        "version": Spec::from(spec.version).to_string(),
+        "config": {"merge": [merge]},
+        "security": {"tls": {"certificateAuthorities": [{"source": ca}]}},
+    }});
+    // Every key above is a field of every spec 3 (httpHeaders from 3.1, checked above).
+    let (cfg, _) = Config::decode(doc)?;
+    let mut out = cfg.to_json();
     out.push(b'\n');
     Ok(out)
 }
@@ -136,17 +95,26 @@ fn with_query_token(url: &str, token: &str) -> String {
     format!("{url}{sep}token={token}")
 }
 
-fn strip_nulls(v: Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.into_iter()
-                .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k, strip_nulls(v)))
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.into_iter().map(strip_nulls).collect()),
-        other => other,
+/// Reads a spec 3 config (3.0.0 to 3.5.0) into the model, as Ignition's parser does: the
+/// error says why it is refused without quoting a value (a config may hold a token), and the
+/// warnings are Ignition's "unused key" ones.
+pub fn decode_v3(value: Value) -> Result<(Config, Vec<String>), String> {
+    let (cfg, unknown) = Config::decode(value).map_err(|e| match e {
+        DecodeError::InvalidVersion => "ignition.version is missing or not a version".to_string(),
+        DecodeError::UnknownVersion(v) => format!("unsupported spec version {v}"),
+        DecodeError::Field(f) => f.without_value(),
+    })?;
+    if cfg.spec == Spec::V2_2 {
+        return Err("unsupported spec version 2.2.0 (spec 3.0.0 to 3.5.0 here)".into());
     }
+    let warnings = unknown
+        .iter()
+        .map(|u| match u.meant {
+            Some(m) => format!("unused key: {} (did you mean {m}?)", u.path),
+            None => format!("unused key: {}", u.path),
+        })
+        .collect();
+    Ok((cfg, warnings))
 }
 
 /// What a pointer config says, as `inspect` and `doctor` read it.
@@ -190,15 +158,12 @@ impl std::fmt::Debug for Redacted {
 /// Parses and validates a pointer config (any Ignition 3.x the crate knows). `what` names the
 /// file in errors; errors never quote the file's content (it may hold a token).
 pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| {
+    let value = crate::golang::unmarshal::from_slice(bytes).map_err(|e| {
         anyhow!("{what} is not JSON (line {}, column {}); a pointer config is an Ignition JSON document", e.line(), e.column())
     })?;
-    let (_, warnings) = ignition_config::Config::parse_slice(bytes).map_err(|e| {
-        anyhow!(
-            "{what} is not a valid Ignition 3 config: {}",
-            describe_error(&e)
-        )
-    })?;
+    let (cfg, warnings) =
+        decode_v3(value).map_err(|e| anyhow!("{what} is not a valid Ignition 3 config: {e}"))?;
+    let value = cfg.value;
     let version = value["ignition"]["version"]
         .as_str()
         .unwrap_or_default()
@@ -264,45 +229,9 @@ pub fn parse(bytes: &[u8], what: &str) -> Result<PointerInfo> {
         remote_cas,
         token_transport,
         token_id,
-        warnings: warnings.into_iter().map(|w| w.to_string()).collect(),
+        warnings,
         token: token.map(Redacted),
     })
-}
-
-/// One line about why `ignition-config` refused a config; never quotes a value from it.
-pub fn describe_error(e: &ignition_config::Error) -> String {
-    match e {
-        ignition_config::Error::UnknownVersion(v) => format!("unsupported spec version {v}"),
-        ignition_config::Error::InvalidVersion(_) => {
-            "ignition.version is not a valid version".into()
-        }
-        ignition_config::Error::Serialization(e) => {
-            format!(
-                "line {}, column {}: {}",
-                e.line(),
-                e.column(),
-                data_error_kind(e)
-            )
-        }
-        other => other.to_string(),
-    }
-}
-
-fn data_error_kind(e: &serde_json::Error) -> String {
-    // serde names fields and types, but "invalid type: string \"...\"" quotes the value, which
-    // may be a token: keep the message, drop every quoted value.
-    match e.classify() {
-        serde_json::error::Category::Data => {
-            let msg = e.to_string();
-            let msg = msg.split(" at line").next().unwrap_or("invalid structure");
-            let mut out = String::new();
-            for (i, part) in msg.split('"').enumerate() {
-                out.push_str(if i % 2 == 1 { "\"…\"" } else { part });
-            }
-            out
-        }
-        _ => "invalid JSON".to_string(),
-    }
 }
 
 /// Removes a `token=` parameter from a URL's query, returning the clean URL and the token.
@@ -364,6 +293,34 @@ mod tests {
     }
 
     #[test]
+    fn the_bytes_are_what_go_writes() {
+        // As Go's encoding/json writes the spec's types: declaration order, `&` escaped.
+        let mut s = spec(2, Transport::Query);
+        s.url = "https://[::1]:22623/config/worker?x=1";
+        assert_eq!(
+            String::from_utf8(build(&s).unwrap()).unwrap(),
+            "{\"ignition\":{\"config\":{\"merge\":[{\"source\":\"https://[::1]:22623/config/worker?x=1\\u0026token=abc123.secret\"}]},\"security\":{\"tls\":{\"certificateAuthorities\":[{\"source\":\"data:text/plain;charset=utf-8;base64,LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCkFBQUEKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=\"}]}},\"version\":\"3.2.0\"}}\n"
+        );
+        let info = parse(&build(&s).unwrap(), "p").unwrap();
+        assert_eq!(info.sources, ["https://[::1]:22623/config/worker?x=1"]);
+        assert_eq!(info.token_secret(), Some("abc123.secret"));
+    }
+
+    #[test]
+    fn spec_2_and_unknown_keys() {
+        let e = parse(br#"{"ignition":{"version":"2.2.0"}}"#, "p.ign").unwrap_err();
+        assert!(
+            e.to_string().contains("unsupported spec version 2.2.0"),
+            "{e}"
+        );
+        let info = parse(br#"{"ignition":{"version":"3.4.0","secrity":{}}}"#, "p").unwrap();
+        assert_eq!(
+            info.warnings,
+            ["unused key: ignition.secrity (did you mean security?)"]
+        );
+    }
+
+    #[test]
     fn spec_30_needs_query() {
         assert!(build(&spec(0, Transport::Header)).is_err());
         let info = parse(&build(&spec(0, Transport::Query)).unwrap(), "p").unwrap();
@@ -378,7 +335,9 @@ mod tests {
             br#"{"ignition":{"version":"3.2.0","timeouts":{"httpTotal":"abc123.topsecret"}}}"#;
         let e = parse(bad, "p.ign").unwrap_err().to_string();
         assert!(
-            e.contains("p.ign") && e.contains("invalid type") && !e.contains("topsecret"),
+            e.contains("p.ign")
+                && e.contains("ignition.timeouts.httpTotal: expected an integer")
+                && !e.contains("topsecret"),
             "{e}"
         );
         let info = parse(&build(&spec(2, Transport::Header)).unwrap(), "p").unwrap();

@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 
 use super::object::GENERATED_BY;
 use crate::ignition::spec::validate::{Issue, validate};
-use crate::ignition::spec::{Config, DecodeError, Spec, convert, v2};
+use crate::ignition::spec::{self, Config, DecodeError, Spec, convert, v2};
 
 /// A problem with one field of a MachineConfig: its path in the object and what is wrong.
 #[derive(Debug, thiserror::Error)]
@@ -263,7 +263,7 @@ fn config(
     let (cfg, unknown) = Config::decode(c.clone()).map_err(|e| match e {
         DecodeError::Field(f) => field(
             format!("spec.config.{}", f.path),
-            mode_hint(&f.path, &f.message),
+            mode_hint(&f),
         ),
         DecodeError::InvalidVersion => field(
             "spec.config.ignition.version",
@@ -356,23 +356,22 @@ fn check_modes(cfg: &Config) -> Result<()> {
     Ok(())
 }
 
-/// A type error on a mode, with the YAML hint.
-fn mode_hint(path: &str, message: &str) -> String {
-    if !path.ends_with(".mode") || !message.starts_with("expected an integer") {
-        return message.to_string();
+/// A type error (without its path), with the YAML hint when it is on a mode.
+fn mode_hint(f: &spec::FieldError) -> String {
+    let message = format!("expected {}, got {}", f.expected, f.got);
+    if !f.path.ends_with(".mode") || f.expected != "an integer" {
+        return message;
     }
-    let quoted_octal = message
-        .strip_prefix("expected an integer, got the string ")
-        .map(|v| v.trim_matches('"'))
-        .is_some_and(|v| !v.is_empty() && v.bytes().all(|b| (b'0'..=b'7').contains(&b)));
-    if quoted_octal {
+    let Some(quoted) = f.got.strip_prefix("the string ") else {
+        return message;
+    };
+    let v = quoted.trim_matches('"');
+    if !v.is_empty() && v.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
         format!(
             "{message}: a quoted mode is a string to Kubernetes too; write it unquoted (0644, read as octal) or in decimal (420)"
         )
-    } else if message.contains("got the string") {
-        format!("{message}: a file mode is a number, 0644 in YAML (octal) or 420")
     } else {
-        message.to_string()
+        format!("{message}: a file mode is a number, 0644 in YAML (octal) or 420")
     }
 }
 

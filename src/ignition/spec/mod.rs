@@ -90,12 +90,21 @@ impl From<super::SpecVersion> for Spec {
 
 /// A field of the wrong type, at its path (`storage.files[0].mode`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}: {message}")]
+#[error("{path}: expected {expected}, got {got}")]
 pub struct FieldError {
     /// Where.
     pub path: String,
-    /// What is wrong.
-    pub message: String,
+    /// What the field holds (`an integer`).
+    pub expected: &'static str,
+    /// What it was given, quoting a string (`the string "rw"`).
+    pub got: String,
+}
+
+impl FieldError {
+    /// The error without the value given, for a document that may hold a secret.
+    pub fn without_value(&self) -> String {
+        format!("{}: expected {}", self.path, self.expected)
+    }
 }
 
 /// Why a document is not a config of a spec mcsctl reads.

@@ -191,7 +191,8 @@ fn int(v: &Value, at: &str) -> Result<i64, FieldError> {
     match v {
         Value::Number(n) => n.as_i64().ok_or_else(|| FieldError {
             path: at.to_string(),
-            message: format!("expected an integer, got the number {n}"),
+            expected: "an integer",
+            got: format!("the number {n}"),
         }),
         _ => Err(type_error(at, "an integer", v)),
     }
@@ -209,10 +210,11 @@ pub fn describe(v: &Value) -> String {
     }
 }
 
-fn type_error(at: &str, want: &str, got: &Value) -> FieldError {
+fn type_error(at: &str, want: &'static str, got: &Value) -> FieldError {
     FieldError {
         path: at.to_string(),
-        message: format!("expected {want}, got {}", describe(got)),
+        expected: want,
+        got: describe(got),
     }
 }
 
@@ -430,9 +432,16 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.path, "storage.files[0].mode");
-        assert_eq!(e.message, "expected an integer, got the string \"rw\"");
+        assert_eq!(
+            e.to_string(),
+            "storage.files[0].mode: expected an integer, got the string \"rw\""
+        );
+        assert_eq!(
+            e.without_value(),
+            "storage.files[0].mode: expected an integer"
+        );
         let e = decode(json!({"ignition": {"version": "3.2.0"}, "storage": {"files": [{"path": "/a", "mode": 4.5}]}}), s)
             .unwrap_err();
-        assert_eq!(e.message, "expected an integer, got the number 4.5");
+        assert_eq!(e.got, "the number 4.5");
     }
 }
