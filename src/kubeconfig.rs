@@ -51,9 +51,11 @@ pub fn build(server: &str, ca: &[u8], token: &[u8]) -> Vec<u8> {
     crate::golang::yaml::marshal(&config).into_bytes()
 }
 
-/// Checks a kubeconfig (YAML or JSON); `what` names it in errors. `now` (Unix seconds) is the
-/// time a certificate must be valid at.
-pub fn check(bytes: &[u8], what: &str, now: i64) -> Result<BootstrapKubeconfig> {
+/// Checks a kubeconfig (YAML or JSON); `what` names it in errors. `now` is the time a
+/// certificate must be valid at.
+pub fn check(bytes: &[u8], what: &str, now: time::OffsetDateTime) -> Result<BootstrapKubeconfig> {
+    // Certificates hold their validity in Unix seconds.
+    let now = now.unix_timestamp();
     let text = std::str::from_utf8(bytes).map_err(|_| anyhow!("{what} is not UTF-8 text"))?;
     // client-go reads it with sigs.k8s.io/yaml, as kubectl does: YAML 1.1 scalars.
     let v = crate::kube::yaml::documents(text, what)
@@ -212,6 +214,10 @@ fn embedded(v: &Value) -> Option<Vec<u8>> {
 mod tests {
     use super::*;
 
+    fn at(unix: i64) -> time::OffsetDateTime {
+        time::OffsetDateTime::from_unix_timestamp(unix).unwrap()
+    }
+
     fn ca_pem() -> String {
         let key = rcgen::KeyPair::generate().unwrap();
         let mut p = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
@@ -255,7 +261,7 @@ mod tests {
             &format!("{server}\n{ca}"),
             "    token: sha256~secret-token-value",
         );
-        let k = check(good.as_bytes(), "kc", 1_800_000_000).unwrap();
+        let k = check(good.as_bytes(), "kc", at(1_800_000_000)).unwrap();
         assert_eq!(k.server, "https://api-int.demo.example.com:6443");
         assert_eq!(k.credential, "token");
         assert_eq!(k.cas.len(), 1);
@@ -302,7 +308,7 @@ mod tests {
             ),
         ];
         for (text, expect) in cases {
-            let e = check(text.as_bytes(), "kc", 1_800_000_000)
+            let e = check(text.as_bytes(), "kc", at(1_800_000_000))
                 .unwrap_err()
                 .to_string();
             assert!(e.contains(expect), "{expect}: {e}");
@@ -312,7 +318,7 @@ mod tests {
             );
         }
         // The CA has expired by 2041.
-        let e = check(good.as_bytes(), "kc", 2_240_000_000)
+        let e = check(good.as_bytes(), "kc", at(2_240_000_000))
             .unwrap_err()
             .to_string();
         assert!(e.contains("expired"), "{e}");

@@ -49,22 +49,13 @@ pub struct Ui {
     pub verbose: bool,
     /// Prompts allowed (stdin is a terminal and --non-interactive was not given).
     pub interactive: bool,
-    /// When this invocation runs, from the clock `main` made: every decision of one command
-    /// (expiry, validity, token lifetimes) is taken at this one time.
-    pub now: time::OffsetDateTime,
     color_out: bool,
     color_err: bool,
 }
 
 impl Ui {
     /// Builds the interface from the global options and the terminal state.
-    pub fn new(
-        format: Format,
-        quiet: bool,
-        verbose: bool,
-        non_interactive: bool,
-        now: time::OffsetDateTime,
-    ) -> Ui {
+    pub fn new(format: Format, quiet: bool, verbose: bool, non_interactive: bool) -> Ui {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Ui {
             format,
@@ -73,7 +64,6 @@ impl Ui {
             interactive: !non_interactive
                 && std::io::stdin().is_terminal()
                 && std::io::stderr().is_terminal(),
-            now,
             color_out: !no_color && std::io::stdout().is_terminal(),
             color_err: !no_color && std::io::stderr().is_terminal(),
         }

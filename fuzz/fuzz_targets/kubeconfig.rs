@@ -3,6 +3,10 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let _ = mcsctl::kubeconfig::check(data, "fuzz-kubeconfig", 1_800_000_000);
+    let _ = mcsctl::kubeconfig::check(
+        data,
+        "fuzz-kubeconfig",
+        time::OffsetDateTime::from_unix_timestamp(1_800_000_000).unwrap(),
+    );
     let _ = mcsctl::ignition::render::secrets::detect(data);
 });

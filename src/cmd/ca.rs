@@ -2,6 +2,7 @@
 //! commit, print the files and where a rotation stands.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use super::{commit, keygen, print_written};
 use crate::assets::AssetDir;
@@ -13,18 +14,18 @@ use crate::ops::{Outcome, bundle, rotation};
 use crate::ui::Ui;
 
 /// Runs `ca create`.
-pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs) -> Result<u8> {
+pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs, now: OffsetDateTime) -> Result<u8> {
     dir.creating(|| {
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let validity = a.validity.to_time();
-        let out = ca::create(&snap, a.force, a.key_algorithm, validity, &keys, ui.now)?;
+        let out = ca::create(&snap, a.force, a.key_algorithm, validity, &keys, now)?;
         finish(ui, commit(&lock, out)?)
     })
 }
 
 /// Runs `ca import`.
-pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
+pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs, now: OffsetDateTime) -> Result<u8> {
     if let Some(file) = &a.bundle {
         let name = file.display().to_string();
         let mut b = bundle::parse(&crate::assets::read_file(file)?, &name)?;
@@ -33,7 +34,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
         }
         return dir.creating(|| {
             let (lock, snap) = super::load(ui, dir)?;
-            let out = bundle::import(&snap, b, a.force, ui.now)?;
+            let out = bundle::import(&snap, b, a.force, now)?;
             finish(ui, commit(&lock, out)?)
         });
     }
@@ -47,13 +48,13 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs) -> Result<u8> {
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let name = cert.display().to_string();
-        let out = ca::import(&snap, new, &name, a.force, &keys, ui.now)?;
+        let out = ca::import(&snap, new, &name, a.force, &keys, now)?;
         finish(ui, commit(&lock, out)?)
     })
 }
 
 /// Runs `ca rotate`.
-pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
+pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let given = match (&a.cert, &a.key) {
         (Some(c), Some(k)) => Some(read_ca(c, k)?),
         _ => None,
@@ -66,23 +67,23 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs) -> Result<u8> {
         a.key_algorithm,
         a.validity.to_time(),
         &keys,
-        ui.now,
+        now,
     )?;
     finish(ui, commit(&lock, out)?)
 }
 
 /// Runs `ca promote`.
-pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs) -> Result<u8> {
+pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let keys = keygen(ui);
-    let out = rotation::promote(&snap, a.force, a.validity.to_time(), &keys, ui.now)?;
+    let out = rotation::promote(&snap, a.force, a.validity.to_time(), &keys, now)?;
     finish(ui, commit(&lock, out)?)
 }
 
 /// Runs `ca retire`.
-pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs) -> Result<u8> {
+pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
-    let out = rotation::retire(&snap, a.purge, ui.now)?;
+    let out = rotation::retire(&snap, a.purge, now)?;
     finish(ui, commit(&lock, out)?)
 }
 

@@ -1,6 +1,7 @@
 //! `mcsctl cert issue` and `mcsctl cert renew`: load, call `ops::serving`, commit, print.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use super::{commit, keygen, print_notes, print_written};
 use crate::assets::AssetDir;
@@ -11,7 +12,7 @@ use crate::ops::serving::{self, CertReport, IssueInputs};
 use crate::ui::Ui;
 
 /// Runs `cert issue`.
-pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
+pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs, now: OffsetDateTime) -> Result<u8> {
     // Without mcsctl.json (a directory made step by step with `ca create`) there is no cluster
     // name to derive api-int.<cluster>.<domain> from: the SANs must be given.
     let (lock, snap) = super::load(ui, dir)?;
@@ -29,13 +30,13 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs) -> Result<u8> {
         validity: args.validity.to_time(),
     };
     let keys = keygen(ui);
-    let out = serving::issue(&snap, &inputs, &keys, ui.now)?;
+    let out = serving::issue(&snap, &inputs, &keys, now)?;
     ui.detail(&out.report.why);
     finish(ui, commit(&lock, out)?.1, "Issued the serving certificate:")
 }
 
 /// Runs `cert renew`: same CA, same SANs, new key.
-pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
+pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let keys = keygen(ui);
     let out = serving::renew(
@@ -43,7 +44,7 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs) -> Result<u8> {
         args.validity.to_time(),
         args.key_algorithm,
         &keys,
-        ui.now,
+        now,
     )?;
     finish(
         ui,

@@ -2,6 +2,7 @@
 //! ledger), call the workflows of `ops::csr`, print.
 
 use std::path::PathBuf;
+use time::OffsetDateTime;
 
 use anyhow::Result;
 
@@ -13,8 +14,8 @@ use crate::ops::csr::{EvidenceUse, Named, ReviewInputs, ReviewReport, Row, SignI
 use crate::ui::{Ui, table};
 
 /// Runs `csr review`.
-pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
-    let now = a.now.unwrap_or(ui.now);
+pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs, now: OffsetDateTime) -> Result<u8> {
+    let now = a.now.unwrap_or(now);
     let (bytes, name) = read_input(&a.csrs)?;
     let csrs = kube::csrs_of(&bytes, &name)?;
     let context = context(ui, a, &csrs, now)?;
@@ -49,7 +50,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs) -> Result<u8> {
 
 /// What the approver knows besides the CSRs: Machines (or an inventory), Nodes, host subnets,
 /// its own configuration, the kubelet CA and the serving certificates now in use.
-fn context(ui: &Ui, a: &CsrReviewArgs, csrs: &[Csr], now: time::OffsetDateTime) -> Result<Context> {
+fn context(ui: &Ui, a: &CsrReviewArgs, csrs: &[Csr], now: OffsetDateTime) -> Result<Context> {
     let text = |p: &Option<PathBuf>| p.as_deref().map(read_input_text).transpose();
     let serving_certs = match &a.serving_certs {
         Some(d) => crate::assets::input_files(d, &["pem", "crt"], false)?
@@ -98,7 +99,7 @@ fn print_review(ui: &Ui, r: &ReviewReport) -> Result<()> {
 }
 
 /// Runs `csr sign`.
-pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
+pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs, now: OffsetDateTime) -> Result<u8> {
     let (request, name) = read_input(&a.csr)?;
     let req = crate::ops::csr::request(Named {
         bytes: &request,
@@ -118,7 +119,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs) -> Result<u8> {
             dir.root().display()
         ));
     }
-    let s = crate::ops::csr::sign(snap.as_ref(), &req, inputs, ui.now)?;
+    let s = crate::ops::csr::sign(snap.as_ref(), &req, inputs, now)?;
     let Some(p) = &a.output else {
         return ui.out(&s.issued.cert_pem).map(|_| exit::OK);
     };

@@ -3,6 +3,7 @@
 //! JSON document.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
 use crate::cli::InspectArgs;
@@ -10,7 +11,7 @@ use crate::inspect::{self, Level, Options, Report};
 use crate::ui::{Ui, table};
 
 /// Runs `inspect`.
-pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs, now: OffsetDateTime) -> Result<u8> {
     let warn_within = args.warn_within.seconds();
     let report = inspect::run(&Options {
         dir,
@@ -18,7 +19,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs) -> Result<u8> {
         remote: args.remote.as_deref(),
         server_name: args.server_name.as_deref(),
         ca: args.ca.as_deref(),
-        now: ui.now.unix_timestamp(),
+        now,
         warn_within,
     })?;
     if ui.json() {

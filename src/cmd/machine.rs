@@ -1,6 +1,7 @@
 //! `mcsctl machine add`, `list` and `remove`.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
 use crate::cli::{MachineAddArgs, MachineListArgs, MachineRemoveArgs};
@@ -11,7 +12,7 @@ use crate::ops::trail::Cluster;
 use crate::ui::{Ui, table};
 
 /// Runs `machine add`.
-pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
+pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> Result<u8> {
     let listed = match (&a.from, &a.name, &a.pool) {
         (Some(p), _, _) => {
             let (text, what) = crate::assets::read_input_text(p)?;
@@ -38,7 +39,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
         })
         .collect();
     let (lock, snap) = super::load(ui, dir)?;
-    let out = machines::add(&snap, &inputs, ui.now)?;
+    let out = machines::add(&snap, &inputs, now)?;
     let (_, out) = super::commit(&lock, out)?;
     super::print_notes(ui, &out.notes);
     let heading = match inputs.as_slice() {
@@ -49,9 +50,9 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs) -> Result<u8> {
 }
 
 /// Runs `machine remove`.
-pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs) -> Result<u8> {
+pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
-    let out = machines::remove(&snap, &a.name, ui.now)?;
+    let out = machines::remove(&snap, &a.name, now)?;
     let (_, out) = super::commit(&lock, out)?;
     print(ui, &format!("Removed machine {}:", a.name), &out.report)
 }
@@ -66,7 +67,7 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
 }
 
 /// Runs `machine list`.
-pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
+pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -> Result<u8> {
     let text = |p: &std::path::Path| crate::assets::read_input_text(p);
     let csrs = match &a.csrs {
         Some(p) => {
@@ -88,7 +89,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs) -> Result<u8> {
     };
     let (_lock, snap) = super::load(ui, dir)?;
     let snap = snap.with_ledger(&a.ledgers)?;
-    let rows = machines::list(&snap, &cluster, ui.now);
+    let rows = machines::list(&snap, &cluster, now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);

@@ -1,6 +1,7 @@
 //! `mcsctl manifests`.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
 use crate::cli::ManifestsArgs;
@@ -10,7 +11,7 @@ use crate::ops::manifests::{ManifestsInputs, manifests};
 use crate::ui::Ui;
 
 /// Runs `manifests`.
-pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> Result<u8> {
     let inputs = ManifestsInputs {
         include_ca_key: a.include_ca_key,
         include_root_ca: a.include_root_ca,
@@ -28,7 +29,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs) -> Result<u8> {
     // Held while reading, so the objects describe one state of the directory, and while
     // writing, so the files land together.
     let (lock, snap) = super::load(ui, dir)?;
-    let out = manifests(&snap, &inputs, ui.now)?;
+    let out = manifests(&snap, &inputs, now)?;
     let (_, out) = super::commit(&lock, out)?;
     super::print_notes(ui, &out.notes);
     if ui.json() {

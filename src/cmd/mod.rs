@@ -66,7 +66,7 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     if let Some(n) = g.max_input_size {
         crate::assets::set_max_input(n);
     }
-    let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive, clock.now());
+    let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
     if g.verbose {
         crate::ui::enable_verbose_log();
     }
@@ -96,9 +96,19 @@ struct Entry<'a> {
 fn entry(c: &Command) -> Entry<'_> {
     use cli::{CaCommand as Ca, CertCommand as Cert, CsrCommand as Csr};
     use cli::{MachineCommand as Machine, TokenCommand as Token};
-    /// A command with an asset directory and a report; `$h(ui, dir, args)` runs it.
+    /// A command with an asset directory and a report; `$h(ui, dir, args, now)` runs it, `now`
+    /// the clock's time, read here once for the whole command.
     macro_rules! e {
         ($name:literal, $a:expr, $h:path) => {
+            Entry {
+                name: $name,
+                dir: Some(&$a.dir),
+                format: Ok(&$a.out),
+                run: Box::new(move |ui, dir, clock| $h(ui, dir, $a, clock.now())),
+            }
+        };
+        // One that takes no decision by the time.
+        ($name:literal, $a:expr, $h:path, timeless) => {
             Entry {
                 name: $name,
                 dir: Some(&$a.dir),
@@ -127,7 +137,7 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Machine(Machine::Remove(a)) => e!("machine remove", a, machine::remove),
         Command::Inspect(a) => e!("inspect", a, inspect::run),
         Command::Render(a) => e!("render", a, render::run),
-        Command::Doctor(a) => e!("doctor", a, doctor::run),
+        Command::Doctor(a) => e!("doctor", a, doctor::run, timeless),
         Command::Csr(Csr::Review(a)) => e!("csr review", a, csr::review),
         Command::Manifests(a) => e!("manifests", a, manifests::run),
         Command::Serve(a) => Entry {
@@ -140,7 +150,7 @@ fn entry(c: &Command) -> Entry<'_> {
             name: "csr sign",
             dir: Some(&a.dir),
             format: Err("a PEM certificate"),
-            run: Box::new(move |ui, dir, _| csr::sign(ui, dir, a)),
+            run: Box::new(move |ui, dir, clock| csr::sign(ui, dir, a, clock.now())),
         },
         Command::Completions(a) => Entry {
             name: "completions",

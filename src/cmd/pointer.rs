@@ -1,6 +1,7 @@
 //! `mcsctl pointer`: one pointer config.
 
 use anyhow::{Result, bail};
+use time::OffsetDateTime;
 
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, write_atomic};
 use crate::cli::PointerArgs;
@@ -9,7 +10,7 @@ use crate::ops::pointer::{Dest, PointerInputs, pointer};
 use crate::ui::Ui;
 
 /// Runs `pointer`.
-pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> Result<u8> {
     let dest = match args.output.as_deref() {
         Some(p) if p.as_os_str() == "-" => Dest::Stdout,
         Some(p) => {
@@ -34,7 +35,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs) -> Result<u8> {
     // `token rotate` cannot leave this pointer with the old token, nor another `pointer`
     // lose this pool from mcsctl.json.
     let (lock, snap) = super::load(ui, dir)?;
-    let out = pointer(&snap, &inputs, ui.now)?;
+    let out = pointer(&snap, &inputs, now)?;
     ui.detail(&out.report.sources);
     // A token made here is saved before the pointer config carrying it leaves the command.
     let (_, out) = super::commit(&lock, out)?;

@@ -3,6 +3,7 @@
 //! `rendered/pre-approval/<pool>.ign`. The workflows are `ops::render`'s.
 
 use anyhow::Result;
+use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
 use crate::cli::RenderArgs;
@@ -19,7 +20,7 @@ use crate::ui::Ui;
 /// Runs `render`: the flavour and the CA come from the snapshot, read under the lock; the
 /// inputs are read and the workflow runs under it, except for `--from-mcs`, whose fetch goes
 /// over the network between two snapshots rather than with the lock held.
-pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Result<u8> {
     dir.require()?;
     check_flags(a)?;
     if let Some(f) = a.flavour {
@@ -33,7 +34,6 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<u8> {
         let (lock, snap) = super::load(ui, dir)?;
         let flavour = flavour(ui, a, &snap)?;
         let mut inputs = inputs(a, flavour)?;
-        let now = ui.now.unix_timestamp();
         let out = match source {
             Source::Cluster(served, shown) => render::cluster(&snap, served, &shown, inputs, now)?,
             Source::MachineConfigs(read, controller) => {

@@ -3,6 +3,7 @@
 
 use anyhow::{Result, bail};
 use serde::Serialize;
+use time::OffsetDateTime;
 
 use super::{commit, print_notes};
 use crate::assets::{AssetDir, layout};
@@ -24,7 +25,7 @@ struct ChangeReport<'a> {
 }
 
 /// Runs `token create`.
-pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
+pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let inputs = CreateInputs {
         pools: a.pools.clone(),
@@ -33,7 +34,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
         print_pointer: a.print_pointer,
         new_pool: a.new_pool,
     };
-    let (_, out) = commit(&lock, tokens::create(&snap, inputs, ui.now)?)?;
+    let (_, out) = commit(&lock, tokens::create(&snap, inputs, now)?)?;
     print_notes(ui, &out.notes);
     let c = &out.report;
     let about = format!(
@@ -71,10 +72,10 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs) -> Result<u8> {
 }
 
 /// Runs `token rotate`.
-pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs) -> Result<u8> {
+pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
     let (lock, snap) = super::load(ui, dir)?;
-    let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), ui.now)?;
+    let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
     let (_, out) = commit(&lock, out)?;
     let report = &out.report;
     if ui.json() {
@@ -103,10 +104,10 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs) -> Result<u8> {
 }
 
 /// Runs `token list`.
-pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs) -> Result<u8> {
+pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs, now: OffsetDateTime) -> Result<u8> {
     let (_lock, snap) = super::load(ui, dir)?;
     let store = snap.tokens.unwrap_or_else(TokenStore::new);
-    let summaries = store.summaries(ui.now);
+    let summaries = store.summaries(now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "tokens": summaries }))?;
     } else if summaries.is_empty() {
@@ -140,14 +141,14 @@ pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs) -> Result<u8> {
 }
 
 /// Runs `token revoke`.
-pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs) -> Result<u8> {
+pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime) -> Result<u8> {
     let id = a.id.as_str();
     if !is_token_id(id) {
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
     let (lock, snap) = super::load(ui, dir)?;
-    let (_, out) = commit(&lock, tokens::revoke(&snap, id, ui.now)?)?;
+    let (_, out) = commit(&lock, tokens::revoke(&snap, id, now)?)?;
     if ui.json() {
         ui.out_json(&out.report)?;
     } else {
@@ -157,10 +158,10 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs) -> Result<u8> {
 }
 
 /// Runs `token prune`.
-pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs) -> Result<u8> {
+pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = a.dry_run;
     let (lock, snap) = super::load(ui, dir)?;
-    let (_, out) = commit(&lock, tokens::prune(&snap, dry_run, ui.now)?)?;
+    let (_, out) = commit(&lock, tokens::prune(&snap, dry_run, now)?)?;
     let p = &out.report;
     if ui.json() {
         ui.out_json(&serde_json::json!({

@@ -263,16 +263,14 @@ fn crowded(
 /// times): a registered machine's client CSRs all made well before its first whole fetch, or
 /// only long after it, point at clocks that disagree by about that much. `now` is the
 /// review's time: a fetch after it is a clock ahead too.
-pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: Option<OffsetDateTime>) -> Vec<String> {
+pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: OffsetDateTime) -> Vec<String> {
     let mut out = Vec::new();
     let by_node = by_node(csrs);
     for m in &ev.machines {
         let Some(&(first, _)) = m.fetches.first() else {
             continue;
         };
-        if let Some(now) = now
-            && first > now + ev.skew
-        {
+        if first > now + ev.skew {
             out.push(format!(
                 "machine {}'s fetch is dated {}, {} after this review's time: serve's clock may be ahead (check both with `timedatectl`)",
                 m.name,

@@ -55,9 +55,9 @@ pub struct ContextInputs {
 /// The approver's context from what `cmd` read.
 pub fn context(i: ContextInputs, now: time::OffsetDateTime) -> Result<super::Context> {
     let mut ctx = super::Context {
-        now: Some(now),
+        now,
         network_type: i.network_type,
-        ..super::Context::default()
+        ..super::Context::at(now)
     };
     if let Some((t, n)) = &i.machines {
         ctx.machines.extend(machines(t, n)?);

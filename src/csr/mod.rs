@@ -123,10 +123,10 @@ pub struct HostSubnet {
 }
 
 /// Everything besides the CSR that a decision reads.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Context {
-    /// The clock.
-    pub now: Option<OffsetDateTime>,
+    /// The time the decisions are taken at.
+    pub now: OffsetDateTime,
     /// Machines and inventory hosts.
     pub machines: Vec<Machine>,
     /// Nodes that exist.
@@ -141,6 +141,22 @@ pub struct Context {
     pub host_subnets: Vec<HostSubnet>,
     /// nodeClientCert.disabled.
     pub client_approval_disabled: bool,
+}
+
+impl Context {
+    /// Knowing nothing but the time.
+    pub fn at(now: OffsetDateTime) -> Context {
+        Context {
+            now,
+            machines: Vec::new(),
+            nodes: Vec::new(),
+            kubelet_ca: None,
+            serving_certs: HashMap::new(),
+            network_type: String::new(),
+            host_subnets: Vec::new(),
+            client_approval_disabled: false,
+        }
+    }
 }
 
 /// What to do with a CSR.
@@ -206,21 +222,21 @@ fn secs(t: Option<OffsetDateTime>) -> i64 {
 
 /// F1: the controller looks at CSRs that are not approved, or were approved moments ago by
 /// someone other than the approver (those only count towards the pending limit).
-fn passes_f1(csr: &Csr, now: Option<OffsetDateTime>) -> bool {
+fn passes_f1(csr: &Csr, now: OffsetDateTime) -> bool {
     if csr.denied {
         return false;
     }
     match &csr.approved {
         None => true,
         Some(a) => {
-            let (now, t) = (secs(now), secs(a.last_transition));
+            let (now, t) = (now.unix_timestamp(), secs(a.last_transition));
             now - MAX_APPROVED_DELTA < t && t < now + MAX_SKEW && a.message != APPROVED_MESSAGE
         }
     }
 }
 
 /// F1 + F2: whether the controller looks at this CSR at all.
-pub fn prefilter(csr: &Csr, now: Option<OffsetDateTime>) -> Result<(), Verdict> {
+pub fn prefilter(csr: &Csr, now: OffsetDateTime) -> Result<(), Verdict> {
     if !passes_f1(csr, now) {
         let why = if csr.denied {
             "already denied or failed"
@@ -258,8 +274,8 @@ pub fn max_pending(machines: usize, nodes: usize) -> usize {
 }
 
 /// L2: CSRs that count as recently pending.
-pub fn recently_pending(csrs: &[Csr], now: Option<OffsetDateTime>) -> usize {
-    let n = secs(now);
+pub fn recently_pending(csrs: &[Csr], now: OffsetDateTime) -> usize {
+    let n = now.unix_timestamp();
     csrs.iter()
         .filter(|c| c.signer == SERVING_SIGNER || c.signer == CLIENT_SIGNER)
         .filter(|c| {

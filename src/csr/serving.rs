@@ -235,14 +235,10 @@ fn cidr_contains(cidr: &str, ip: IpAddr) -> bool {
 
 /// x509 path validation of `leaf` to one of `roots` at `now`, for serverAuth, as Go's
 /// `x509.Certificate.Verify` with default options does (no name check), in Go's words.
-pub fn verify_chain(
-    leaf: &[u8],
-    roots: &[Vec<u8>],
-    now: Option<OffsetDateTime>,
-) -> Result<(), String> {
+pub fn verify_chain(leaf: &[u8], roots: &[Vec<u8>], now: OffsetDateTime) -> Result<(), String> {
     use crate::pki::verify::{self, ChainError};
     let roots: Vec<&[u8]> = roots.iter().map(Vec::as_slice).collect();
-    let at = now.map_or(0, |t| t.unix_timestamp());
+    let at = now.unix_timestamp();
     verify::chain(&[leaf], &roots, at, None).map_err(|e| match e {
         ChainError::OutsideValidity => {
             "x509: certificate has expired or is not yet valid".to_string()

@@ -204,8 +204,7 @@ fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
     // The snapshot's reader; a store that cannot be read is a failed row, not the end.
     Ok(match crate::ops::read_tokens(dir) {
         Ok(Some(s)) => {
-            let now = time::OffsetDateTime::from_unix_timestamp(r.now)
-                .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+            let now = r.now;
             for t in s.live(now).filter(|t| t.pools.is_none()) {
                 r.check(
                     Level::Warn,

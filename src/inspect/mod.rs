@@ -35,8 +35,8 @@ pub struct Options<'a> {
     pub server_name: Option<&'a str>,
     /// CA bundle to verify the endpoint with.
     pub ca: Option<&'a Path>,
-    /// Unix seconds.
-    pub now: i64,
+    /// The time the report is for.
+    pub now: time::OffsetDateTime,
     /// Seconds.
     pub warn_within: i64,
 }

@@ -199,8 +199,7 @@ fn trust(r: &mut Report, name: &str, pool: &str, cas: &[CertInfo], leaf: &CertIn
 }
 
 fn token_check(r: &mut Report, name: &str, pool: &str, token: &str, id: &str, store: &TokenStore) {
-    let now = time::OffsetDateTime::from_unix_timestamp(r.now)
-        .unwrap_or_else(|_| time::OffsetDateTime::now_utc());
+    let now = r.now;
     let found = store.tokens.iter().find(|t| {
         aws_lc_rs::constant_time::verify_slices_are_equal(t.bearer().as_bytes(), token.as_bytes())
             .is_ok()
@@ -236,7 +235,7 @@ fn token_check(r: &mut Report, name: &str, pool: &str, token: &str, id: &str, st
             )),
         ),
         Some(t) => match t.expires {
-            Some(e) if (e.unix_timestamp() - r.now) <= r.warn_within => r.check(
+            Some(e) if (e - r.now).whole_seconds() <= r.warn_within => r.check(
                 Level::Warn,
                 "token",
                 format!("{name}: token {id} expires {}", rfc3339(e.unix_timestamp())),

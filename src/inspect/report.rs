@@ -133,7 +133,7 @@ pub struct Check {
 }
 
 /// The whole report.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     /// Certificates.
@@ -144,9 +144,9 @@ pub struct Report {
     pub checks: Vec<Check>,
     /// 0, 3 or 4.
     pub exit_code: u8,
-    /// Unix seconds the report is for.
+    /// The time the report is for.
     #[serde(skip)]
-    pub now: i64,
+    pub now: time::OffsetDateTime,
     /// The warning window in seconds.
     #[serde(skip)]
     pub warn_within: i64,
@@ -154,11 +154,14 @@ pub struct Report {
 
 impl Report {
     /// An empty report for `now`.
-    pub fn new(now: i64, warn_within: i64) -> Report {
+    pub fn new(now: time::OffsetDateTime, warn_within: i64) -> Report {
         Report {
+            certificates: Vec::new(),
+            pointers: Vec::new(),
+            checks: Vec::new(),
+            exit_code: 0,
             now,
             warn_within,
-            ..Report::default()
         }
     }
 
@@ -173,13 +176,14 @@ impl Report {
         {
             return;
         }
-        let status = Status::of(c, self.now, self.warn_within);
+        let now = self.now.unix_timestamp();
+        let status = Status::of(c, now, self.warn_within);
         let level = match status {
             Status::Ok => Level::Ok,
             Status::ExpiringSoon => Level::Warn,
             Status::Invalid => Level::Fail,
         };
-        if let Some(why) = Status::reason(c, self.now, self.warn_within) {
+        if let Some(why) = Status::reason(c, now, self.warn_within) {
             self.check(
                 level,
                 "expiry",
@@ -202,8 +206,8 @@ impl Report {
             is_ca: c.is_ca,
             sans: c.sans(),
             fingerprint_sha256: c.fingerprint.clone(),
-            status: status.label(c, self.now).to_string(),
-            residual: crate::duration::residual(c.not_after - self.now),
+            status: status.label(c, now).to_string(),
+            residual: crate::duration::residual(c.not_after - now),
             level,
         });
     }

@@ -170,7 +170,6 @@ pub fn review(
             "--nodes is required to decide client CSRs: a client certificate is approved only for a name no Node has yet (the approver's check against impersonation); pass `oc get nodes -o json` (an empty List on a new cluster)",
         ));
     }
-    let now = Some(now);
     let registry = snap
         .and_then(|s| s.machines.as_ref())
         .filter(|r| !r.machines.is_empty());
@@ -209,7 +208,7 @@ pub fn review(
         .map(|(c, v)| row(c, v, now))
         .collect();
     Ok(ReviewReport {
-        now: crate::pki::cert::rfc3339(now.map_or(0, |t| t.unix_timestamp())),
+        now: crate::pki::cert::rfc3339(now.unix_timestamp()),
         recently_pending: pending,
         max_pending: limit,
         csrs: rows,
@@ -218,10 +217,10 @@ pub fn review(
     })
 }
 
-fn row(c: &Csr, v: Verdict, now: Option<OffsetDateTime>) -> Row {
-    let age = match (c.created, now) {
-        (Some(t), Some(n)) => crate::duration::residual((n - t).whole_seconds()),
-        _ => "-".into(),
+fn row(c: &Csr, v: Verdict, now: OffsetDateTime) -> Row {
+    let age = match c.created {
+        Some(t) => crate::duration::residual((now - t).whole_seconds()),
+        None => "-".into(),
     };
     let signer = c
         .signer

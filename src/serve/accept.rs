@@ -10,7 +10,6 @@ use std::time::{Duration, Instant};
 
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use time::OffsetDateTime;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
 
@@ -203,7 +202,7 @@ async fn handle_conn(
                             client.ip(),
                             r,
                             Instant::now(),
-                            &handshakes::clock_time(OffsetDateTime::now_utc()),
+                            &handshakes::clock_time(shared.clock.now()),
                         )
                     {
                         shared.log.event("handshake-failed", &line);

@@ -3,6 +3,7 @@
 //! log shipper) must never block a request, `/healthz` included. When a queue is full the line
 //! is dropped and counted; the count is reported as an event once output flows again.
 
+use crate::clock::Clock;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -28,11 +29,13 @@ pub struct Log {
     events: SyncSender<Msg>,
     dropped_access: Arc<AtomicU64>,
     dropped_events: Arc<AtomicU64>,
+    /// What an event line's time is read from.
+    clock: Clock,
 }
 
 impl Log {
-    /// Starts the two writer threads.
-    pub fn start() -> Log {
+    /// Starts the two writer threads; event lines take their time from `clock`.
+    pub fn start(clock: Clock) -> Log {
         let (access, access_rx) = sync_channel::<Msg>(QUEUE);
         let (events, events_rx) = sync_channel::<Msg>(QUEUE);
         let dropped_access = Arc::new(AtomicU64::new(0));
@@ -42,6 +45,7 @@ impl Log {
             events,
             dropped_access: dropped_access.clone(),
             dropped_events: dropped_events.clone(),
+            clock: clock.clone(),
         };
         let report = log.clone();
         std::thread::Builder::new()
@@ -64,6 +68,7 @@ impl Log {
                         std::io::stderr(),
                         "{}",
                         event_line(
+                            &clock,
                             "log-dropped",
                             &format!("dropped {n} event line(s): stderr was not being read"),
                         )
@@ -84,7 +89,7 @@ impl Log {
     pub fn event(&self, kind: &str, message: &str) {
         push(
             &self.events,
-            event_line(kind, message),
+            event_line(&self.clock, kind, message),
             &self.dropped_events,
         );
     }
@@ -185,13 +190,9 @@ fn writer(rx: Receiver<Msg>, mut out: impl Write, dropped: &AtomicU64, report: i
 const COALESCE: Duration = Duration::from_millis(2);
 
 /// `{"time": RFC 3339, "event": kind, "message": message}`.
-pub fn event_line(kind: &str, message: &str) -> String {
-    serde_json::json!({ "time": now_rfc3339(), "event": kind, "message": message }).to_string()
-}
-
-/// The current time, RFC 3339.
-pub fn now_rfc3339() -> String {
-    Stamp::now().as_str().to_string()
+pub fn event_line(clock: &Clock, kind: &str, message: &str) -> String {
+    let time = Stamp::at(clock.now_precise());
+    serde_json::json!({ "time": time.as_str(), "event": kind, "message": message }).to_string()
 }
 
 /// A time written RFC 3339 (UTC, nanoseconds without their trailing zeros, as the `time`
@@ -202,11 +203,6 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// Now.
-    pub fn now() -> Stamp {
-        Stamp::at(OffsetDateTime::now_utc())
-    }
-
     /// The time `t`.
     pub fn at(t: OffsetDateTime) -> Stamp {
         let mut buf = [0u8; 32];
@@ -250,7 +246,7 @@ mod tests {
     fn a_stamp_is_the_whole_rfc3339_time() {
         use time::format_description::well_known::Rfc3339;
         let before = OffsetDateTime::now_utc();
-        let stamp = Stamp::now();
+        let stamp = Stamp::at(Clock::System.now_precise());
         let s = stamp.as_str();
         let t = OffsetDateTime::parse(s, &Rfc3339).unwrap_or_else(|e| panic!("{s:?}: {e}"));
         assert!(s.ends_with('Z') && t >= before, "{s}");

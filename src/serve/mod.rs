@@ -149,7 +149,7 @@ pub fn run(mut opts: Options) -> Result<u8> {
 }
 
 async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
-    let log = Log::start();
+    let log = Log::start(opts.clock.clone());
     let _ = PANIC_LOG.set(log.clone());
     if let Some(why) = too_many {
         log.event("open-file-limit", &why);

@@ -226,7 +226,7 @@ fn all_15_aux_cases_pending_limit_and_node_addresses() {
                     })
                     .collect();
                 assert_eq!(
-                    csr::recently_pending(&csrs, ts(&f["now"])),
+                    csr::recently_pending(&csrs, ts(&f["now"]).expect("a case has a time")),
                     f["expected_pending"].as_u64().unwrap() as usize,
                     "{}",
                     f["id"]

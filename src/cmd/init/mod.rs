@@ -4,6 +4,7 @@ mod ask;
 mod replace;
 
 use anyhow::{Result, bail};
+use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
 use crate::cli::InitArgs;
@@ -16,7 +17,7 @@ use crate::ops::{
 use crate::ui::Ui;
 
 /// Runs `init`.
-pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Result<u8> {
     // What can be refused from the flags alone is refused before any question is asked.
     dir.refuse_non_directory()?;
     refuse_filled(dir, args.force)?;
@@ -42,7 +43,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs) -> Result<u8> {
         let lock = super::lock(ui, dir)?;
         // Checked again under the lock: another init may have filled the directory meanwhile.
         refuse_filled(dir, args.force)?;
-        let out = ops::init::init(dir, inputs, &keygen, ui.now)?;
+        let out = ops::init::init(dir, inputs, &keygen, now)?;
         super::commit(&lock, out).map(|(_, out)| out)
     });
     let out = out?;

@@ -4,6 +4,7 @@
 
 use anyhow::{Result, bail};
 use serde::Serialize;
+use time::OffsetDateTime;
 
 use super::super::Snapshot;
 use crate::assets::{Change, Overwrite, SECRET_MODE, layout};
@@ -48,7 +49,7 @@ pub fn choose(
     snap: &Snapshot,
     given: Option<(Vec<u8>, String)>,
     force: bool,
-    now: i64,
+    now: OffsetDateTime,
 ) -> Result<Option<Kubeconfig>> {
     let kept_path = snap.dir.path(layout::BOOTSTRAP_KUBECONFIG);
     let kept = kept(snap)?;

@@ -12,6 +12,7 @@ pub mod report;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
+use time::OffsetDateTime;
 
 use super::{Note, Outcome, Snapshot};
 use crate::assets::layout::{self, PRE_APPROVAL, RENDERED};
@@ -88,7 +89,7 @@ pub fn machine_configs<'s>(
     snap: &'s Snapshot,
     read: &Read,
     mut inputs: RenderInputs<'_>,
-    now: i64,
+    now: OffsetDateTime,
 ) -> Result<Outcome<'s, RenderReport>> {
     let flavour = inputs.flavour;
     let mcs = read.mcs.as_slice();
@@ -246,7 +247,7 @@ pub fn cluster<'s>(
     served: Served,
     shown: &str,
     inputs: RenderInputs<'_>,
-    now: i64,
+    now: OffsetDateTime,
 ) -> Result<Outcome<'s, RenderReport>> {
     let info = crate::kubeconfig::check(
         &served.kubeconfig,

@@ -82,10 +82,7 @@ fn decide(
     let snap = lab.snap().with_ledger(&[]).unwrap();
     let inputs = ReviewInputs {
         csrs,
-        context: Context {
-            now: Some(now),
-            ..Context::default()
-        },
+        context: Context::at(now),
         nodes_given: true,
         evidence,
         window: Duration::hours(2),
@@ -250,7 +247,7 @@ fn client_csrs_without_nodes_are_refused_before_anything_is_decided() {
     let snap = lab.snap();
     let inputs = ReviewInputs {
         csrs: vec![client_csr("c", "w0", t0())],
-        context: Context::default(),
+        context: Context::at(t0()),
         nodes_given: false,
         evidence: BY_DEFAULT,
         window: Duration::hours(2),

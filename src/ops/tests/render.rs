@@ -46,7 +46,7 @@ fn render(
     r: &Read,
     i: RenderInputs<'static>,
 ) -> Result<(RenderReport, Vec<String>), String> {
-    lab.apply(|s| machine_configs(s, r, i, t0().unix_timestamp()))
+    lab.apply(|s| machine_configs(s, r, i, t0()))
         .map(|(r, n)| (r, said(&n)))
 }
 

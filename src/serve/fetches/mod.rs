@@ -399,7 +399,7 @@ impl Fetches {
             let mut io = self.io_alone();
             let mut inner = self.lock();
             let repaired = match io.as_mut() {
-                Some(w) => repair::repair(w, &mut inner, &self.path)?,
+                Some(w) => repair::repair(w, &mut inner, &self.path, now)?,
                 None => None,
             };
             let dirty = std::mem::take(&mut inner.unsynced) > 0 || repaired.is_some();

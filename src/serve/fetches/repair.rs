@@ -21,6 +21,7 @@ pub(super) fn repair(
     w: &mut Writer,
     inner: &mut Inner,
     path: &Path,
+    now: OffsetDateTime,
 ) -> Result<Option<String>, String> {
     let health = w.health().map_err(|e| format!("{e:#}"))?;
     let what = match health {
@@ -37,7 +38,7 @@ pub(super) fn repair(
     let (mut found, aside) = if health == Health::Removed {
         (Vec::new(), None)
     } else {
-        at_path(path)?
+        at_path(path, now)?
     };
     let in_file = found.len();
     let mut merged = Merged::new(&mut found);
@@ -69,7 +70,7 @@ pub(super) fn repair(
 
 /// The records at `path` now, in its order. A file there that is no ledger is moved aside,
 /// not overwritten (what it says is returned too).
-fn at_path(path: &Path) -> Result<(Vec<Entry>, Option<String>), String> {
+fn at_path(path: &Path, now: OffsetDateTime) -> Result<(Vec<Entry>, Option<String>), String> {
     let mut found = Vec::new();
     let read = Scanner::new(path).scan(|l| {
         found.push((
@@ -81,10 +82,7 @@ fn at_path(path: &Path) -> Result<(Vec<Entry>, Option<String>), String> {
     let Err(e) = read else {
         return Ok((found, None));
     };
-    let to = path.with_extension(format!(
-        "jsonl.displaced-{}",
-        OffsetDateTime::now_utc().unix_timestamp()
-    ));
+    let to = path.with_extension(format!("jsonl.displaced-{}", now.unix_timestamp()));
     std::fs::rename(path, &to)
         .map_err(|e| format!("moving the file at {} aside: {e}", path.display()))?;
     Ok((
