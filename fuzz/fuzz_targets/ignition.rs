@@ -23,7 +23,8 @@ fuzz_target!(|data: &[u8]| {
         for spec in Spec::ALL {
             if let Ok(out) = convert::to_spec(cfg.clone(), spec) {
                 let bytes = out.to_json();
-                let back: serde_json::Value = serde_json::from_slice(&bytes).expect("Go JSON is JSON");
+                let back: serde_json::Value =
+                    serde_json::from_slice(&bytes).expect("Go JSON is JSON");
                 let (again, _) = Config::decode(back).expect("what was written reads back");
                 assert_eq!(again, out, "{spec}: written and read back");
             }
@@ -37,9 +38,15 @@ fuzz_target!(|data: &[u8]| {
         let streamed = Variants::from_json(doc, "fuzz.ign").expect("a streamed config loads");
         for spec in Spec::ALL {
             let want = stored.serve(spec);
-            let got = variants.get(spec).map(|c| c.to_vec()).map_err(str::to_string);
+            let got = variants
+                .get(spec)
+                .map(|c| c.to_vec())
+                .map_err(str::to_string);
             assert_eq!(got, want, "{spec}: held body");
-            let got = streamed.get(spec).map(|c| c.to_vec()).map_err(str::to_string);
+            let got = streamed
+                .get(spec)
+                .map(|c| c.to_vec())
+                .map_err(str::to_string);
             assert_eq!(got, want, "{spec}: held body, streamed");
         }
     }
