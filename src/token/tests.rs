@@ -87,8 +87,13 @@ fn each_pool_has_its_own_current_token_and_old_stores_keep_working() {
 #[test]
 fn ids_and_secrets_have_their_form() {
     let mut s = TokenStore::new();
-    s.create(datetime!(2026-01-01 00:00 UTC), None, None, pools(&["worker"]))
-        .unwrap();
+    s.create(
+        datetime!(2026-01-01 00:00 UTC),
+        None,
+        None,
+        pools(&["worker"]),
+    )
+    .unwrap();
     let t = &s.tokens[0];
     assert!(is_token_id(&t.id));
     assert!(is_token_secret(&t.secret));
