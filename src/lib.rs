@@ -29,5 +29,6 @@ pub mod percent;
 pub mod pki;
 pub mod serve;
 pub mod size;
+pub mod store;
 pub mod token;
 pub mod ui;

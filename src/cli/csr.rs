@@ -14,7 +14,7 @@ use crate::names::San;
 #[derive(Debug, Subcommand)]
 pub enum CsrCommand {
     /// Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why.
-    Review(CsrReviewArgs),
+    Review(Box<CsrReviewArgs>),
     /// Issue a kubelet client or serving certificate for a CSR from a CA.
     Sign(CsrSignArgs),
 }
@@ -94,6 +94,10 @@ pub struct CsrReviewArgs {
     /// With evidence: another replica's ledger to merge (repeatable).
     #[arg(long = "ledger", value_name = "FILE")]
     pub ledgers: Vec<PathBuf>,
+
+    /// With evidence: the fetch records from the store serve replicas share.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
 
     /// `--dir` after the command: the asset directory with the registered machines.
     #[command(flatten)]

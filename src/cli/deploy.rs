@@ -150,6 +150,10 @@ pub struct ServeArgs {
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<std::path::PathBuf>,
 
+    /// The store replicas share, instead of ledger files.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
     /// How many fetches of a machine token with limited uses may be cut off before their end
     /// (a network that drops, a client that stops reading): each gives the use back and the
     /// machine may fetch again; past this many, the token is refused (401) until `mcsctl

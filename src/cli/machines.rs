@@ -93,6 +93,10 @@ pub struct MachineListArgs {
     #[arg(long, value_name = "FILE")]
     pub nodes: Option<std::path::PathBuf>,
 
+    /// The fetch records from the store serve replicas share, instead of ledger files.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

@@ -13,6 +13,7 @@ mod deploy;
 mod docs;
 mod machines;
 mod pki;
+mod store;
 mod tokens;
 pub mod values;
 
@@ -26,6 +27,7 @@ pub use deploy::*;
 pub use docs::*;
 pub use machines::*;
 pub use pki::*;
+pub use store::*;
 pub use tokens::*;
 
 use crate::ui::Format;

@@ -88,7 +88,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
         nodes: nodes.as_deref(),
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let snap = snap.with_ledger(&a.ledgers)?;
+    let snap = super::with_evidence(snap, &a.ledgers, &a.store)?;
     let rows = machines::list(&snap, &cluster, now);
     if ui.json() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;

@@ -167,6 +167,52 @@ fn entry(c: &Command) -> Entry<'_> {
     }
 }
 
+/// The store's options of `--store*`, when `--store` was given.
+pub(crate) fn store_options(a: &cli::StoreArgs) -> Result<Option<crate::store::Options>> {
+    let Some(url) = &a.store else {
+        return Ok(None);
+    };
+    crate::store::Options::new(
+        url.clone(),
+        a.store_ca.as_deref(),
+        a.store_cert.as_deref(),
+        a.store_key.as_deref(),
+        a.store_prefix.clone(),
+    )
+    .map(Some)
+}
+
+/// Adds the fetch evidence to `snap`: the store's records with `--store`, else the
+/// directory's ledger files and `ledgers`.
+pub(crate) fn with_evidence(
+    snap: Snapshot,
+    ledgers: &[PathBuf],
+    store: &cli::StoreArgs,
+) -> Result<Snapshot> {
+    let Some(o) = store_options(store)? else {
+        return snap.with_ledger(ledgers);
+    };
+    if !ledgers.is_empty() {
+        return Err(usage(
+            "--ledger and --store: with the store, the records are there".to_string(),
+        ));
+    }
+    let cluster = match &snap.config {
+        Some(c) => c.cluster_domain(),
+        None => anyhow::bail!(
+            "{} has no mcsctl.json: the store's keys are the cluster's (or give --store-prefix)",
+            snap.dir.root().display()
+        ),
+    };
+    let records = crate::store::blocking(async {
+        crate::store::Store::connect(&o, &cluster)
+            .await?
+            .records()
+            .await
+    })?;
+    Ok(snap.with_ledger_of(crate::ledger::Ledger::of_store(o.url.to_string(), records)))
+}
+
 /// Generates a key, with a spinner for the slow (RSA) algorithms.
 pub(crate) fn generate_key(ui: &Ui, alg: KeyAlgorithm, what: &str) -> Result<KeyPair> {
     if alg.is_slow() {
@@ -212,12 +258,13 @@ pub(crate) fn load_if_there(
     ui: &Ui,
     dir: &AssetDir,
     ledgers: &[std::path::PathBuf],
+    store: &cli::StoreArgs,
 ) -> Result<(Option<DirLock>, Option<Snapshot>)> {
     if !dir.root().is_dir() {
         return Ok((None, None));
     }
     let (lock, snap) = load(ui, dir)?;
-    Ok((Some(lock), Some(snap.with_ledger(ledgers)?)))
+    Ok((Some(lock), Some(with_evidence(snap, ledgers, store)?)))
 }
 
 /// Commits a workflow's change, if it has one; says whether it did.

@@ -16,6 +16,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
             .clone()
             .unwrap_or_else(|| crate::ledger::default_path(dir, &crate::ledger::hostname())),
         max_partial_fetches: a.max_partial_fetches,
+        store: super::store_options(&a.store)?,
         clock: clock.clone(),
         listen: a.listen,
         insecure_listen: a.insecure_listen,

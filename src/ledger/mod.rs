@@ -20,6 +20,7 @@
 //! truncated, replaced or removed under serve) is found at the next poll and repaired from
 //! what serve holds in memory (`serve::fetches`).
 
+mod admit;
 mod scan;
 mod writer;
 
@@ -30,6 +31,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::assets::AssetDir;
 
+pub use admit::{Admit, admit};
 pub use scan::{Line, Scanner, identity};
 pub use writer::{Health, Writer};
 
@@ -180,6 +182,8 @@ pub struct Ledger {
 pub enum Backend {
     /// One JSON-lines file per serve replica (`auth/ledger/*.jsonl`), and any others given.
     Files(Vec<PathBuf>),
+    /// The store serve replicas share (`--store`), named by its members.
+    Store(String),
 }
 
 impl Ledger {
@@ -190,6 +194,15 @@ impl Ledger {
             records: read(&files)?,
             backend: Backend::Files(files),
         })
+    }
+
+    /// The records read from the store `url` (oldest first).
+    pub fn of_store(url: String, mut records: Vec<Record>) -> Ledger {
+        records.sort_by(|a, b| a.time.cmp(&b.time));
+        Ledger {
+            backend: Backend::Store(url),
+            records,
+        }
     }
 }
 

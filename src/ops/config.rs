@@ -91,6 +91,11 @@ impl ClusterConfig {
     /// The current format version.
     pub const FORMAT_VERSION: u32 = 1;
 
+    /// `<cluster>.<base domain>`: the cluster's name, as the store's key prefix has it.
+    pub fn cluster_domain(&self) -> String {
+        format!("{}.{}", self.cluster_name, self.base_domain)
+    }
+
     /// `api-int.<cluster>.<base-domain>`, where machines reach the MCS.
     pub fn api_int_host(&self) -> String {
         format!("api-int.{}.{}", self.cluster_name, self.base_domain)

@@ -126,6 +126,12 @@ impl Snapshot {
         Ok(self)
     }
 
+    /// Adds a ledger read elsewhere (the store's records).
+    pub fn with_ledger_of(mut self, ledger: crate::ledger::Ledger) -> Snapshot {
+        self.ledger = Some(ledger);
+        self
+    }
+
     /// The pools of the directory: the MCO's built-in ones, those of mcsctl.json and those with
     /// a rendered config.
     pub fn known_pools(&self) -> Vec<String> {

@@ -240,7 +240,7 @@ async fn serve_conn<I>(
         let delivery = delivery.clone();
         async move {
             slot.busy(true);
-            let r = respond(&shared, peer, req, &delivery);
+            let r = respond(&shared, peer, req, &delivery).await;
             slot.busy(false);
             Ok::<_, Infallible>(r)
         }

@@ -67,8 +67,10 @@ pub struct Options {
     pub dir: AssetDir,
     /// Where to answer `GET /metrics` (plain HTTP), if anywhere.
     pub metrics_listen: Option<SocketAddr>,
-    /// This replica's ledger of machine-token fetches.
+    /// This replica's ledger of machine-token fetches (its name is the replica's).
     pub ledger: std::path::PathBuf,
+    /// The store replicas share (`--store`): machine tokens' fetches are claimed there.
+    pub store: Option<crate::store::Options>,
     /// Fetches of a machine token with limited uses that may be cut off before it is refused.
     pub max_partial_fetches: u32,
     /// The wall clock: expiry of tokens and certificates.
@@ -167,7 +169,8 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
     // Every ledger is read before the banner says "ready" (a long one takes a moment).
-    let shared = Arc::new(shared(&opts, state, &log));
+    let store = connect_store(&opts).await?;
+    let shared = Arc::new(shared(&opts, state, &log, store));
     log.raw(banner(
         &opts,
         &shared.current(),
@@ -258,8 +261,18 @@ fn stopped(shared: &Shared, log: &Log) {
     log.flush(Duration::from_secs(2));
 }
 
+/// The store replicas share, when `--store` names one (reached lazily: a member down now is
+/// tried again at each request).
+async fn connect_store(opts: &Options) -> Result<Option<crate::store::Store>> {
+    let Some(o) = &opts.store else {
+        return Ok(None);
+    };
+    let cluster = crate::ops::config::require(&opts.dir)?.cluster_domain();
+    crate::store::Store::connect(o, &cluster).await.map(Some)
+}
+
 /// What every connection shares: the state, the limits, the log, the ledger, the metrics.
-fn shared(opts: &Options, state: State, log: &Log) -> Shared {
+fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::Store>) -> Shared {
     Shared {
         max_header_bytes: opts.max_header_bytes,
         state: RwLock::new(Arc::new(state)),
@@ -267,7 +280,7 @@ fn shared(opts: &Options, state: State, log: &Log) -> Shared {
         log: log.clone(),
         handshakes: handshakes::Handshakes::default(),
         clock: opts.clock.clone(),
-        fetches: open_ledger(opts, log),
+        fetches: open_ledger(opts, log, store),
         metrics: metrics::Metrics::default(),
         token_events: repeats::Repeats::default(),
     }
@@ -284,12 +297,16 @@ fn settle(dir: &AssetDir, log: &Log) {
 }
 
 /// This replica's ledger, and the fetches every ledger of the directory holds.
-fn open_ledger(opts: &Options, log: &Log) -> fetches::Fetches {
+fn open_ledger(opts: &Options, log: &Log, store: Option<crate::store::Store>) -> fetches::Fetches {
     let rules = fetches::Rules {
         max_partial: opts.max_partial_fetches,
         settle: opts.connection_deadline + opts.write_timeout,
     };
-    let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now());
+    let store = store.map(|s| {
+        let replica = crate::ledger::replica_of(&opts.ledger);
+        fetches::StoreFetches::new(s, replica, rules, opts.clock.clone(), log.clone())
+    });
+    let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now(), store);
     if let Some(p) = f.problem() {
         log.event(
             "ledger-failed",

@@ -54,7 +54,7 @@ impl Response {
     pub fn unrecorded() -> Response {
         Response::text(
             503,
-            "the provisioning ledger cannot be written, so no machine token is served; see the server's log",
+            "the fetch cannot be recorded (in the ledger, or the store serve shares), so no machine token is served now; see the server's log",
         )
     }
 }

@@ -88,16 +88,7 @@ pub(super) async fn reload_loop(
             _ = stop.changed() => return,
         };
         let now = shared.clock.now();
-        // The ledger's records of the last poll go to disk (off the async workers).
-        let flushed = {
-            let shared = shared.clone();
-            tokio::task::spawn_blocking(move || shared.fetches.flush(now)).await
-        };
-        match flushed {
-            Ok(Err(e)) => shared.log.event("ledger-failed", &e),
-            Ok(Ok(Some(repaired))) => shared.log.event("ledger-repaired", &repaired),
-            _ => {}
-        }
+        flush_ledger(&shared, now).await;
         said.expiry(&shared, now);
         // Stat, lock, file reads, x509 and the spec conversions of every changed pool: on a
         // blocking thread, so the async workers keep serving meanwhile.
@@ -142,6 +133,21 @@ pub(super) async fn reload_loop(
         said.failures(&shared, outcome.failed);
         publish(&shared, *next, &outcome.changed, forced, now);
         seen = fp;
+    }
+}
+
+/// The ledger's records of the last poll go to disk (off the async workers); with the store,
+/// whether it answers is asked instead.
+async fn flush_ledger(shared: &Arc<Shared>, now: time::OffsetDateTime) {
+    shared.fetches.poll_store().await;
+    let flushed = {
+        let shared = shared.clone();
+        tokio::task::spawn_blocking(move || shared.fetches.flush(now)).await
+    };
+    match flushed {
+        Ok(Err(e)) => shared.log.event("ledger-failed", &e),
+        Ok(Ok(Some(repaired))) => shared.log.event("ledger-repaired", &repaired),
+        _ => {}
     }
 }
 

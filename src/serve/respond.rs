@@ -48,7 +48,7 @@ pub(super) fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Respons
 
 /// Answers `req`. A machine token's config is recorded in the ledger first; its access-log
 /// line then waits in `delivery` until the response is known to have gone out whole or not.
-pub(super) fn respond(
+pub(super) async fn respond(
     shared: &Shared,
     peer: Peer,
     req: hyper::Request<Incoming>,
@@ -94,8 +94,8 @@ pub(super) fn respond(
     let machine = r.machine.is_some();
     let time = Stamp::at(shared.clock.now_precise());
     let (r, claimed) = match r.machine.take() {
-        Some(f) if head => (check(shared, peer, &f, r, &state), None),
-        Some(f) => record(shared, peer, &f, r, time.as_str(), &state),
+        Some(f) if head => (check(shared, peer, &f, r, &state).await, None),
+        Some(f) => record(shared, peer, &f, r, time.as_str(), &state).await,
         None => (r, None),
     };
     let outcome = r.auth.outcome(machine);
@@ -176,14 +176,18 @@ fn internal_error() -> hyper::Response<Body> {
 }
 
 /// A HEAD for a machine token's config: what a GET would get, claiming nothing.
-fn check(
+async fn check(
     shared: &Shared,
     peer: Peer,
     f: &handler::MachineFetch,
     mut r: handler::Response,
     state: &super::live::State,
 ) -> handler::Response {
-    match shared.fetches.check(f, &state.tokens) {
+    match shared
+        .fetches
+        .check(f, &state.tokens, shared.clock.now())
+        .await
+    {
         Ok(left) => {
             with_left(&mut r, left);
             r
@@ -200,7 +204,7 @@ fn with_left(r: &mut handler::Response, left: Option<u32>) {
 
 /// A full config for a machine token: claimed and recorded in the ledger before it is sent,
 /// else refused (see [`refused`]).
-fn record(
+async fn record(
     shared: &Shared,
     peer: Peer,
     f: &handler::MachineFetch,
@@ -221,8 +225,13 @@ fn record(
         via,
         time,
     };
-    // One `pwrite` into the page cache, no flush: cheap enough for the worker thread.
-    match shared.fetches.claim(f, &sent, &state.tokens) {
+    // One `pwrite` into the page cache, no flush: cheap enough for the worker thread; or one
+    // compare-and-swap in the store (`--store`).
+    match shared
+        .fetches
+        .claim(f, &sent, &state.tokens, shared.clock.now())
+        .await
+    {
         Ok(c) => {
             with_left(&mut r, c.left);
             (r, Some(c))

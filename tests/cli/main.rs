@@ -27,6 +27,7 @@ mod rotation;
 mod serve;
 mod serve_faults;
 mod serve_wire;
+mod store;
 mod support;
 mod token;
 mod tty;

@@ -42,7 +42,10 @@ use super::handler::MachineFetch;
 use super::live::Tokens;
 
 mod repair;
+mod store;
 mod tally;
+
+pub(super) use store::StoreFetches;
 
 use tally::{Got, Inner, Own, Until};
 
@@ -110,11 +113,21 @@ pub(super) struct Fetches {
     scanners: Mutex<Vec<Scanner>>,
     /// This replica has taken its ledger over (`io` holds it): read without a lock.
     writing: AtomicBool,
+    /// With `--store`: the fetches are claimed there, and the files are not used.
+    store: Option<StoreFetches>,
 }
 
 impl Fetches {
-    /// Reads every ledger of `dir` (and `path`, where this replica writes).
-    pub(super) fn open(dir: &AssetDir, path: &Path, rules: Rules, now: OffsetDateTime) -> Fetches {
+    /// Reads every ledger of `dir` (and `path`, where this replica writes); with `store`,
+    /// none: the store is the ledger.
+    pub(super) fn open(
+        dir: &AssetDir,
+        path: &Path,
+        rules: Rules,
+        now: OffsetDateTime,
+        store: Option<StoreFetches>,
+    ) -> Fetches {
+        let reads_files = store.is_none();
         let f = Fetches {
             dir: dir.clone(),
             path: path.to_path_buf(),
@@ -125,9 +138,20 @@ impl Fetches {
             inner: Mutex::default(),
             scanners: Mutex::default(),
             writing: AtomicBool::new(false),
+            store,
         };
-        let _ = f.read_on(now);
+        if reads_files {
+            let _ = f.read_on(now);
+        }
         f
+    }
+
+    /// With `--store`, asks whether the store answers (each reload poll); readiness and
+    /// `/healthz` say it when it does not.
+    pub(super) async fn poll_store(&self) {
+        if let Some(s) = &self.store {
+            s.poll().await;
+        }
     }
 
     /// Why no machine token can be served, if that is so.
@@ -203,7 +227,15 @@ impl Fetches {
 
     /// Whether `f` may be served now, without claiming anything (a HEAD, a check): the whole
     /// fetches it has left, or the refusal a GET would get.
-    pub(super) fn check(&self, f: &MachineFetch, tokens: &Tokens) -> Result<Option<u32>, Refusal> {
+    pub(super) async fn check(
+        &self,
+        f: &MachineFetch,
+        tokens: &Tokens,
+        now: OffsetDateTime,
+    ) -> Result<Option<u32>, Refusal> {
+        if let Some(s) = &self.store {
+            return s.check(f, now).await;
+        }
         if let Some(e) = self.problem() {
             return Err(Refusal::Unrecorded(e.to_string()));
         }
@@ -213,16 +245,26 @@ impl Fetches {
 
     /// Claims a fetch of `f` and records it, or says why it may not be served. The record is
     /// one `pwrite` into the page cache; no flush.
-    pub(super) fn claim(
+    pub(super) async fn claim(
         &self,
         f: &MachineFetch,
         s: &Sent<'_>,
         tokens: &Tokens,
+        now: OffsetDateTime,
     ) -> Result<Claimed, Refusal> {
+        let (line, flag) = self.record(f, s);
+        if let Some(store) = &self.store {
+            return store.claim(f, line, flag, now).await;
+        }
         if let Some(e) = self.problem() {
             return Err(Refusal::Unrecorded(e.to_string()));
         }
-        let (line, flag) = Record {
+        self.claim_in_file(f, line, flag, tokens)
+    }
+
+    /// The record of fetch `f`, `"whole":false`, and where its `false` is.
+    fn record(&self, f: &MachineFetch, s: &Sent<'_>) -> (Vec<u8>, usize) {
+        Record {
             time: s.time,
             machine: &f.machine,
             token: &f.token,
@@ -234,7 +276,17 @@ impl Fetches {
             replica: &self.replica,
             whole: false,
         }
-        .line();
+        .line()
+    }
+
+    /// [`Fetches::claim`] in this replica's ledger file.
+    fn claim_in_file(
+        &self,
+        f: &MachineFetch,
+        line: Vec<u8>,
+        flag: usize,
+        tokens: &Tokens,
+    ) -> Result<Claimed, Refusal> {
         self.ensure_writer(tokens)?;
         // Decided under the lock: two requests for one last use, one wins.
         let (id, left) = {
@@ -325,6 +377,10 @@ impl Fetches {
     /// error (the flag could not be written) is returned to be logged: the use is spent in
     /// memory all the same, and the record stays `false` on disk.
     pub(super) fn confirm(&self, id: u64) -> Result<(), String> {
+        if let Some(s) = &self.store {
+            s.confirm(id);
+            return Ok(());
+        }
         let place = {
             let mut inner = self.lock();
             let Some(mut own) = inner.sending.remove(&id) else {
@@ -355,6 +411,11 @@ impl Fetches {
     /// The fetch `id` ended before its last byte went out: its use is given back and the cut
     /// counted. Returns its token and what to log.
     pub(super) fn cut(&self, id: u64) -> Option<(String, String)> {
+        if let Some(s) = &self.store {
+            // Counted in the store, and logged there once it is.
+            s.cut(id);
+            return None;
+        }
         let mut inner = self.lock();
         let own = inner.sending.remove(&id)?;
         let text = String::from_utf8_lossy(&own.line[..own.line.len() - 1]).into_owned();
@@ -382,6 +443,9 @@ impl Fetches {
     /// Whether machine tokens can be served: `None` when they can, else why not (for
     /// readiness). Opens the ledger when it is not open yet.
     pub(super) fn unready(&self, tokens: &Tokens) -> Option<String> {
+        if let Some(s) = &self.store {
+            return s.unready();
+        }
         if let Some(p) = self.problem() {
             return Some(format!("the ledgers cannot be read: {p}"));
         }
@@ -395,6 +459,9 @@ impl Fetches {
     /// serve, and counts what the other ledgers gained (without holding up the fetches
     /// meanwhile). Returns what a repair did, to log.
     pub(super) fn flush(&self, now: OffsetDateTime) -> Result<Option<String>, String> {
+        if self.store.is_some() {
+            return Ok(None);
+        }
         let (file, repaired) = {
             let mut io = self.io_alone();
             let mut inner = self.lock();

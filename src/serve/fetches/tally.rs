@@ -10,7 +10,7 @@ use std::time::Duration;
 use time::OffsetDateTime;
 
 use super::Refusal;
-use crate::ledger::{self, Line, Record};
+use crate::ledger::{self, Admit, Line, Record};
 use crate::serve::handler::MachineFetch;
 
 /// Records of a token with unlimited uses kept in memory to repair a damaged ledger; a token
@@ -152,23 +152,24 @@ impl Inner {
 
     /// Whether `f` may be served now: the whole fetches it has left, or why not.
     pub(super) fn admit(&self, f: &MachineFetch, max_partial: u32) -> Result<Option<u32>, Refusal> {
-        let Some(n) = f.uses else { return Ok(None) };
         let Some(s) = self.tokens.get(&*f.token) else {
-            return Ok(Some(n));
+            return Ok(f.uses);
         };
-        if s.whole >= n {
-            let first = s.first_whole.as_deref().unwrap_or_default();
-            return Err(Refusal::Spent(parse(first.as_bytes())?));
+        match ledger::admit(f.uses, s.whole, s.cut, s.sending + s.elsewhere, max_partial) {
+            Admit::Left(left) => Ok(left),
+            Admit::Spent => {
+                let first = s.first_whole.as_deref().unwrap_or_default();
+                Err(Refusal::Spent(parse(first.as_bytes())?))
+            }
+            Admit::CutOff => {
+                let last = s.last_cut.as_deref().unwrap_or_default();
+                Err(Refusal::CutOff(s.cut, parse(last.as_bytes())?))
+            }
+            Admit::Busy => {
+                let other = self.in_flight(&f.token).unwrap_or_default();
+                Err(Refusal::Busy(parse(other)?))
+            }
         }
-        if s.cut >= max_partial {
-            let last = s.last_cut.as_deref().unwrap_or_default();
-            return Err(Refusal::CutOff(s.cut, parse(last.as_bytes())?));
-        }
-        if s.whole + s.sending + s.elsewhere >= n {
-            let other = self.in_flight(&f.token).unwrap_or_default();
-            return Err(Refusal::Busy(parse(other)?));
-        }
-        Ok(Some(n - s.whole))
     }
 
     /// One line of another replica's ledger (or of this one's before it writes there).

@@ -1,0 +1,393 @@
+//! Machine tokens' fetches claimed in the shared store (`serve --store`), so replicas agree:
+//! a fetch is claimed in one compare-and-swap on its token's state, so of any number of
+//! fetches racing on any replicas for a token's last use exactly one is served; the others get
+//! 503 (Ignition retries) while it is sent, 401 once it went out whole.
+//!
+//! The states and rules are those of the ledger files (see the parent module): *claimed*
+//! (in the token's `sending`, with its record written `"whole":false`), *whole* (the use spent,
+//! the record rewritten `true`), *cut* (the use given back, the cut counted). A claim whose
+//! replica died or lost the store stays `sending` until it is older than a connection can live
+//! (`settle`), then counts as cut, as another replica's unconfirmed record does in the files:
+//! the machine may fetch again, and nothing was served whole twice. Without the store no
+//! machine token is served (503, with the reason): a fetch is never served unclaimed.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::tally::parse;
+use super::{Claimed, Refusal, Rules};
+use crate::clock::Clock;
+use crate::ledger::{self, Admit};
+use crate::serve::handler::MachineFetch;
+use crate::serve::log::Log;
+use crate::store::{self, Store};
+
+/// Attempts of one compare-and-swap before the fetch is answered 503 (to be retried).
+const ATTEMPTS: u32 = 16;
+
+/// How long a confirmation or a cut is retried while the store does not answer.
+const RETRY_FOR: Duration = Duration::from_secs(60);
+
+/// A token's fetches, as the store keeps them (`claims/<token>`).
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TokenState {
+    whole: u32,
+    cut: u32,
+    /// The first whole fetch's record (a refused replay names it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    first_whole: Option<String>,
+    /// The latest cut fetch's record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    last_cut: Option<String>,
+    /// The fetches being sent, on any replica.
+    #[serde(default)]
+    sending: Vec<Sending>,
+}
+
+/// A fetch being sent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Sending {
+    /// Its claim (`<replica>-<nonce>-<n>`).
+    claim: String,
+    /// When it was claimed, Unix seconds.
+    since: i64,
+    /// Its record, `"whole":false`.
+    record: String,
+}
+
+impl TokenState {
+    fn read(v: &store::Versioned) -> Result<TokenState, Refusal> {
+        if v.revision == 0 {
+            return Ok(TokenState::default());
+        }
+        serde_json::from_slice(&v.value)
+            .map_err(|e| Refusal::Unrecorded(format!("the store's claim state: {e}")))
+    }
+
+    /// Claims older than a connection can live count as cut (their replica died, or lost
+    /// the store before it could say).
+    fn settle(&mut self, now: OffsetDateTime, settle: Duration) {
+        let now = now.unix_timestamp();
+        let (old, live): (Vec<Sending>, Vec<Sending>) = std::mem::take(&mut self.sending)
+            .into_iter()
+            .partition(|s| now - s.since >= settle.as_secs() as i64);
+        self.sending = live;
+        for s in old {
+            self.cut += 1;
+            self.last_cut = Some(s.record);
+        }
+    }
+
+    fn admit(&self, f: &MachineFetch, max_partial: u32) -> Result<Option<u32>, Refusal> {
+        let n = self.sending.len() as u32;
+        match ledger::admit(f.uses, self.whole, self.cut, n, max_partial) {
+            Admit::Left(left) => Ok(left),
+            Admit::Spent => Err(Refusal::Spent(parse(
+                self.first_whole.as_deref().unwrap_or_default().as_bytes(),
+            )?)),
+            Admit::CutOff => Err(Refusal::CutOff(
+                self.cut,
+                parse(self.last_cut.as_deref().unwrap_or_default().as_bytes())?,
+            )),
+            Admit::Busy => Err(Refusal::Busy(parse(
+                self.sending
+                    .first()
+                    .map_or("", |s| s.record.as_str())
+                    .as_bytes(),
+            )?)),
+        }
+    }
+
+    fn json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a claim state serialises")
+    }
+}
+
+/// A fetch claimed here, until it is confirmed or cut.
+struct Pending {
+    token: String,
+    claim: String,
+    /// The record, `"whole":false`, without its newline.
+    record: String,
+    limited: bool,
+}
+
+/// The fetches of machine tokens, claimed in the store.
+pub(in crate::serve) struct StoreFetches {
+    store: Store,
+    replica: String,
+    rules: Rules,
+    /// Makes this process's claims unlike those of an earlier run of the same replica.
+    nonce: u64,
+    next: AtomicU64,
+    pending: Mutex<HashMap<u64, Pending>>,
+    runtime: tokio::runtime::Handle,
+    clock: Clock,
+    log: Log,
+    /// Why the store did not answer at the last poll (readiness says it).
+    down: Mutex<Option<String>>,
+}
+
+impl StoreFetches {
+    /// Claims go to `store`; confirmations and cuts are written on `runtime`.
+    pub(in crate::serve) fn new(
+        store: Store,
+        replica: String,
+        rules: Rules,
+        clock: Clock,
+        log: Log,
+    ) -> StoreFetches {
+        let mut nonce = [0u8; 8];
+        // Without the OS's random source, the process id tells runs apart well enough.
+        let nonce = match aws_lc_rs::rand::fill(&mut nonce) {
+            Ok(()) => u64::from_le_bytes(nonce),
+            Err(_) => u64::from(std::process::id()),
+        };
+        StoreFetches {
+            store,
+            replica,
+            rules,
+            nonce,
+            next: AtomicU64::new(0),
+            pending: Mutex::default(),
+            runtime: tokio::runtime::Handle::current(),
+            clock,
+            log,
+            down: Mutex::default(),
+        }
+    }
+
+    fn pending(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Pending>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Why machine tokens cannot be served now, if so.
+    pub(super) fn unready(&self) -> Option<String> {
+        self.down.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Asks the store whether it answers (each reload poll).
+    pub(super) async fn poll(&self) {
+        let now = self.store.ping().await.err();
+        *self.down.lock().unwrap_or_else(|p| p.into_inner()) = now;
+    }
+
+    /// What a GET of `f` would get now, claiming nothing.
+    pub(super) async fn check(
+        &self,
+        f: &MachineFetch,
+        now: OffsetDateTime,
+    ) -> Result<Option<u32>, Refusal> {
+        if f.uses.is_none() {
+            return Ok(None);
+        }
+        let v = self
+            .store
+            .get(&store::claims_key(&f.token))
+            .await
+            .map_err(Refusal::Unrecorded)?;
+        let mut s = TokenState::read(&v)?;
+        s.settle(now, self.rules.settle);
+        s.admit(f, self.rules.max_partial)
+    }
+
+    /// Claims a fetch of `f` whose record is `line` (with its newline; `flag` where its
+    /// `false` is), or says why it may not be served.
+    pub(super) async fn claim(
+        &self,
+        f: &MachineFetch,
+        line: Vec<u8>,
+        flag: usize,
+        now: OffsetDateTime,
+    ) -> Result<Claimed, Refusal> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let claim = format!("{}-{:016x}-{id}", self.replica, self.nonce);
+        let record = String::from_utf8_lossy(&line[..line.len() - 1]).into_owned();
+        let fetch_key = store::fetch_key(&f.token, &claim);
+        let left = if f.uses.is_none() {
+            self.store
+                .put(&fetch_key, record.as_bytes())
+                .await
+                .map_err(Refusal::Unrecorded)?;
+            None
+        } else {
+            self.claim_use(f, &claim, &record, &fetch_key, now).await?
+        };
+        self.pending().insert(
+            id,
+            Pending {
+                token: f.token.to_string(),
+                claim,
+                record,
+                limited: f.uses.is_some(),
+            },
+        );
+        Ok(Claimed {
+            line,
+            at: flag,
+            id,
+            left,
+        })
+    }
+
+    /// Takes one of the token's uses in a compare-and-swap, with the record.
+    async fn claim_use(
+        &self,
+        f: &MachineFetch,
+        claim: &str,
+        record: &str,
+        fetch_key: &str,
+        now: OffsetDateTime,
+    ) -> Result<Option<u32>, Refusal> {
+        let key = store::claims_key(&f.token);
+        for _ in 0..ATTEMPTS {
+            let v = self.store.get(&key).await.map_err(Refusal::Unrecorded)?;
+            let mut s = TokenState::read(&v)?;
+            s.settle(now, self.rules.settle);
+            let left = s.admit(f, self.rules.max_partial)?;
+            s.sending.push(Sending {
+                claim: claim.to_string(),
+                since: now.unix_timestamp(),
+                record: record.to_string(),
+            });
+            let puts: [(&str, &[u8]); 2] = [(&key, &s.json()), (fetch_key, record.as_bytes())];
+            if self
+                .store
+                .swap(&key, v.revision, &puts)
+                .await
+                .map_err(Refusal::Unrecorded)?
+            {
+                return Ok(left);
+            }
+        }
+        Err(Refusal::Unrecorded(
+            "the store: too many replicas changed this token's fetches at once; try again".into(),
+        ))
+    }
+
+    /// Claim `id` went out whole: its use is spent and its record rewritten, in the store, in
+    /// the background (retried while the store does not answer).
+    pub(super) fn confirm(&self, id: u64) {
+        let Some(p) = self.pending().remove(&id) else {
+            return;
+        };
+        let store = self.store.clone();
+        let log = self.log.clone();
+        let settle = self.rules.settle;
+        let clock = self.clock.clone();
+        self.runtime.spawn(async move {
+            let whole = p.record.replacen("\"whole\":false}", "\"whole\":true}", 1);
+            let done = retry(|| settled(&store, &p, &whole, true, (clock.now(), settle))).await;
+            if let Err(e) = done {
+                log.event(
+                    "store-failed",
+                    &format!("{e}: machine {}'s whole fetch with token {} is not recorded as whole; it counts as cut once {}s have passed", machine_of(&p), p.token, settle.as_secs()),
+                );
+            }
+        });
+    }
+
+    /// Claim `id` ended before its last byte: its use is given back and the cut counted, in
+    /// the background; what happened is logged there.
+    pub(super) fn cut(&self, id: u64) {
+        let Some(p) = self.pending().remove(&id) else {
+            return;
+        };
+        let store = self.store.clone();
+        let log = self.log.clone();
+        let rules = self.rules;
+        let clock = self.clock.clone();
+        self.runtime.spawn(async move {
+            let cuts =
+                retry(|| settled(&store, &p, &p.record, false, (clock.now(), rules.settle))).await;
+            let msg = match cuts {
+                Ok(cuts) if cuts >= rules.max_partial && p.limited => format!(
+                    "machine {}'s fetch with token {} was cut off before its end ({cuts} of {} cut fetches allowed): not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401)",
+                    machine_of(&p), p.token, rules.max_partial
+                ),
+                Ok(cuts) => format!(
+                    "machine {}'s fetch with token {} was cut off before its end ({cuts} of {} cut fetches allowed): not spent; it may fetch again",
+                    machine_of(&p), p.token, rules.max_partial
+                ),
+                Err(e) => format!(
+                    "{e}: machine {}'s cut fetch with token {} counts as cut once {}s have passed",
+                    machine_of(&p), p.token, rules.settle.as_secs()
+                ),
+            };
+            log.event("fetch-cut", &msg);
+        });
+    }
+}
+
+fn machine_of(p: &Pending) -> String {
+    serde_json::from_str::<ledger::Record>(&p.record).map_or_else(|_| "?".into(), |r| r.machine)
+}
+
+/// Settles claim `p` in the store, whole or cut, with its record `text`; returns the token's
+/// cut count. A claim no longer `sending` (counted as cut by another replica meanwhile) is
+/// moved from the cut ones when it went out whole.
+async fn settled(
+    store: &Store,
+    p: &Pending,
+    text: &str,
+    whole: bool,
+    (now, settle): (OffsetDateTime, Duration),
+) -> Result<u32, String> {
+    let fetch_key = store::fetch_key(&p.token, &p.claim);
+    if !p.limited {
+        store.put(&fetch_key, text.as_bytes()).await?;
+        return Ok(0);
+    }
+    let key = store::claims_key(&p.token);
+    for _ in 0..ATTEMPTS {
+        let v = store.get(&key).await?;
+        let mut s = TokenState::read(&v)
+            .map_err(|_| "the store's claim state is not readable".to_string())?;
+        let was_sending = s.sending.iter().position(|x| x.claim == p.claim);
+        if let Some(i) = was_sending {
+            s.sending.remove(i);
+        }
+        if whole {
+            s.whole += 1;
+            if was_sending.is_none() {
+                s.cut = s.cut.saturating_sub(1);
+            }
+            s.first_whole.get_or_insert_with(|| text.to_string());
+        } else if was_sending.is_some() {
+            s.cut += 1;
+            s.last_cut = Some(text.to_string());
+        }
+        s.settle(now, settle);
+        let puts: [(&str, &[u8]); 2] = [(&key, &s.json()), (&fetch_key, text.as_bytes())];
+        if store.swap(&key, v.revision, &puts).await? {
+            return Ok(s.cut);
+        }
+    }
+    Err("the store: too many replicas changed this token's fetches at once".into())
+}
+
+/// Runs `f` until it succeeds or [`RETRY_FOR`] has passed, waiting longer each time.
+async fn retry<T, F, Fut>(mut f: F) -> Result<T, String>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<T, String>>,
+{
+    let start = std::time::Instant::now();
+    let mut wait = Duration::from_millis(100);
+    loop {
+        match f().await {
+            Ok(v) => return Ok(v),
+            Err(e) if start.elapsed() >= RETRY_FOR => return Err(e),
+            Err(_) => {
+                tokio::time::sleep(wait).await;
+                wait = (wait * 2).min(Duration::from_secs(5));
+            }
+        }
+    }
+}

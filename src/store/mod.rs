@@ -1,0 +1,238 @@
+//! The store serve replicas share: an etcd v3 cluster (`--store etcd://...`), the store
+//! Kubernetes itself keeps its state in. What needs one answer across replicas lives there:
+//! each machine token's fetches (claimed in one transaction, so a single-use token is served
+//! once whatever the races) and their records, the evidence `csr review` and `machine list`
+//! read. It holds no secret: nothing in it lets anyone fetch a config.
+//!
+//! Keys, under a prefix per cluster (`/mcsctl/<cluster>.<base domain>/` unless
+//! `--store-prefix` says otherwise):
+//! - `claims/<token id>`: a token with limited uses: its whole and cut fetches, and those being
+//!   sent (JSON), changed only by compare-and-swap on its revision;
+//! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line.
+//!
+//! Every request carries a deadline and asks for a leader (`require_leader`): without quorum a
+//! request fails at once, and serve answers 503 instead of waiting.
+
+pub mod url;
+
+use std::path::Path;
+use std::time::Duration;
+
+use anyhow::{Context, Result, anyhow};
+use etcd_client::{
+    Certificate, Client, Compare, CompareOp, ConnectOptions, GetOptions, Identity, TlsOptions, Txn,
+    TxnOp,
+};
+
+use crate::ledger::Record;
+pub use url::StoreUrl;
+
+/// How long a request to the store may take before it counts as failed.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// What reaching the store takes.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The members.
+    pub url: StoreUrl,
+    /// The CA that signed the members' serving certificates (PEM): TLS when given.
+    pub ca: Option<Vec<u8>>,
+    /// The client certificate and key (PEM), for members that require one.
+    pub identity: Option<(Vec<u8>, Vec<u8>)>,
+    /// The key prefix (`--store-prefix`), if not the cluster's default.
+    pub prefix: Option<String>,
+}
+
+impl Options {
+    /// The options of `--store*`: the PEM files read (bounded), the prefix made to end in `/`.
+    pub fn new(
+        url: StoreUrl,
+        ca: Option<&Path>,
+        cert: Option<&Path>,
+        key: Option<&Path>,
+        prefix: Option<String>,
+    ) -> Result<Options> {
+        let read = |p: &Path| crate::assets::read_file(p);
+        let identity = match (cert, key) {
+            (Some(c), Some(k)) => Some((read(c)?, read(k)?)),
+            (None, None) => None,
+            _ => anyhow::bail!("--store-cert and --store-key go together"),
+        };
+        Ok(Options {
+            url,
+            ca: ca.map(read).transpose()?,
+            identity,
+            prefix,
+        })
+    }
+
+    /// The key prefix for cluster `cluster` (`<name>.<base domain>`): `--store-prefix`, else
+    /// `/mcsctl/<cluster>/`; it ends in `/`.
+    pub fn prefix_for(&self, cluster: &str) -> String {
+        let mut p = self
+            .prefix
+            .clone()
+            .unwrap_or_else(|| format!("/mcsctl/{cluster}/"));
+        if !p.ends_with('/') {
+            p.push('/');
+        }
+        p
+    }
+}
+
+/// A connection to the store.
+#[derive(Clone)]
+pub struct Store {
+    client: Client,
+    prefix: String,
+    url: StoreUrl,
+}
+
+/// A value and the revision it was last changed at (0: the key is absent).
+pub struct Versioned {
+    /// The value; empty when absent.
+    pub value: Vec<u8>,
+    /// Its `mod_revision`.
+    pub revision: i64,
+}
+
+impl Store {
+    /// Connects to the members (lazily: a member down now is tried again at each request),
+    /// for cluster `cluster` (`<name>.<base domain>`, the default key prefix).
+    pub async fn connect(o: &Options, cluster: &str) -> Result<Store> {
+        let mut opts = ConnectOptions::new()
+            .with_connect_timeout(REQUEST_TIMEOUT)
+            .with_timeout(REQUEST_TIMEOUT)
+            .with_keep_alive(Duration::from_secs(5), REQUEST_TIMEOUT)
+            .with_require_leader(true);
+        if let Some(ca) = &o.ca {
+            let mut tls = TlsOptions::new().ca_certificate(Certificate::from_pem(ca));
+            if let Some((cert, key)) = &o.identity {
+                tls = tls.identity(Identity::from_pem(cert, key));
+            }
+            opts = opts.with_tls(tls);
+        } else if o.identity.is_some() {
+            anyhow::bail!("--store-cert needs --store-ca: a client certificate is sent over TLS");
+        }
+        let client = Client::connect(o.url.endpoints(o.ca.is_some()), Some(opts))
+            .await
+            .with_context(|| format!("connecting to the store {}", o.url))?;
+        Ok(Store {
+            client,
+            prefix: o.prefix_for(cluster),
+            url: o.url.clone(),
+        })
+    }
+
+    /// The full key of `rel`.
+    pub fn key(&self, rel: &str) -> String {
+        format!("{}{rel}", self.prefix)
+    }
+
+    /// What an error of the store means to a reader of serve's log.
+    pub fn describe(&self, e: &etcd_client::Error) -> String {
+        format!("the store {} did not answer: {e}", self.url)
+    }
+
+    /// The value of `rel` and its revision (`revision` 0: absent).
+    pub async fn get(&self, rel: &str) -> Result<Versioned, String> {
+        let mut kv = self.client.kv_client();
+        let r = kv
+            .get(self.key(rel), None)
+            .await
+            .map_err(|e| self.describe(&e))?;
+        Ok(match r.kvs().first() {
+            Some(kv) => Versioned {
+                value: kv.value().to_vec(),
+                revision: kv.mod_revision(),
+            },
+            None => Versioned {
+                value: Vec::new(),
+                revision: 0,
+            },
+        })
+    }
+
+    /// Writes `puts` (relative key, value) at once if `rel` is still at `revision` (0: still
+    /// absent); `Ok(false)` when another writer changed it first.
+    pub async fn swap(
+        &self,
+        rel: &str,
+        revision: i64,
+        puts: &[(&str, &[u8])],
+    ) -> Result<bool, String> {
+        let ops: Vec<TxnOp> = puts
+            .iter()
+            .map(|(k, v)| TxnOp::put(self.key(k), v.to_vec(), None))
+            .collect();
+        let txn = Txn::new()
+            .when([Compare::mod_revision(
+                self.key(rel),
+                CompareOp::Equal,
+                revision,
+            )])
+            .and_then(ops);
+        let mut kv = self.client.kv_client();
+        kv.txn(txn)
+            .await
+            .map(|r| r.succeeded())
+            .map_err(|e| self.describe(&e))
+    }
+
+    /// Writes `rel`.
+    pub async fn put(&self, rel: &str, value: &[u8]) -> Result<(), String> {
+        let mut kv = self.client.kv_client();
+        kv.put(self.key(rel), value.to_vec(), None)
+            .await
+            .map(|_| ())
+            .map_err(|e| self.describe(&e))
+    }
+
+    /// Whether the store answers (a quorum read of one key).
+    pub async fn ping(&self) -> Result<(), String> {
+        self.get("claims/").await.map(|_| ())
+    }
+
+    /// Every fetch record, oldest first.
+    pub async fn records(&self) -> Result<Vec<Record>> {
+        let mut kv = self.client.kv_client();
+        let r = kv
+            .get(self.key(FETCHES), Some(GetOptions::new().with_prefix()))
+            .await
+            .map_err(|e| anyhow!(self.describe(&e)))?;
+        let mut out = Vec::with_capacity(r.kvs().len());
+        for kv in r.kvs() {
+            let rec: Record = serde_json::from_slice(kv.value()).with_context(|| {
+                format!(
+                    "the store's record {} is not a fetch record",
+                    String::from_utf8_lossy(kv.key())
+                )
+            })?;
+            out.push(rec);
+        }
+        out.sort_by(|a, b| a.time.cmp(&b.time));
+        Ok(out)
+    }
+}
+
+/// Where fetch records live, under the prefix.
+pub const FETCHES: &str = "fetches/";
+
+/// Where a token's claim state lives, under the prefix.
+pub fn claims_key(token: &str) -> String {
+    format!("claims/{token}")
+}
+
+/// Where a fetch's record lives, under the prefix.
+pub fn fetch_key(token: &str, claim: &str) -> String {
+    format!("{FETCHES}{token}/{claim}")
+}
+
+/// Runs `f` on a runtime of its own: for the commands that read the store once.
+pub fn blocking<T>(f: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting a runtime to reach the store")?
+        .block_on(f)
+}

@@ -1,0 +1,342 @@
+//! Replicas that agree through a real etcd cluster (Debian's `etcd-server`, three members on
+//! loopback, started here and stopped by PID): a machine token is served exactly once across
+//! three serve replicas, whatever the races; the real Ignition client boots through one
+//! replica and is refused by another; the store losing a member changes nothing, losing its
+//! quorum stops machine tokens (503) and not pool tokens, and its return serves again without
+//! serving anything twice.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::ignition_client::{ignition_boot, ignition_fetch_within};
+use crate::support::{Https, Serve, machine_token, ok, run, token_for, tool};
+
+/// A free loopback port (bound, then let go: the member binds it a moment later).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One etcd member.
+struct Member {
+    name: String,
+    client: u16,
+    peer: u16,
+    child: Option<Child>,
+}
+
+/// An etcd cluster of loopback members, each stopped by its PID when dropped.
+struct Etcd {
+    bin: PathBuf,
+    members: Vec<Member>,
+    dir: tempfile::TempDir,
+}
+
+impl Etcd {
+    /// Starts `n` members and waits until the cluster has a leader; `None` when etcd is not
+    /// installed and the run skips what needs it.
+    fn start(n: usize) -> Option<Etcd> {
+        let bin = tool("etcd", "ETCD_BIN", "etcd/usr/bin/etcd")?;
+        let members = (0..n)
+            .map(|i| Member {
+                name: format!("m{i}"),
+                client: free_port(),
+                peer: free_port(),
+                child: None,
+            })
+            .collect();
+        let mut e = Etcd {
+            bin,
+            members,
+            dir: tempfile::tempdir().unwrap(),
+        };
+        for i in 0..n {
+            e.spawn(i);
+        }
+        e.await_quorum();
+        Some(e)
+    }
+
+    fn spawn(&mut self, i: usize) {
+        let cluster: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("{}=http://127.0.0.1:{}", m.name, m.peer))
+            .collect();
+        let m = &self.members[i];
+        let log = std::fs::File::create(self.dir.path().join(format!("{}.log", m.name))).unwrap();
+        let child = Command::new(&self.bin)
+            .args(["--name", &m.name])
+            .arg("--data-dir")
+            .arg(self.dir.path().join(&m.name))
+            .args([
+                "--listen-client-urls",
+                &format!("http://127.0.0.1:{}", m.client),
+            ])
+            .args([
+                "--advertise-client-urls",
+                &format!("http://127.0.0.1:{}", m.client),
+            ])
+            .args([
+                "--listen-peer-urls",
+                &format!("http://127.0.0.1:{}", m.peer),
+            ])
+            .args([
+                "--initial-advertise-peer-urls",
+                &format!("http://127.0.0.1:{}", m.peer),
+            ])
+            .args(["--initial-cluster", &cluster.join(",")])
+            .args(["--initial-cluster-state", "new"])
+            .args(["--initial-cluster-token", "mcsctl-test"])
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        self.members[i].child = Some(child);
+    }
+
+    /// `etcd://` with every member.
+    fn url(&self) -> String {
+        let m: Vec<String> = self
+            .members
+            .iter()
+            .map(|m| format!("127.0.0.1:{}", m.client))
+            .collect();
+        format!("etcd://{}", m.join(","))
+    }
+
+    /// Stops member `i` (SIGKILL, by its PID).
+    fn kill(&mut self, i: usize) {
+        if let Some(mut c) = self.members[i].child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts member `i` again, on its data.
+    fn restart(&mut self, i: usize) {
+        self.spawn(i);
+    }
+
+    /// Whether member `i` says the cluster is healthy (`/health`: it has a leader and a
+    /// quorum read succeeds).
+    fn healthy(&self, i: usize) -> bool {
+        use std::io::{Read, Write};
+        let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.members[i].client)) else {
+            return false;
+        };
+        let _ = s.set_read_timeout(Some(Duration::from_secs(2)));
+        let _ = s.write_all(b"GET /health HTTP/1.0\r\nHost: etcd\r\n\r\n");
+        let mut out = String::new();
+        let _ = s.read_to_string(&mut out);
+        out.contains("\"health\":\"true\"")
+    }
+
+    /// Waits (bounded) until a running member reports the cluster healthy.
+    fn await_quorum(&self) {
+        let start = Instant::now();
+        while !(0..self.members.len()).any(|i| self.members[i].child.is_some() && self.healthy(i)) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "etcd never became healthy; logs in {}",
+                self.dir.path().display()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Etcd {
+    fn drop(&mut self) {
+        for i in 0..self.members.len() {
+            self.kill(i);
+        }
+    }
+}
+
+/// The asset directory of the serve tests, with `machines` registered for the worker pool.
+fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let (d, a) = crate::serve::setup_with(&[]);
+    for m in machines {
+        ok(d.path(), &["machine", "add", m, "--pool", "worker", "-q"]);
+    }
+    (d, a)
+}
+
+/// A serve replica of `cwd`'s asset directory sharing `store`, with a ledger name of its own.
+fn replica(cwd: &Path, store: &str, name: &str) -> Serve {
+    let ledger = cwd.join(format!("{name}.jsonl"));
+    Serve::start(
+        cwd,
+        &["--store", store, "--ledger", ledger.to_str().unwrap()],
+    )
+}
+
+/// The status of one GET of the worker config with `bearer`, through `s`.
+fn status(s: &Serve, a: &Path, bearer: &str) -> u16 {
+    Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
+        .request("GET", "/config/worker", &[("Authorization", bearer)])
+        .map_or(0, |r| r.status)
+}
+
+/// The fetch records the store holds (`machine list --store --format json`), per machine:
+/// (whole fetches, all fetches).
+fn store_fetches(cwd: &Path, store: &str, machine: &str) -> (usize, usize) {
+    let (code, out, err) = run(
+        cwd,
+        &["machine", "list", "--store", store, "--format", "json"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let row = v["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == machine)
+        .unwrap_or_else(|| panic!("no {machine} in {out}"))
+        .clone();
+    let fetches = row["fetches"].as_array().unwrap();
+    let whole = fetches.iter().filter(|f| f["whole"] == true).count();
+    (whole, fetches.len())
+}
+
+/// Waits (bounded) until the store records `n` whole fetches of `machine`.
+fn await_whole(cwd: &Path, store: &str, machine: &str, n: usize) {
+    let start = Instant::now();
+    while store_fetches(cwd, store, machine).0 < n {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{machine}'s whole fetch never reached the store"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
+    let Some(etcd) = Etcd::start(3) else { return };
+    let (d, a) = assets(&["w0", "w1"]);
+    let url = etcd.url();
+    let replicas = [
+        replica(d.path(), &url, "a"),
+        replica(d.path(), &url, "b"),
+        replica(d.path(), &url, "c"),
+    ];
+    // 64 fetches of w0's token at once, spread over the three replicas: exactly one 200.
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let statuses: Vec<u16> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..64)
+            .map(|i| {
+                let (r, a, bearer) = (&replicas[i % 3], &a, &bearer);
+                s.spawn(move || status(r, a, bearer))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let served = statuses.iter().filter(|s| **s == 200).count();
+    assert_eq!(served, 1, "{statuses:?}");
+    assert!(
+        statuses.iter().all(|s| [200, 401, 503].contains(s)),
+        "{statuses:?}"
+    );
+    await_whole(d.path(), &url, "w0", 1);
+    for r in &replicas {
+        assert_eq!(status(r, &a, &bearer), 401, "a replay, on every replica");
+    }
+    assert_eq!(store_fetches(d.path(), &url, "w0").0, 1);
+
+    // The real Ignition client boots w1 through replica A, and is refused by replica B.
+    let pointer = a.join("machines/w1.ign");
+    let at = |s: &Serve| {
+        let text = std::fs::read_to_string(&pointer).unwrap();
+        let p = d.path().join(format!("w1-{}.ign", s.addr.port()));
+        std::fs::write(
+            &p,
+            text.replace(
+                "api-int.demo.example.com:22623",
+                &format!("127.0.0.1:{}", s.addr.port()),
+            ),
+        )
+        .unwrap();
+        p
+    };
+    let Some(boot) = ignition_boot(&at(&replicas[0])) else {
+        return;
+    };
+    assert!(boot.success, "{}", boot.log);
+    await_whole(d.path(), &url, "w1", 1);
+    let (fetched, _, log) = ignition_fetch_within(
+        &at(&replicas[1]),
+        Duration::from_secs(8),
+        &["GET result: Unauthorized"],
+    )
+    .unwrap();
+    assert!(!fetched, "w1 fetched twice:\n{log}");
+    assert!(log.contains("GET result: Unauthorized"), "{log}");
+    assert_eq!(store_fetches(d.path(), &url, "w1").0, 1);
+}
+
+#[test]
+fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
+    let Some(mut etcd) = Etcd::start(3) else {
+        return;
+    };
+    let (d, a) = assets(&["w0", "w1", "w2"]);
+    let url = etcd.url();
+    let s = replica(d.path(), &url, "a");
+    let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
+    let pool = format!("Bearer {}", token_for(&a, "worker"));
+
+    // One member down: the cluster keeps its quorum and serve does not notice.
+    etcd.kill(0);
+    etcd.await_quorum();
+    assert_eq!(status(&s, &a, &bearer("w0")), 200);
+    await_whole(d.path(), &url, "w0", 1);
+
+    // Two down: no quorum. Machine tokens wait (503: Ignition retries); readiness says why;
+    // pool tokens are served.
+    etcd.kill(1);
+    assert_eq!(status(&s, &a, &bearer("w1")), 503);
+    assert_eq!(status(&s, &a, &pool), 200);
+    let health = || {
+        Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
+            .request("GET", "/healthz", &[])
+            .unwrap()
+    };
+    let start = Instant::now();
+    loop {
+        let h = health();
+        if h.status == 503 {
+            let body = String::from_utf8_lossy(&h.body).to_string();
+            assert!(body.contains("the store"), "{body}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "readiness never said the store is gone"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // The members come back: machine tokens are served again, and the spent one is not.
+    etcd.restart(0);
+    etcd.restart(1);
+    etcd.await_quorum();
+    let start = Instant::now();
+    while status(&s, &a, &bearer("w1")) != 200 {
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "machine tokens never came back with the store"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    await_whole(d.path(), &url, "w1", 1);
+    assert_eq!(status(&s, &a, &bearer("w0")), 401);
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
+    assert_eq!(store_fetches(d.path(), &url, "w1").0, 1);
+}
