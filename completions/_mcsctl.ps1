@@ -332,6 +332,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of the token (e.g. 24h, 30d); default: no expiry')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Free-text description shown by `token list`')
             [CompletionResult]::new('--pool', '--pool', [CompletionResultType]::ParameterName, 'A pool whose config the token may fetch; repeatable (default: every pool of mcsctl.json). With --print-pointer, the pointer config printed is the first pool''s')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -352,6 +357,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'How long the previous current token stays valid')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of the new token; default: no expiry')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'Free-text description of the new token')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -382,6 +392,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;token;revoke' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -397,6 +412,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;token;prune' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -462,6 +482,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated by spaces or '';''), or YAML (a list of {name, pool, addresses}); - for stdin')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'Lifetime of its token (e.g. 24h); default: no expiry')
             [CompletionResult]::new('--uses', '--uses', [CompletionResultType]::ParameterName, 'How many full-config fetches its token allows (0: any number)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -480,13 +505,13 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;machine;list' {
             [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read')
+            [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
             [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
             [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
             [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
             [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
-            [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs')
-            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -502,6 +527,11 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;machine;remove' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
@@ -592,6 +622,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
             [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
             [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
+            [CompletionResult]::new('--store-grace', '--store-grace', [CompletionResultType]::ParameterName, 'With --store: how long pool tokens keep being served from the last state the store published while it does not answer (machine tokens wait for it at once: 503); then they get 503 too, until it answers')
             [CompletionResult]::new('--max-partial-fetches', '--max-partial-fetches', [CompletionResultType]::ParameterName, 'How many fetches of a machine token with limited uses may be cut off before their end (a network that drops, a client that stops reading): each gives the use back and the machine may fetch again; past this many, the token is refused (401) until `mcsctl machine add NAME --force` gives it a new one')
             [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'HTTPS listen address')
             [CompletionResult]::new('--insecure-listen', '--insecure-listen', [CompletionResultType]::ParameterName, 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default')

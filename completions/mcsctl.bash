@@ -1636,7 +1636,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1659,6 +1659,26 @@ _mcsctl() {
                     return 0
                     ;;
                 --uses)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1752,13 +1772,21 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__list)
-            opts="-q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --csrs --nodes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --csrs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1782,14 +1810,6 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --csrs)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --nodes)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1810,12 +1830,32 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__remove)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2036,7 +2076,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-grace --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2067,6 +2107,10 @@ _mcsctl() {
                     return 0
                     ;;
                 --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-grace)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2172,7 +2216,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-q -v -h -V --ttl --description --print-pointer --pool --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2187,6 +2231,26 @@ _mcsctl() {
                     return 0
                     ;;
                 --pool)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2334,12 +2398,32 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
-            opts="-q -v -h -V --dry-run --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --dry-run --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2360,12 +2444,32 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__revoke)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -2386,7 +2490,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__rotate)
-            opts="-q -v -h -V --grace --ttl --description --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2401,6 +2505,26 @@ _mcsctl() {
                     return 0
                     ;;
                 --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -247,6 +247,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l ttl -d 'Lifetime of the token (e.g. 24h, 30d); default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l description -d 'Free-text description shown by `token list`' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l pool -d 'A pool whose config the token may fetch; repeatable (default: every pool of mcsctl.json). With --print-pointer, the pointer config printed is the first pool\'s' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -261,6 +266,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l grace -d 'How long the previous current token stays valid' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l ttl -d 'Lifetime of the new token; default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l description -d 'Free-text description of the new token' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -279,6 +289,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -288,6 +303,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -319,6 +339,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l from -d 'Register every machine of a list: CSV lines `name,pool,addresses` (addresses separated by spaces or \';\'), or YAML (a list of {name, pool, addresses}); - for stdin' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l ttl -d 'Lifetime of its token (e.g. 24h); default: no expiry' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l uses -d 'How many full-config fetches its token allows (0: any number)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -331,13 +356,13 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l ledger -d 'Another replica\'s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l csrs -d 'The cluster\'s CSRs (`oc get csr -o json`): each machine\'s trail goes on to its CSRs' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l nodes -d 'The cluster\'s Nodes (`oc get nodes -o json`): the trail ends at a Ready node' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l csrs -d 'The cluster\'s CSRs (`oc get csr -o json`): each machine\'s trail goes on to its CSRs' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l nodes -d 'The cluster\'s Nodes (`oc get nodes -o json`): the trail ends at a Ready node' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -347,6 +372,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
@@ -405,6 +435,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-ca -d 'The
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-grace -d 'With --store: how long pool tokens keep being served from the last state the store published while it does not answer (machine tokens wait for it at once: 503); then they get 503 too, until it answers' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-partial-fetches -d 'How many fetches of a machine token with limited uses may be cut off before their end (a network that drops, a client that stops reading): each gives the use back and the machine may fetch again; past this many, the token is refused (401) until `mcsctl machine add NAME --force` gives it a new one' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l listen -d 'HTTPS listen address' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l insecure-listen -d 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default' -r

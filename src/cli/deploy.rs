@@ -154,6 +154,12 @@ pub struct ServeArgs {
     #[command(flatten)]
     pub store: super::StoreArgs,
 
+    /// With --store: how long pool tokens keep being served from the last state the store
+    /// published while it does not answer (machine tokens wait for it at once: 503); then
+    /// they get 503 too, until it answers.
+    #[arg(long, default_value = "5m", value_name = "DUR", value_parser = values::duration, requires = "store")]
+    pub store_grace: Duration,
+
     /// How many fetches of a machine token with limited uses may be cut off before their end
     /// (a network that drops, a client that stops reading): each gives the use back and the
     /// machine may fetch again; past this many, the token is refused (401) until `mcsctl

@@ -69,7 +69,11 @@ pub struct MachineAddArgs {
     #[arg(long)]
     pub new_pool: bool,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -113,7 +117,11 @@ pub struct MachineRemoveArgs {
     #[arg(value_name = "NAME", value_parser = values::dns_name)]
     pub name: String,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 

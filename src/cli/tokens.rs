@@ -100,7 +100,11 @@ pub struct TokenCreateArgs {
     #[arg(long)]
     pub new_pool: bool,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -124,7 +128,11 @@ pub struct TokenRotateArgs {
     #[arg(long, value_name = "TEXT")]
     pub description: Option<String>,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -153,7 +161,11 @@ pub struct TokenRevokeArgs {
     #[arg(value_name = "ID")]
     pub id: String,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -169,7 +181,11 @@ pub struct TokenPruneArgs {
     #[arg(long)]
     pub dry_run: bool,
 
-    /// `--dir` after the command.
+    /// Publish the tokens to the store serve replicas share, once changed.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command..
     #[command(flatten)]
     pub dir: DirArg,
 

@@ -38,9 +38,11 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
             new_pool: a.new_pool,
         })
         .collect();
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::add(&snap, &inputs, now)?;
     let (_, out) = super::commit(&lock, out)?;
+    super::publish(ui, dir, store)?;
     super::print_notes(ui, &out.notes);
     let heading = match inputs.as_slice() {
         [one] => format!("Registered machine {}:", one.name),
@@ -51,9 +53,11 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
 
 /// Runs `machine remove`.
 pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTime) -> Result<u8> {
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::remove(&snap, &a.name, now)?;
     let (_, out) = super::commit(&lock, out)?;
+    super::publish(ui, dir, store)?;
     print(ui, &format!("Removed machine {}:", a.name), &out.report)
 }
 

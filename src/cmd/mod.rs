@@ -213,6 +213,40 @@ pub(crate) fn with_evidence(
     Ok(snap.with_ledger_of(crate::ledger::Ledger::of_store(o.url.to_string(), records)))
 }
 
+/// With `--store`: publishes the directory's tokens, as just committed, for every serve
+/// replica to take at once (the caller still holds the lock: nothing changed them since).
+/// Digests, states, expiries, pools and machines; never a secret.
+pub(crate) fn publish(ui: &Ui, dir: &AssetDir, store: Option<crate::store::Options>) -> Result<()> {
+    use anyhow::Context;
+    let Some(o) = store else {
+        return Ok(());
+    };
+    let snap = Snapshot::read(dir)?;
+    let (Some(cfg), Some(tokens)) = (&snap.config, &snap.tokens) else {
+        return Ok(());
+    };
+    let published = crate::token::Published::of(tokens);
+    let bytes = serde_json::to_vec(&published)?;
+    let url = o.url.to_string();
+    crate::store::blocking(async {
+        let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
+        s.put(crate::store::AUTH_TOKENS, &bytes)
+            .await
+            .map_err(anyhow::Error::msg)
+    })
+    .with_context(|| {
+        format!(
+            "the change is in {} but not in the store, so serve replicas keep the tokens they had; publish it again with `mcsctl token prune --dry-run --store {url}`",
+            dir.root().display()
+        )
+    })?;
+    ui.detail(format!(
+        "published {} token(s) to the store {url}",
+        published.tokens.len()
+    ));
+    Ok(())
+}
+
 /// Generates a key, with a spinner for the slow (RSA) algorithms.
 pub(crate) fn generate_key(ui: &Ui, alg: KeyAlgorithm, what: &str) -> Result<KeyPair> {
     if alg.is_slow() {

@@ -17,6 +17,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
             .unwrap_or_else(|| crate::ledger::default_path(dir, &crate::ledger::hostname())),
         max_partial_fetches: a.max_partial_fetches,
         store: super::store_options(&a.store)?,
+        store_grace: a.store_grace.to_std(),
         clock: clock.clone(),
         listen: a.listen,
         insecure_listen: a.insecure_listen,

@@ -26,6 +26,7 @@ struct ChangeReport<'a> {
 
 /// Runs `token create`.
 pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime) -> Result<u8> {
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let inputs = CreateInputs {
         pools: a.pools.clone(),
@@ -35,6 +36,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         new_pool: a.new_pool,
     };
     let (_, out) = commit(&lock, tokens::create(&snap, inputs, now)?)?;
+    super::publish(ui, dir, store)?;
     print_notes(ui, &out.notes);
     let c = &out.report;
     let about = format!(
@@ -74,9 +76,11 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
 /// Runs `token rotate`.
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
     let (_, out) = commit(&lock, out)?;
+    super::publish(ui, dir, store)?;
     let report = &out.report;
     if ui.json() {
         print_notes(ui, &out.notes);
@@ -147,8 +151,10 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let (_, out) = commit(&lock, tokens::revoke(&snap, id, now)?)?;
+    super::publish(ui, dir, store)?;
     if ui.json() {
         ui.out_json(&out.report)?;
     } else {
@@ -160,8 +166,11 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 /// Runs `token prune`.
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = a.dry_run;
+    let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let (_, out) = commit(&lock, tokens::prune(&snap, dry_run, now)?)?;
+    // With --dry-run too: publishing changes nothing in the directory.
+    super::publish(ui, dir, store)?;
     let p = &out.report;
     if ui.json() {
         ui.out_json(&serde_json::json!({

@@ -32,7 +32,27 @@ pub(super) struct ConnOpts {
     pub max_per_client: usize,
 }
 
-pub(super) async fn accept_loop(
+/// Starts the accept loop of the TLS listener and of the plain one, if any.
+pub(super) fn accept_all(
+    tls: TcpListener,
+    plain: Option<TcpListener>,
+    shared: &Arc<Shared>,
+    conn: &Arc<ConnOpts>,
+    limits: (Arc<Semaphore>, Arc<conns::Conns>),
+    stop: &watch::Receiver<bool>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    [Some(tls), plain]
+        .into_iter()
+        .flatten()
+        .enumerate()
+        .map(|(i, l)| {
+            let (shared, conn, limits) = (shared.clone(), conn.clone(), limits.clone());
+            tokio::spawn(accept_loop(l, i == 0, shared, conn, limits, stop.clone()))
+        })
+        .collect()
+}
+
+async fn accept_loop(
     listener: TcpListener,
     tls: bool,
     shared: Arc<Shared>,

@@ -15,7 +15,7 @@ use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
 use crate::ops::config::AuthMode;
-use crate::token::State as TokenState;
+use crate::token::{Published, State as TokenState};
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 
@@ -68,6 +68,39 @@ pub struct Tokens {
 }
 
 impl Tokens {
+    /// What serve accepts of a published token state (the directory's, or the store's), at
+    /// `now`.
+    pub fn of(p: &Published, now: OffsetDateTime) -> Tokens {
+        let mut t = Tokens {
+            present: true,
+            ..Tokens::default()
+        };
+        for tok in &p.tokens {
+            let d = tok.digest();
+            if tok.is_live(now) {
+                t.machines |= tok.machine.is_some();
+                t.live.push(TokenDigest {
+                    id: tok.id.as_str().into(),
+                    digest: d,
+                    expires: tok.expires,
+                    pools: tok.pools.clone(),
+                    machine: tok.machine.as_deref().map(|m| (m.into(), tok.uses)),
+                });
+            } else {
+                t.dead.push(DeadToken {
+                    id: tok.id.as_str().into(),
+                    digest: d,
+                    why: if tok.state == TokenState::Revoked {
+                        super::auth::Dead::Revoked
+                    } else {
+                        super::auth::Dead::Expired
+                    },
+                });
+            }
+        }
+        t
+    }
+
     /// How many are live at `now`.
     pub fn live_at(&self, now: OffsetDateTime) -> usize {
         self.live
@@ -121,13 +154,7 @@ impl State {
     }
 }
 
-/// SHA-256 of a bearer string.
-pub fn digest(bearer: &str) -> [u8; 32] {
-    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bearer.as_bytes());
-    let mut out = [0u8; 32];
-    out.copy_from_slice(d.as_ref());
-    out
-}
+pub use crate::token::digest;
 
 /// Loads and reloads the parts.
 pub struct Loader {
@@ -284,34 +311,7 @@ impl Loader {
                 self.dir.path(layout::TOKENS).display()
             );
         };
-        let mut t = Tokens {
-            present: true,
-            ..Tokens::default()
-        };
-        for tok in &store.tokens {
-            let d = digest(&tok.bearer());
-            if tok.is_live(now) {
-                t.machines |= tok.machine.is_some();
-                t.live.push(TokenDigest {
-                    id: tok.id.as_str().into(),
-                    digest: d,
-                    expires: tok.expires,
-                    pools: tok.pools.clone(),
-                    machine: tok.machine.as_deref().map(|m| (m.into(), tok.uses)),
-                });
-            } else {
-                t.dead.push(DeadToken {
-                    id: tok.id.as_str().into(),
-                    digest: d,
-                    why: if tok.state == TokenState::Revoked {
-                        super::auth::Dead::Revoked
-                    } else {
-                        super::auth::Dead::Expired
-                    },
-                });
-            }
-        }
-        Ok(t)
+        Ok(Tokens::of(&Published::of(&store), now))
     }
 
     /// `--auth` if given; else `serveAuth` of `mcsctl.json`; else token. Never derived from

@@ -28,6 +28,7 @@ pub mod log;
 pub mod metrics;
 mod peer;
 pub mod proxy;
+mod published;
 mod refusals;
 mod reload;
 mod repeats;
@@ -54,7 +55,7 @@ use proxy::Cidr;
 
 use crate::assets::AssetDir;
 use crate::ops::config::AuthMode;
-use accept::{ConnOpts, accept_loop};
+use accept::{ConnOpts, accept_all};
 use banner::banner;
 use reload::reload_loop;
 use respond::{PANIC_LOG, install_panic_hook};
@@ -71,6 +72,9 @@ pub struct Options {
     pub ledger: std::path::PathBuf,
     /// The store replicas share (`--store`): machine tokens' fetches are claimed there.
     pub store: Option<crate::store::Options>,
+    /// How long tokens are served from the last state the store published while it does not
+    /// answer.
+    pub store_grace: Duration,
     /// Fetches of a machine token with limited uses that may be cut off before it is refused.
     pub max_partial_fetches: u32,
     /// The wall clock: expiry of tokens and certificates.
@@ -170,7 +174,11 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
     // Every ledger is read before the banner says "ready" (a long one takes a moment).
     let store = connect_store(&opts).await?;
-    let shared = Arc::new(shared(&opts, state, &log, store));
+    let shared = Arc::new(shared(&opts, state, &log, store.clone()));
+    let store = match store {
+        Some(s) => Some((published::initial(&shared, &s).await, s)),
+        None => None,
+    };
     log.raw(banner(
         &opts,
         &shared.current(),
@@ -188,21 +196,19 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let permits = Arc::new(Semaphore::new(capacity));
     let conn = Arc::new(conn_opts(&opts));
 
-    let tasks = [Some(tls_listener), plain_listener]
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .map(|(i, l)| {
-            tokio::spawn(accept_loop(
-                l,
-                i == 0,
-                shared.clone(),
-                conn.clone(),
-                (permits.clone(), conns.clone()),
-                stop_rx.clone(),
-            ))
-        })
-        .collect();
+    let limits = (permits.clone(), conns.clone());
+    let tasks = accept_all(
+        tls_listener,
+        plain_listener,
+        &shared,
+        &conn,
+        limits,
+        &stop_rx,
+    );
+    if let Some((revision, s)) = store {
+        let stop = stop_rx.clone();
+        tokio::spawn(published::follow(shared.clone(), s, revision, stop));
+    }
     if let Some(l) = metrics_listener {
         tokio::spawn(scrape::serve_metrics(
             l,
@@ -283,6 +289,7 @@ fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::S
         fetches: open_ledger(opts, log, store),
         metrics: metrics::Metrics::default(),
         token_events: repeats::Repeats::default(),
+        published: std::sync::Mutex::default(),
     }
 }
 
@@ -304,7 +311,8 @@ fn open_ledger(opts: &Options, log: &Log, store: Option<crate::store::Store>) ->
     };
     let store = store.map(|s| {
         let replica = crate::ledger::replica_of(&opts.ledger);
-        fetches::StoreFetches::new(s, replica, rules, opts.clock.clone(), log.clone())
+        let grace = opts.store_grace;
+        fetches::StoreFetches::new(s, replica, rules, grace, opts.clock.clone(), log.clone())
     });
     let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now(), store);
     if let Some(p) = f.problem() {

@@ -50,6 +50,11 @@ impl Response {
         )
     }
 
+    /// 503: the store has been silent past its grace; no token is served until it answers.
+    pub fn store_stale(why: &str) -> Response {
+        Response::text(503, why)
+    }
+
     /// 503: the fetch of a machine token cannot be recorded, so the config is not sent.
     pub fn unrecorded() -> Response {
         Response::text(

@@ -232,9 +232,9 @@ fn publish(
                 "no live token: every request for a full config gets 401",
             );
         }
-        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+        shared.swap(next);
         shared.log.event("reload", &msg);
     } else {
-        *shared.state.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(next);
+        shared.swap(next);
     }
 }

@@ -80,16 +80,7 @@ pub(super) async fn respond(
     if request.path == "/healthz" && r.status == 200 {
         r = ready(shared, &state, r);
     }
-    if let Some(block) = r.blocked_for {
-        shared.log.event(
-            "blocked",
-            &format!(
-                "client {} sent too many unknown tokens: 429 for {}s (valid tokens are still served)",
-                limit::client_key(peer.client.ip()),
-                block.as_secs()
-            ),
-        );
-    }
+    let mut r = gated(shared, peer, r);
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
     let time = Stamp::at(shared.clock.now_precise());
@@ -126,6 +117,32 @@ pub(super) async fn respond(
             reply(r, Body::new)
         }
     }
+}
+
+/// What the handler decided, past serve's own gates: a token is not served while the store
+/// has been silent past its grace; a client blocked for guessing is logged.
+fn gated(shared: &Shared, peer: Peer, r: handler::Response) -> handler::Response {
+    if let Some(block) = r.blocked_for {
+        shared.log.event(
+            "blocked",
+            &format!(
+                "client {} sent too many unknown tokens: 429 for {}s (valid tokens are still served)",
+                limit::client_key(peer.client.ip()),
+                block.as_secs()
+            ),
+        );
+    }
+    if r.status == 200
+        && matches!(r.auth, super::auth::Auth::Token(_))
+        && let Some(why) = shared.fetches.store_stale(shared.clock.now())
+    {
+        return handler::Response {
+            pool: r.pool,
+            auth: r.auth,
+            ..handler::Response::store_stale(&why)
+        };
+    }
+    r
 }
 
 /// `/healthz`: ready only when the machine tokens serve holds can be served.

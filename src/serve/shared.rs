@@ -5,7 +5,7 @@
 use std::sync::{Arc, RwLock};
 
 use super::limit::RateLimiter;
-use super::live::State;
+use super::live::{State, Tokens};
 use super::log::Log;
 use super::{fetches, handshakes, metrics, repeats};
 
@@ -20,9 +20,47 @@ pub(super) struct Shared {
     pub(super) metrics: metrics::Metrics,
     /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
     pub(super) token_events: repeats::Repeats<(String, &'static str)>,
+    /// With `--store`, the tokens it published, once it has: they stand in for the
+    /// directory's at every reload.
+    pub(super) published: std::sync::Mutex<Option<(Arc<Tokens>, i64)>>,
 }
 
 impl Shared {
+    /// Puts `next` in place of the state; the store's tokens, when it published some, stay.
+    /// Taken under the state's write lock, so a reload and a publication never undo each
+    /// other.
+    pub(super) fn swap(&self, mut next: State) {
+        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
+        if let Some((t, _)) = &*self.published.lock().unwrap_or_else(|p| p.into_inner()) {
+            next.tokens = t.clone();
+        }
+        *state = Arc::new(next);
+    }
+
+    /// The revision of the store's tokens in place, if any.
+    pub(super) fn published_revision(&self) -> Option<i64> {
+        self.published
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map(|(_, r)| *r)
+    }
+
+    /// The store published `tokens` (at `revision`): they replace the state's at once.
+    pub(super) fn set_published(&self, tokens: Tokens, revision: i64) {
+        let tokens = Arc::new(tokens);
+        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
+        *self.published.lock().unwrap_or_else(|p| p.into_inner()) =
+            Some((tokens.clone(), revision));
+        let cur = state.clone();
+        *state = Arc::new(State {
+            tls: cur.tls.clone(),
+            tokens,
+            auth: cur.auth,
+            full: cur.full.clone(),
+            pre: cur.pre.clone(),
+        });
+    }
     pub(super) fn current(&self) -> Arc<State> {
         self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
     }

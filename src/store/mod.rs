@@ -20,8 +20,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, anyhow};
 use etcd_client::{
-    Certificate, Client, Compare, CompareOp, ConnectOptions, GetOptions, Identity, TlsOptions, Txn,
-    TxnOp,
+    Certificate, Client, Compare, CompareOp, ConnectOptions, EventType, GetOptions, Identity,
+    TlsOptions, Txn, TxnOp, WatchOptions, WatchStream,
 };
 
 use crate::ledger::Record;
@@ -134,13 +134,36 @@ impl Store {
         format!("the store {} did not answer: {e}", self.url)
     }
 
+    /// Runs `op` on the key-value client, again when a member could not be reached (the
+    /// balancer then routes around it): at most once more per member, each attempt within
+    /// [`REQUEST_TIMEOUT`]. Without quorum every attempt fails at once.
+    async fn kv<T, F, Fut>(&self, mut op: F) -> Result<T, String>
+    where
+        F: FnMut(etcd_client::KvClient) -> Fut,
+        Fut: std::future::Future<Output = Result<T, etcd_client::Error>>,
+    {
+        let mut attempts = self.url.members.len() + 1;
+        loop {
+            attempts -= 1;
+            match op(self.client.kv_client()).await {
+                Ok(v) => return Ok(v),
+                Err(e) if attempts > 0 && unreachable(&e) => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => return Err(self.describe(&e)),
+            }
+        }
+    }
+
     /// The value of `rel` and its revision (`revision` 0: absent).
     pub async fn get(&self, rel: &str) -> Result<Versioned, String> {
-        let mut kv = self.client.kv_client();
-        let r = kv
-            .get(self.key(rel), None)
-            .await
-            .map_err(|e| self.describe(&e))?;
+        let key = self.key(rel);
+        let r = self
+            .kv(|mut kv| {
+                let key = key.clone();
+                async move { kv.get(key, None).await }
+            })
+            .await?;
         Ok(match r.kvs().first() {
             Some(kv) => Versioned {
                 value: kv.value().to_vec(),
@@ -161,30 +184,43 @@ impl Store {
         revision: i64,
         puts: &[(&str, &[u8])],
     ) -> Result<bool, String> {
-        let ops: Vec<TxnOp> = puts
-            .iter()
-            .map(|(k, v)| TxnOp::put(self.key(k), v.to_vec(), None))
-            .collect();
-        let txn = Txn::new()
-            .when([Compare::mod_revision(
-                self.key(rel),
-                CompareOp::Equal,
-                revision,
-            )])
-            .and_then(ops);
-        let mut kv = self.client.kv_client();
-        kv.txn(txn)
-            .await
-            .map(|r| r.succeeded())
-            .map_err(|e| self.describe(&e))
+        let txn = || {
+            let ops: Vec<TxnOp> = puts
+                .iter()
+                .map(|(k, v)| TxnOp::put(self.key(k), v.to_vec(), None))
+                .collect();
+            Txn::new()
+                .when([Compare::mod_revision(
+                    self.key(rel),
+                    CompareOp::Equal,
+                    revision,
+                )])
+                .and_then(ops)
+        };
+        self.kv(|mut kv| {
+            let t = txn();
+            async move { kv.txn(t).await.map(|r| r.succeeded()) }
+        })
+        .await
     }
 
     /// Writes `rel`.
     pub async fn put(&self, rel: &str, value: &[u8]) -> Result<(), String> {
-        let mut kv = self.client.kv_client();
-        kv.put(self.key(rel), value.to_vec(), None)
+        let key = self.key(rel);
+        self.kv(|mut kv| {
+            let (key, value) = (key.clone(), value.to_vec());
+            async move { kv.put(key, value, None).await.map(|_| ()) }
+        })
+        .await
+    }
+
+    /// Watches `rel` from revision `from` on.
+    pub async fn watch(&self, rel: &str, from: i64) -> Result<KeyWatch, String> {
+        let mut w = self.client.watch_client();
+        let opts = WatchOptions::new().with_start_revision(from);
+        w.watch(self.key(rel), Some(opts))
             .await
-            .map(|_| ())
+            .map(|stream| KeyWatch { stream })
             .map_err(|e| self.describe(&e))
     }
 
@@ -195,11 +231,14 @@ impl Store {
 
     /// Every fetch record, oldest first.
     pub async fn records(&self) -> Result<Vec<Record>> {
-        let mut kv = self.client.kv_client();
-        let r = kv
-            .get(self.key(FETCHES), Some(GetOptions::new().with_prefix()))
+        let key = self.key(FETCHES);
+        let r = self
+            .kv(|mut kv| {
+                let key = key.clone();
+                async move { kv.get(key, Some(GetOptions::new().with_prefix())).await }
+            })
             .await
-            .map_err(|e| anyhow!(self.describe(&e)))?;
+            .map_err(|e| anyhow!(e))?;
         let mut out = Vec::with_capacity(r.kvs().len());
         for kv in r.kvs() {
             let rec: Record = serde_json::from_slice(kv.value()).with_context(|| {
@@ -214,6 +253,66 @@ impl Store {
         Ok(out)
     }
 }
+
+/// Whether `e` is a member that could not be reached (another one may answer).
+fn unreachable(e: &etcd_client::Error) -> bool {
+    match e {
+        etcd_client::Error::TransportError(_) => true,
+        etcd_client::Error::GRpcStatus(s) => s.code() == tonic::Code::Unavailable,
+        _ => false,
+    }
+}
+
+/// A watch of one key.
+pub struct KeyWatch {
+    stream: WatchStream,
+}
+
+/// What happened to a watched key.
+#[derive(Debug)]
+pub enum Change {
+    /// It was written: its value and revision.
+    Put(Vec<u8>, i64),
+    /// It was removed, at this revision.
+    Deleted(i64),
+    /// The revisions asked for were compacted away: read the key again.
+    Compacted,
+}
+
+impl KeyWatch {
+    /// The next changes (none: a progress message); `Err` when the watch ended (the store
+    /// went away, lost its leader, or cancelled it): watch again.
+    pub async fn next(&mut self) -> Result<Vec<Change>, String> {
+        let r = self
+            .stream
+            .message()
+            .await
+            .map_err(|e| format!("the store's watch ended: {e}"))?
+            .ok_or_else(|| "the store's watch ended".to_string())?;
+        if r.compact_revision() > 0 {
+            return Ok(vec![Change::Compacted]);
+        }
+        if r.canceled() {
+            return Err(format!(
+                "the store cancelled its watch: {}",
+                r.cancel_reason()
+            ));
+        }
+        Ok(r.events()
+            .iter()
+            .filter_map(|e| {
+                let kv = e.kv()?;
+                Some(match e.event_type() {
+                    EventType::Put => Change::Put(kv.value().to_vec(), kv.mod_revision()),
+                    EventType::Delete => Change::Deleted(kv.mod_revision()),
+                })
+            })
+            .collect())
+    }
+}
+
+/// Where the live auth state is published, under the prefix.
+pub const AUTH_TOKENS: &str = "auth/tokens";
 
 /// Where fetch records live, under the prefix.
 pub const FETCHES: &str = "fetches/";

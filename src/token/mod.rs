@@ -10,8 +10,10 @@
 //! `token rotate` replaces them.
 
 mod machine;
+mod published;
 mod state;
 
+pub use published::{Published, PublishedToken, digest};
 pub use state::{Effective, State};
 
 use std::fmt;

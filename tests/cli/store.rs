@@ -168,13 +168,13 @@ fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
     (d, a)
 }
 
-/// A serve replica of `cwd`'s asset directory sharing `store`, with a ledger name of its own.
-fn replica(cwd: &Path, store: &str, name: &str) -> Serve {
+/// A serve replica of `cwd`'s asset directory sharing `store`, with a ledger name of its own
+/// and `extra` arguments.
+fn replica(cwd: &Path, store: &str, name: &str, extra: &[&str]) -> Serve {
     let ledger = cwd.join(format!("{name}.jsonl"));
-    Serve::start(
-        cwd,
-        &["--store", store, "--ledger", ledger.to_str().unwrap()],
-    )
+    let mut args = vec!["--store", store, "--ledger", ledger.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    Serve::start(cwd, &args)
 }
 
 /// The status of one GET of the worker config with `bearer`, through `s`.
@@ -222,10 +222,12 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
     let Some(etcd) = Etcd::start(3) else { return };
     let (d, a) = assets(&["w0", "w1"]);
     let url = etcd.url();
+    // A reload poll a minute away: what reaches the replicas sooner comes through the store.
+    let slow = ["--reload-interval", "60s"];
     let replicas = [
-        replica(d.path(), &url, "a"),
-        replica(d.path(), &url, "b"),
-        replica(d.path(), &url, "c"),
+        replica(d.path(), &url, "a", &slow),
+        replica(d.path(), &url, "b", &slow),
+        replica(d.path(), &url, "c", &slow),
     ];
     // 64 fetches of w0's token at once, spread over the three replicas: exactly one 200.
     let bearer = format!("Bearer {}", machine_token(&a, "w0"));
@@ -279,6 +281,63 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
     assert!(!fetched, "w1 fetched twice:\n{log}");
     assert!(log.contains("GET result: Unauthorized"), "{log}");
     assert_eq!(store_fetches(d.path(), &url, "w1").0, 1);
+
+    // `machine add --store` on the side: every replica serves the new machine within a
+    // second, long before its next reload poll.
+    let before = Instant::now();
+    ok(
+        d.path(),
+        &[
+            "machine", "add", "w9", "--pool", "worker", "--store", &url, "-q",
+        ],
+    );
+    let bearer = format!("Bearer {}", machine_token(&a, "w9"));
+    let head = |s: &Serve| {
+        Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
+            .request("HEAD", "/config/worker", &[("Authorization", &bearer)])
+            .map_or(0, |r| r.status)
+    };
+    for r in &replicas {
+        while head(r) != 200 {
+            assert!(
+                before.elapsed() < Duration::from_secs(1),
+                "replica {} does not serve w9 a second after `machine add`:\n{}",
+                r.addr,
+                r.stderr()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    // `token create --store` and `token revoke --store` give a token to every replica, and
+    // take it away, as fast.
+    let extra = ok(
+        d.path(),
+        &["token", "create", "--pool", "worker", "--store", &url, "-q"],
+    );
+    let extra = extra.trim().to_string();
+    let start = Instant::now();
+    for r in &replicas {
+        while status(r, &a, &format!("Bearer {extra}")) != 200 {
+            assert!(
+                start.elapsed() < Duration::from_secs(1),
+                "a new token not served"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+    let pool = extra;
+    let id = pool.split('.').next().unwrap().to_string();
+    ok(d.path(), &["token", "revoke", &id, "--store", &url, "-q"]);
+    let start = Instant::now();
+    for r in &replicas {
+        while status(r, &a, &format!("Bearer {pool}")) != 401 {
+            assert!(
+                start.elapsed() < Duration::from_secs(1),
+                "a revoked token still served"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 #[test]
@@ -288,7 +347,7 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
     };
     let (d, a) = assets(&["w0", "w1", "w2"]);
     let url = etcd.url();
-    let s = replica(d.path(), &url, "a");
+    let s = replica(d.path(), &url, "a", &["--store-grace", "30s"]);
     let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
     let pool = format!("Bearer {}", token_for(&a, "worker"));
 
@@ -308,6 +367,9 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
             .request("GET", "/healthz", &[])
             .unwrap()
     };
+    // For the grace: then pool tokens get 503 too.
+    s.advance(60);
+    assert_eq!(status(&s, &a, &pool), 503);
     let start = Instant::now();
     loop {
         let h = health();
@@ -336,6 +398,7 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
         std::thread::sleep(Duration::from_millis(100));
     }
     await_whole(d.path(), &url, "w1", 1);
+    assert_eq!(status(&s, &a, &pool), 200);
     assert_eq!(status(&s, &a, &bearer("w0")), 401);
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
     assert_eq!(store_fetches(d.path(), &url, "w1").0, 1);

@@ -154,6 +154,11 @@ impl Fetches {
         }
     }
 
+    /// With `--store`: why no token may be served now (the store silent past its grace).
+    pub(super) fn store_stale(&self, now: OffsetDateTime) -> Option<String> {
+        self.store.as_ref().and_then(|s| s.stale(now))
+    }
+
     /// Why no machine token can be served, if that is so.
     pub(super) fn problem(&self) -> Option<&str> {
         self.problem.get().map(String::as_str)

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -132,6 +132,10 @@ pub(in crate::serve) struct StoreFetches {
     log: Log,
     /// Why the store did not answer at the last poll (readiness says it).
     down: Mutex<Option<String>>,
+    /// When the store last answered (Unix seconds).
+    answered: AtomicI64,
+    /// How long tokens are served while it does not.
+    grace: Duration,
 }
 
 impl StoreFetches {
@@ -140,6 +144,7 @@ impl StoreFetches {
         store: Store,
         replica: String,
         rules: Rules,
+        grace: Duration,
         clock: Clock,
         log: Log,
     ) -> StoreFetches {
@@ -157,6 +162,8 @@ impl StoreFetches {
             next: AtomicU64::new(0),
             pending: Mutex::default(),
             runtime: tokio::runtime::Handle::current(),
+            answered: AtomicI64::new(clock.now().unix_timestamp()),
+            grace,
             clock,
             log,
             down: Mutex::default(),
@@ -174,8 +181,24 @@ impl StoreFetches {
 
     /// Asks the store whether it answers (each reload poll).
     pub(super) async fn poll(&self) {
-        let now = self.store.ping().await.err();
-        *self.down.lock().unwrap_or_else(|p| p.into_inner()) = now;
+        let down = self.store.ping().await.err();
+        if down.is_none() {
+            self.answered
+                .store(self.clock.now().unix_timestamp(), Ordering::Relaxed);
+        }
+        *self.down.lock().unwrap_or_else(|p| p.into_inner()) = down;
+    }
+
+    /// Why no token may be served now: the store has not answered for longer than the
+    /// grace (`--store-grace`), so the state last known may be stale.
+    pub(super) fn stale(&self, now: OffsetDateTime) -> Option<String> {
+        let silent = now.unix_timestamp() - self.answered.load(Ordering::Relaxed);
+        (silent > self.grace.as_secs() as i64).then(|| {
+            format!(
+                "the store has not answered for {silent}s, more than --store-grace ({}s): no token is served until it does",
+                self.grace.as_secs()
+            )
+        })
     }
 
     /// What a GET of `f` would get now, claiming nothing.

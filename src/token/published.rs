@@ -1,0 +1,142 @@
+//! The live auth state as serve replicas share it through the store (`--store`): each token's
+//! id, the SHA-256 of its bearer string, its state, expiry, pools and machine. Never a secret:
+//! serve compares the digest of what a client presents, and a digest of a 256-bit secret
+//! fetches nothing.
+
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::{State, TokenStore};
+
+/// The published form of a token store.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Published {
+    /// The format version.
+    pub format_version: u32,
+    /// Every token, live or not (a dead one is refused as stale, not as a guess).
+    pub tokens: Vec<PublishedToken>,
+}
+
+/// One token, without its secret.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedToken {
+    /// Public id.
+    pub id: String,
+    /// SHA-256 of the bearer string (`<id>.<secret>`), hex.
+    pub sha256: String,
+    /// Stored state.
+    pub state: State,
+    /// When it stops being accepted.
+    #[serde(default, with = "time::serde::rfc3339::option")]
+    pub expires: Option<OffsetDateTime>,
+    /// The pools it may fetch (`None`: every pool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pools: Option<Vec<String>>,
+    /// The machine it is bound to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<String>,
+    /// Full-config fetches it allows (`None`: any number).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub uses: Option<u32>,
+}
+
+impl Published {
+    /// The current format version.
+    pub const FORMAT_VERSION: u32 = 1;
+
+    /// The published form of `store`.
+    pub fn of(store: &TokenStore) -> Published {
+        Published {
+            format_version: Self::FORMAT_VERSION,
+            tokens: store
+                .tokens
+                .iter()
+                .map(|t| PublishedToken {
+                    id: t.id.clone(),
+                    sha256: hex(&digest(&t.bearer())),
+                    state: t.state,
+                    expires: t.expires,
+                    pools: t.pools.clone(),
+                    machine: t.machine.clone(),
+                    uses: t.uses,
+                })
+                .collect(),
+        }
+    }
+
+    /// Reads a published state; `what` names it in errors.
+    pub fn parse(bytes: &[u8], what: &str) -> anyhow::Result<Published> {
+        let p: Published = serde_json::from_slice(bytes)
+            .map_err(|e| anyhow::anyhow!("{what} is not a published token state: {e}"))?;
+        if p.format_version != Self::FORMAT_VERSION {
+            anyhow::bail!(
+                "{what} has format version {}, this mcsctl reads version {}",
+                p.format_version,
+                Self::FORMAT_VERSION
+            );
+        }
+        for t in &p.tokens {
+            if t.sha256.len() != 64 || !t.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+                anyhow::bail!("{what}: token {} has no SHA-256", t.id);
+            }
+        }
+        Ok(p)
+    }
+}
+
+impl PublishedToken {
+    /// The digest, as bytes.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut out = [0u8; 32];
+        for (i, o) in out.iter_mut().enumerate() {
+            *o = u8::from_str_radix(&self.sha256[2 * i..2 * i + 2], 16).unwrap_or(0);
+        }
+        out
+    }
+
+    /// Whether it is accepted at `now`.
+    pub fn is_live(&self, now: OffsetDateTime) -> bool {
+        self.state != State::Revoked && self.expires.is_none_or(|e| now < e)
+    }
+}
+
+/// SHA-256 of a bearer string.
+pub fn digest(bearer: &str) -> [u8; 32] {
+    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bearer.as_bytes());
+    let mut out = [0u8; 32];
+    out.copy_from_slice(d.as_ref());
+    out
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::datetime;
+
+    #[test]
+    fn no_secret_goes_out_and_the_digest_comes_back() {
+        let mut s = TokenStore::new();
+        let t0 = datetime!(2026-01-01 00:00 UTC);
+        s.create(t0, None, None, vec!["worker".into()]).unwrap();
+        let p = Published::of(&s);
+        let text = serde_json::to_string(&p).unwrap();
+        assert!(!text.contains(&s.tokens[0].secret), "{text}");
+        let back = Published::parse(text.as_bytes(), "p").unwrap();
+        assert_eq!(back, p);
+        assert_eq!(back.tokens[0].digest(), digest(&s.tokens[0].bearer()));
+        assert!(back.tokens[0].is_live(t0));
+        assert!(
+            Published::parse(
+                br#"{"formatVersion":1,"tokens":[{"id":"a","sha256":"zz","state":"active"}]}"#,
+                "p"
+            )
+            .is_err()
+        );
+    }
+}
