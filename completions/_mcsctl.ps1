@@ -45,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
             [CompletionResult]::new('manifests', 'manifests', [CompletionResultType]::ParameterValue, 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`')
+            [CompletionResult]::new('ledger', 'ledger', [CompletionResultType]::ParameterValue, 'Move the provisioning ledger files into the store serve replicas share')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -789,6 +790,53 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;ledger' {
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;ledger;import' {
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Another replica''s ledger to import too (repeatable)')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text)')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'mcsctl;ledger;help' {
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'mcsctl;ledger;help;import' {
+            break
+        }
+        'mcsctl;ledger;help;help' {
+            break
+        }
         'mcsctl;completions' {
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
@@ -830,6 +878,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Do what Ignition does with a pointer config, step by step, and say which step fails')
             [CompletionResult]::new('csr', 'csr', [CompletionResultType]::ParameterValue, 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one')
             [CompletionResult]::new('manifests', 'manifests', [CompletionResultType]::ParameterValue, 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`')
+            [CompletionResult]::new('ledger', 'ledger', [CompletionResultType]::ParameterValue, 'Move the provisioning ledger files into the store serve replicas share')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script to stdout')
             [CompletionResult]::new('man', 'man', [CompletionResultType]::ParameterValue, 'Write one man page per command into a directory')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -937,6 +986,13 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;manifests' {
+            break
+        }
+        'mcsctl;help;ledger' {
+            [CompletionResult]::new('import', 'import', [CompletionResultType]::ParameterValue, 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once')
+            break
+        }
+        'mcsctl;help;ledger;import' {
             break
         }
         'mcsctl;help;completions' {

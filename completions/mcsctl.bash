@@ -40,6 +40,9 @@ _mcsctl() {
             mcsctl,inspect)
                 cmd="mcsctl__subcmd__inspect"
                 ;;
+            mcsctl,ledger)
+                cmd="mcsctl__subcmd__ledger"
+                ;;
             mcsctl,machine)
                 cmd="mcsctl__subcmd__machine"
                 ;;
@@ -157,6 +160,9 @@ _mcsctl() {
             mcsctl__subcmd__help,inspect)
                 cmd="mcsctl__subcmd__help__subcmd__inspect"
                 ;;
+            mcsctl__subcmd__help,ledger)
+                cmd="mcsctl__subcmd__help__subcmd__ledger"
+                ;;
             mcsctl__subcmd__help,machine)
                 cmd="mcsctl__subcmd__help__subcmd__machine"
                 ;;
@@ -205,6 +211,9 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__csr,sign)
                 cmd="mcsctl__subcmd__help__subcmd__csr__subcmd__sign"
                 ;;
+            mcsctl__subcmd__help__subcmd__ledger,import)
+                cmd="mcsctl__subcmd__help__subcmd__ledger__subcmd__import"
+                ;;
             mcsctl__subcmd__help__subcmd__machine,add)
                 cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__add"
                 ;;
@@ -228,6 +237,18 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__help__subcmd__token,rotate)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__rotate"
+                ;;
+            mcsctl__subcmd__ledger,help)
+                cmd="mcsctl__subcmd__ledger__subcmd__help"
+                ;;
+            mcsctl__subcmd__ledger,import)
+                cmd="mcsctl__subcmd__ledger__subcmd__import"
+                ;;
+            mcsctl__subcmd__ledger__subcmd__help,help)
+                cmd="mcsctl__subcmd__ledger__subcmd__help__subcmd__help"
+                ;;
+            mcsctl__subcmd__ledger__subcmd__help,import)
+                cmd="mcsctl__subcmd__ledger__subcmd__help__subcmd__import"
                 ;;
             mcsctl__subcmd__machine,add)
                 cmd="mcsctl__subcmd__machine__subcmd__add"
@@ -296,7 +317,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests completions man help"
+            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1036,7 +1057,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token machine inspect render serve doctor csr manifests completions man help"
+            opts="init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1276,6 +1297,34 @@ _mcsctl() {
         mcsctl__subcmd__help__subcmd__inspect)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__ledger)
+            opts="import"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__ledger__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -1595,6 +1644,116 @@ _mcsctl() {
                     return 0
                     ;;
                 --warn-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ledger)
+            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version import help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ledger__subcmd__help)
+            opts="import help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ledger__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ledger__subcmd__help__subcmd__import)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__ledger__subcmd__import)
+            opts="-q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

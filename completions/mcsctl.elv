@@ -42,6 +42,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
             cand manifests 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
+            cand ledger 'Move the provisioning ledger files into the store serve replicas share'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -729,6 +730,48 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;ledger'= {
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand import 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;ledger;import'= {
+            cand --ledger 'Another replica''s ledger to import too (repeatable)'
+            cand --store 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file'
+            cand --store-ca 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS'
+            cand --store-cert 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)'
+            cand --store-key 'The client certificate''s key (PEM)'
+            cand --store-prefix 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)'
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand --format 'Output format of the data written to stdout (default text)'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'mcsctl;ledger;help'= {
+            cand import 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'mcsctl;ledger;help;import'= {
+        }
+        &'mcsctl;ledger;help;help'= {
+        }
         &'mcsctl;completions'= {
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand -q 'Print only data and errors; no progress or next steps'
@@ -768,6 +811,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand doctor 'Do what Ignition does with a pointer config, step by step, and say which step fails'
             cand csr 'Review kubelet CSRs by the cluster-machine-approver''s rules, or sign one'
             cand manifests 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
+            cand ledger 'Move the provisioning ledger files into the store serve replicas share'
             cand completions 'Print a shell completion script to stdout'
             cand man 'Write one man page per command into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -846,6 +890,11 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;csr;sign'= {
         }
         &'mcsctl;help;manifests'= {
+        }
+        &'mcsctl;help;ledger'= {
+            cand import 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token''s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
+        }
+        &'mcsctl;help;ledger;import'= {
         }
         &'mcsctl;help;completions'= {
         }

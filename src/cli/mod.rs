@@ -157,6 +157,9 @@ pub enum Command {
     Csr(CsrCommand),
     /// Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`.
     Manifests(ManifestsArgs),
+    /// Move the provisioning ledger files into the store serve replicas share.
+    #[command(subcommand)]
+    Ledger(LedgerCommand),
     /// Print a shell completion script to stdout.
     Completions(CompletionsArgs),
     /// Write one man page per command into a directory.

@@ -9,6 +9,7 @@ pub mod docs;
 pub mod doctor;
 pub mod init;
 pub mod inspect;
+pub mod ledger;
 pub mod machine;
 pub mod manifests;
 pub mod pointer;
@@ -140,6 +141,9 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Doctor(a) => e!("doctor", a, doctor::run, timeless),
         Command::Csr(Csr::Review(a)) => e!("csr review", a, csr::review),
         Command::Manifests(a) => e!("manifests", a, manifests::run),
+        Command::Ledger(cli::LedgerCommand::Import(a)) => {
+            e!("ledger import", a, ledger::import, timeless)
+        }
         Command::Serve(a) => Entry {
             name: "serve",
             dir: Some(&a.dir),

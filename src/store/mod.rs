@@ -13,6 +13,7 @@
 //! Every request carries a deadline and asks for a leader (`require_leader`): without quorum a
 //! request fails at once, and serve answers 503 instead of waiting.
 
+pub mod claims;
 pub mod url;
 
 use std::path::Path;

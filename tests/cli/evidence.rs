@@ -327,3 +327,58 @@ fn serve_an_hour_behind_cannot_let_a_csr_made_before_the_fetch_win() {
     assert_eq!(rule_of(&rows, "csr-early").1, "E6", "{rows:?}");
     assert_eq!(rule_of(&rows, "csr-own").1, "E6", "{rows:?}");
 }
+
+#[test]
+fn csr_review_decides_the_same_from_the_store_as_from_the_ledger_files() {
+    let Some(etcd) = crate::store::Etcd::start(1) else {
+        return;
+    };
+    let (d, a) = setup();
+    let p = d.path();
+    let m = time::Duration::minutes;
+    // Fetches recorded in the ledger files, by a replica without the store.
+    let s = Serve::start(p, &[]);
+    let w0 = fetch(&s, &a, "w0");
+    let w1 = fetch(&s, &a, "w1");
+    drop(s);
+    let Some(c0) = csr(p, "csr-w0", "w0", w0 + m(1)) else {
+        return;
+    };
+    let items = [
+        c0,
+        csr(p, "csr-w1", "w1", w1 + m(1)).unwrap(),
+        csr(p, "csr-w2", "w2", w1 + m(1)).unwrap(),
+        csr(p, "csr-early", "w1", w1 - m(1)).unwrap(),
+    ];
+    let now = w1 + m(10);
+    let (files, _, _) = review(p, &items, now, &[]);
+    let url = etcd.url();
+    let imported = ok(p, &["ledger", "import", "--store", &url]);
+    assert!(
+        imported.starts_with("imported 2 of 2 record(s)"),
+        "{imported}"
+    );
+    let again = ok(p, &["ledger", "import", "--store", &url]);
+    assert!(again.starts_with("imported 0 of 2 record(s)"), "{again}");
+    let (store, _, _) = review(p, &items, now, &["--store", &url]);
+    assert_eq!(store, files);
+    assert_eq!(rule_of(&store, "csr-w0").0, "approve", "{store:?}");
+    // What the files spent stays spent: a replica on the store refuses w0's token again.
+    let s = Serve::start(p, &["--store", &url]);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(r.status, 401);
+    let bearer = format!("Bearer {}", machine_token(&a, "w2"));
+    let r = https_get(
+        &s,
+        &a.join("tls/mcs-ca.crt"),
+        "/config/worker",
+        &[("Authorization", &bearer)],
+    );
+    assert_eq!(r.status, 200, "a token the files never spent is served");
+}

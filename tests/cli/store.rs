@@ -23,7 +23,7 @@ fn free_port() -> u16 {
 }
 
 /// One etcd member.
-struct Member {
+pub(crate) struct Member {
     name: String,
     client: u16,
     peer: u16,
@@ -31,7 +31,7 @@ struct Member {
 }
 
 /// An etcd cluster of loopback members, each stopped by its PID when dropped.
-struct Etcd {
+pub(crate) struct Etcd {
     bin: PathBuf,
     members: Vec<Member>,
     dir: tempfile::TempDir,
@@ -40,7 +40,7 @@ struct Etcd {
 impl Etcd {
     /// Starts `n` members and waits until the cluster has a leader; `None` when etcd is not
     /// installed and the run skips what needs it.
-    fn start(n: usize) -> Option<Etcd> {
+    pub(crate) fn start(n: usize) -> Option<Etcd> {
         let bin = tool("etcd", "ETCD_BIN", "etcd/usr/bin/etcd")?;
         let members = (0..n)
             .map(|i| Member {
@@ -101,7 +101,7 @@ impl Etcd {
     }
 
     /// `etcd://` with every member.
-    fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         let m: Vec<String> = self
             .members
             .iter()
@@ -402,4 +402,45 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
     assert_eq!(status(&s, &a, &bearer("w0")), 401);
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
     assert_eq!(store_fetches(d.path(), &url, "w1").0, 1);
+}
+
+#[test]
+fn a_replica_killed_mid_response_leaves_the_machine_able_to_fetch_again() {
+    let Some(etcd) = Etcd::start(3) else { return };
+    let (d, a) = assets(&["w0"]);
+    // Large enough that a client reading 1 KiB leaves serve still sending.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(2 << 20))}}]}
+    });
+    crate::support::render(&a, "worker", &big.to_string(), None);
+    let url = etcd.url();
+    let mut r1 = replica(d.path(), &url, "a", &[]);
+    let r2 = replica(d.path(), &url, "b", &[]);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let mut c = Https::connect(r1.addr, &a.join("tls/mcs-ca.crt"));
+    c.send(
+        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+    let mut buf = [0u8; 1024];
+    c.read_some(&mut buf).unwrap();
+    // kill -9 while it sends: the claim stays in the store, unsettled.
+    r1.signal("KILL");
+    // Reaped (a signal has no exit code to look at).
+    let _ = r1.wait_exit(Duration::from_secs(10));
+    drop(c);
+    // The other replica waits for it (503: Ignition retries) while a connection could still
+    // be alive, and serves the machine once none could.
+    assert_eq!(status(&r2, &a, &bearer), 503);
+    r2.advance(11 * 60);
+    let start = Instant::now();
+    while status(&r2, &a, &bearer) != 200 {
+        assert!(start.elapsed() < Duration::from_secs(10), "{}", r2.stderr());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    await_whole(d.path(), &url, "w0", 1);
+    assert_eq!(status(&r2, &a, &bearer), 401, "and once only");
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 2));
 }

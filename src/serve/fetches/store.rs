@@ -16,7 +16,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
 use super::tally::parse;
@@ -25,87 +24,31 @@ use crate::clock::Clock;
 use crate::ledger::{self, Admit};
 use crate::serve::handler::MachineFetch;
 use crate::serve::log::Log;
+use crate::store::claims::{ATTEMPTS, Sending, TokenState};
 use crate::store::{self, Store};
-
-/// Attempts of one compare-and-swap before the fetch is answered 503 (to be retried).
-const ATTEMPTS: u32 = 16;
 
 /// How long a confirmation or a cut is retried while the store does not answer.
 const RETRY_FOR: Duration = Duration::from_secs(60);
 
-/// A token's fetches, as the store keeps them (`claims/<token>`).
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct TokenState {
-    whole: u32,
-    cut: u32,
-    /// The first whole fetch's record (a refused replay names it).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    first_whole: Option<String>,
-    /// The latest cut fetch's record.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    last_cut: Option<String>,
-    /// The fetches being sent, on any replica.
-    #[serde(default)]
-    sending: Vec<Sending>,
-}
-
-/// A fetch being sent.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Sending {
-    /// Its claim (`<replica>-<nonce>-<n>`).
-    claim: String,
-    /// When it was claimed, Unix seconds.
-    since: i64,
-    /// Its record, `"whole":false`.
-    record: String,
-}
-
-impl TokenState {
-    fn read(v: &store::Versioned) -> Result<TokenState, Refusal> {
-        if v.revision == 0 {
-            return Ok(TokenState::default());
-        }
-        serde_json::from_slice(&v.value)
-            .map_err(|e| Refusal::Unrecorded(format!("the store's claim state: {e}")))
-    }
-
-    /// Claims older than a connection can live count as cut (their replica died, or lost
-    /// the store before it could say).
-    fn settle(&mut self, now: OffsetDateTime, settle: Duration) {
-        let now = now.unix_timestamp();
-        let (old, live): (Vec<Sending>, Vec<Sending>) = std::mem::take(&mut self.sending)
-            .into_iter()
-            .partition(|s| now - s.since >= settle.as_secs() as i64);
-        self.sending = live;
-        for s in old {
-            self.cut += 1;
-            self.last_cut = Some(s.record);
-        }
-    }
-
-    fn admit(&self, f: &MachineFetch, max_partial: u32) -> Result<Option<u32>, Refusal> {
-        let n = self.sending.len() as u32;
-        match ledger::admit(f.uses, self.whole, self.cut, n, max_partial) {
-            Admit::Left(left) => Ok(left),
-            Admit::Spent => Err(Refusal::Spent(parse(
-                self.first_whole.as_deref().unwrap_or_default().as_bytes(),
-            )?)),
-            Admit::CutOff => Err(Refusal::CutOff(
-                self.cut,
-                parse(self.last_cut.as_deref().unwrap_or_default().as_bytes())?,
-            )),
-            Admit::Busy => Err(Refusal::Busy(parse(
-                self.sending
-                    .first()
-                    .map_or("", |s| s.record.as_str())
-                    .as_bytes(),
-            )?)),
-        }
-    }
-
-    fn json(&self) -> Vec<u8> {
-        serde_json::to_vec(self).expect("a claim state serialises")
+/// Whether `f` may be served by its token's state `st` in the store, by the ledger files'
+/// rule ([`ledger::admit`]).
+fn admit(st: &TokenState, f: &MachineFetch, max_partial: u32) -> Result<Option<u32>, Refusal> {
+    let n = st.sending.len() as u32;
+    match ledger::admit(f.uses, st.whole, st.cut, n, max_partial) {
+        Admit::Left(left) => Ok(left),
+        Admit::Spent => Err(Refusal::Spent(parse(
+            st.first_whole.as_deref().unwrap_or_default().as_bytes(),
+        )?)),
+        Admit::CutOff => Err(Refusal::CutOff(
+            st.cut,
+            parse(st.last_cut.as_deref().unwrap_or_default().as_bytes())?,
+        )),
+        Admit::Busy => Err(Refusal::Busy(parse(
+            st.sending
+                .first()
+                .map_or("", |s| s.record.as_str())
+                .as_bytes(),
+        )?)),
     }
 }
 
@@ -215,9 +158,9 @@ impl StoreFetches {
             .get(&store::claims_key(&f.token))
             .await
             .map_err(Refusal::Unrecorded)?;
-        let mut s = TokenState::read(&v)?;
+        let mut s = TokenState::read(&v).map_err(Refusal::Unrecorded)?;
         s.settle(now, self.rules.settle);
-        s.admit(f, self.rules.max_partial)
+        admit(&s, f, self.rules.max_partial)
     }
 
     /// Claims a fetch of `f` whose record is `line` (with its newline; `flag` where its
@@ -271,9 +214,9 @@ impl StoreFetches {
         let key = store::claims_key(&f.token);
         for _ in 0..ATTEMPTS {
             let v = self.store.get(&key).await.map_err(Refusal::Unrecorded)?;
-            let mut s = TokenState::read(&v)?;
+            let mut s = TokenState::read(&v).map_err(Refusal::Unrecorded)?;
             s.settle(now, self.rules.settle);
-            let left = s.admit(f, self.rules.max_partial)?;
+            let left = admit(&s, f, self.rules.max_partial)?;
             s.sending.push(Sending {
                 claim: claim.to_string(),
                 since: now.unix_timestamp(),

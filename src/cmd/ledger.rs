@@ -1,0 +1,57 @@
+//! `mcsctl ledger import`.
+
+use anyhow::Result;
+
+use crate::assets::AssetDir;
+use crate::cli::LedgerImportArgs;
+use crate::exit;
+use crate::ui::Ui;
+
+/// Runs `ledger import`.
+pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
+    let Some(o) = super::store_options(&a.store)? else {
+        return Err(exit::usage(
+            "ledger import needs --store etcd://HOST:PORT[,HOST:PORT...]: the store to import into",
+        ));
+    };
+    let (_lock, snap) = super::load(ui, dir)?;
+    let snap = snap.with_ledger(&a.ledgers)?;
+    let Some(cfg) = &snap.config else {
+        anyhow::bail!(
+            "{} has no mcsctl.json: the store's keys are the cluster's",
+            dir.root().display()
+        );
+    };
+    // A token with limited uses has its fetches counted in the store; any other token's
+    // records are evidence only.
+    let limited: std::collections::HashSet<&str> = snap
+        .tokens
+        .iter()
+        .flat_map(|s| &s.tokens)
+        .filter(|t| t.uses.is_some())
+        .map(|t| t.id.as_str())
+        .collect();
+    let records: Vec<_> = snap
+        .ledger
+        .iter()
+        .flat_map(|l| &l.records)
+        .map(|r| (r.clone(), limited.contains(r.token.as_str())))
+        .collect();
+    let url = o.url.to_string();
+    let done = crate::store::blocking(async {
+        let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
+        crate::store::claims::import(&s, &records).await
+    })?;
+    if ui.json() {
+        ui.out_json(&done)?;
+    } else {
+        ui.out(format!(
+            "imported {} of {} record(s) into {url} ({} there already); {} single-use token(s) counted\n",
+            done.added,
+            done.records,
+            done.records - done.added,
+            done.tokens
+        ))?;
+    }
+    Ok(exit::OK)
+}

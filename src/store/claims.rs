@@ -1,0 +1,163 @@
+//! A machine token's fetches as the store keeps them (`claims/<token>`): how many went out
+//! whole, how many were cut, which are being sent on any replica, and which records of the
+//! ledger files were imported (`mcsctl ledger import`). Changed only by compare-and-swap on the
+//! key's revision: serve claims and settles through it, the import adds the files' history.
+
+use std::time::Duration;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use time::OffsetDateTime;
+
+use super::{Store, Versioned, claims_key, fetch_key};
+use crate::ledger::Record;
+
+/// Attempts of one compare-and-swap before giving up (replicas changing one token at once).
+pub const ATTEMPTS: u32 = 16;
+
+/// A token's fetches.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenState {
+    /// Fetches that went out whole.
+    pub whole: u32,
+    /// Fetches cut off before their end.
+    pub cut: u32,
+    /// The first whole fetch's record (a refused replay names it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_whole: Option<String>,
+    /// The latest cut fetch's record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_cut: Option<String>,
+    /// The fetches being sent, on any replica.
+    #[serde(default)]
+    pub sending: Vec<Sending>,
+    /// The ledger files' records counted here already (their import keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub imported: Vec<String>,
+}
+
+/// A fetch being sent.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sending {
+    /// Its claim (`<replica>-<nonce>-<n>`).
+    pub claim: String,
+    /// When it was claimed, Unix seconds.
+    pub since: i64,
+    /// Its record, `"whole":false`.
+    pub record: String,
+}
+
+impl TokenState {
+    /// The state in `v` (absent: no fetch yet).
+    pub fn read(v: &Versioned) -> Result<TokenState, String> {
+        if v.revision == 0 {
+            return Ok(TokenState::default());
+        }
+        serde_json::from_slice(&v.value).map_err(|e| format!("the store's claim state: {e}"))
+    }
+
+    /// Claims older than a connection can live count as cut (their replica died, or lost
+    /// the store before it could say).
+    pub fn settle(&mut self, now: OffsetDateTime, settle: Duration) {
+        let now = now.unix_timestamp();
+        let (old, live): (Vec<Sending>, Vec<Sending>) = std::mem::take(&mut self.sending)
+            .into_iter()
+            .partition(|s| now - s.since >= settle.as_secs() as i64);
+        self.sending = live;
+        for s in old {
+            self.cut += 1;
+            self.last_cut = Some(s.record);
+        }
+    }
+
+    /// Counts a settled record (whole or cut).
+    pub fn count(&mut self, whole: bool, text: &str) {
+        if whole {
+            self.whole += 1;
+            self.first_whole.get_or_insert_with(|| text.to_string());
+        } else {
+            self.cut += 1;
+            self.last_cut = Some(text.to_string());
+        }
+    }
+
+    /// The state as stored.
+    pub fn json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("a claim state serialises")
+    }
+}
+
+/// What an import did.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Imported {
+    /// Records read from the files.
+    pub records: usize,
+    /// Of them, written to the store now (the others were there from an earlier import).
+    pub added: usize,
+    /// Tokens whose fetch counts now include the files' history.
+    pub tokens: usize,
+}
+
+/// Imports the ledger files' `records` (`limited`: whether each one's token has limited uses):
+/// each record under `fetches/<token>/import-<identity>`, and each limited token's whole and
+/// cut fetches counted in its claim state, once however many times this runs, so a token spent
+/// before the move to the store stays spent on every replica after it.
+pub async fn import(store: &Store, records: &[(Record, bool)]) -> Result<Imported> {
+    let mut out = Imported {
+        records: records.len(),
+        ..Imported::default()
+    };
+    let mut by_token: std::collections::BTreeMap<&str, Vec<(String, String, bool)>> =
+        Default::default();
+    for (r, limited) in records {
+        let claim = format!("import-{:016x}", crate::ledger::identity(r));
+        let text = serde_json::to_string(r)?;
+        let key = fetch_key(&r.token, &claim);
+        if store.get(&key).await.map_err(anyhow::Error::msg)?.revision == 0 {
+            store
+                .put(&key, text.as_bytes())
+                .await
+                .map_err(anyhow::Error::msg)?;
+            out.added += 1;
+        }
+        if *limited {
+            by_token
+                .entry(&r.token)
+                .or_default()
+                .push((claim, text, r.whole));
+        }
+    }
+    for (token, recs) in by_token {
+        count_imported(store, token, &recs).await?;
+        out.tokens += 1;
+    }
+    Ok(out)
+}
+
+/// Adds `recs` (claim, record, whole) not counted yet to `token`'s claim state.
+async fn count_imported(store: &Store, token: &str, recs: &[(String, String, bool)]) -> Result<()> {
+    let key = claims_key(token);
+    for _ in 0..ATTEMPTS {
+        let v = store.get(&key).await.map_err(anyhow::Error::msg)?;
+        let mut s = TokenState::read(&v).map_err(anyhow::Error::msg)?;
+        for (claim, text, whole) in recs {
+            if !s.imported.contains(claim) {
+                s.count(*whole, text);
+                s.imported.push(claim.clone());
+            }
+        }
+        let json = s.json();
+        if store
+            .swap(&key, v.revision, &[(key.as_str(), json.as_slice())])
+            .await
+            .map_err(anyhow::Error::msg)?
+        {
+            return Ok(());
+        }
+    }
+    anyhow::bail!(
+        "the store: token {token}'s fetches kept changing while they were imported; run the import again"
+    )
+}
