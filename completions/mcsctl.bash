@@ -2061,7 +2061,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --store --store-ca --store-cert --store-key --store-prefix --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2092,6 +2092,26 @@ _mcsctl() {
                     return 0
                     ;;
                 --replicas)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -542,7 +542,12 @@ ClusterIP\t'Inside the cluster only: booting machines cannot reach it'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l auth -d 'Auth mode of the deployed serve' -r -f -a "token\t'A valid provisioning token is required (401 otherwise)'
 split\t'Without a valid token, serve rendered/pre-approval/<pool>.ign; with one, the full config'
 none\t'Full configs to anyone (a loud warning at start)'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l replicas -d 'Replicas of the serve Deployment. With machine tokens in the asset directory it must be 1: each replica would keep a ledger of its own, and a single-use token spent on one would fetch again on another' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l replicas -d 'Replicas of the serve Deployment. With machine tokens in the asset directory and no --store it must be 1: each replica would keep a ledger of its own, and a single-use token spent on one would fetch again on another' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"

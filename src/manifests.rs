@@ -74,15 +74,21 @@ pub struct Deployment {
     pub auth: String,
     /// Replicas of the Deployment; one keeps its ledger on a PersistentVolumeClaim.
     pub replicas: u32,
+    /// The store the replicas share (`--store`): then any number of replicas, and no ledger
+    /// volume.
+    pub store: Option<crate::store::Options>,
 }
 
 impl Deployment {
     /// Whether its pods record machine-token fetches on a volume of their own: one replica of
-    /// a Deployment (a DaemonSet has one per control plane node).
+    /// a Deployment without the store (a DaemonSet has one per control plane node).
     pub fn keeps_ledger(&self) -> bool {
-        !self.host_network && self.replicas == 1
+        self.store.is_none() && !self.host_network && self.replicas == 1
     }
 }
+
+/// Where the serve pod finds the store's TLS files.
+const STORE_MOUNT: &str = "/store";
 
 /// Where the serve pod's ledger volume is mounted, and its ledger.
 pub const LEDGER_MOUNT: &str = "/var/lib/mcsctl";
@@ -227,6 +233,24 @@ fn serve_objects(i: &Inputs, d: &Deployment) -> Vec<Manifest> {
             .push(json!({"name": "ledger", "persistentVolumeClaim": {"claimName": LEDGER_CLAIM}}));
         mounts.push(json!({"name": "ledger", "mountPath": LEDGER_MOUNT}));
     }
+    let mut objects = objects;
+    if let Some(s) = &d.store
+        && s.ca.is_some()
+    {
+        let mut data = BTreeMap::new();
+        if let Some(ca) = &s.ca {
+            data.insert("ca.crt".to_string(), ca.clone());
+        }
+        if let Some((cert, key)) = &s.identity {
+            data.insert("tls.crt".to_string(), cert.clone());
+            data.insert("tls.key".to_string(), key.clone());
+        }
+        let mut store = secret(&d.namespace, "mcsctl-serve-store", "Opaque", data);
+        store["metadata"]["labels"] = labels.clone();
+        objects.push(store);
+        volumes.push(json!({"name": "store", "secret": {"secretName": "mcsctl-serve-store", "defaultMode": 0o440}}));
+        mounts.push(json!({"name": "store", "mountPath": STORE_MOUNT, "readOnly": true}));
+    }
     let pod = pod(d, volumes, mounts);
     let workload = workload(d, pod, &labels);
     let mut out: Vec<Manifest> = objects
@@ -362,10 +386,29 @@ fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
         "--metrics-listen",
         format!("0.0.0.0:{METRICS_PORT}")
     ]);
-    if d.keeps_ledger()
-        && let Some(a) = args.as_array_mut()
-    {
-        a.extend([json!("--ledger"), json!(LEDGER_FILE)]);
+    if let Some(a) = args.as_array_mut() {
+        if d.keeps_ledger() {
+            a.extend([json!("--ledger"), json!(LEDGER_FILE)]);
+        }
+        if let Some(s) = &d.store {
+            a.extend([json!("--store"), json!(s.url.to_string())]);
+            if s.ca.is_some() {
+                a.extend([json!("--store-ca"), json!(format!("{STORE_MOUNT}/ca.crt"))]);
+            }
+            if s.identity.is_some() {
+                a.extend([
+                    json!("--store-cert"),
+                    json!(format!("{STORE_MOUNT}/tls.crt")),
+                ]);
+                a.extend([
+                    json!("--store-key"),
+                    json!(format!("{STORE_MOUNT}/tls.key")),
+                ]);
+            }
+            if let Some(p) = &s.prefix {
+                a.extend([json!("--store-prefix"), json!(p)]);
+            }
+        }
     }
     json!({
         "securityContext": {"runAsNonRoot": true, "runAsUser": 65534, "runAsGroup": 65534, "fsGroup": 65534,

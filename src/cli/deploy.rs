@@ -279,11 +279,16 @@ pub struct ManifestsArgs {
     #[arg(long, value_enum, default_value_t = AuthMode::Token, value_name = "MODE")]
     pub auth: AuthMode,
 
-    /// Replicas of the serve Deployment. With machine tokens in the asset directory it must be
-    /// 1: each replica would keep a ledger of its own, and a single-use token spent on one
-    /// would fetch again on another.
+    /// Replicas of the serve Deployment. With machine tokens in the asset directory and no
+    /// --store it must be 1: each replica would keep a ledger of its own, and a single-use
+    /// token spent on one would fetch again on another.
     #[arg(long, default_value_t = 2, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100), requires = "serve_deployment")]
     pub replicas: u32,
+
+    /// With --serve-deployment: the store the replicas share (its TLS files go into Secret
+    /// mcsctl-serve-store); then any number of replicas, and no ledger volume.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
 
     /// Also write the MCS CA's private key (Secret openshift-machine-config-operator/
     /// machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without

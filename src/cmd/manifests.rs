@@ -12,6 +12,12 @@ use crate::ui::Ui;
 
 /// Runs `manifests`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> Result<u8> {
+    if a.store.store.is_some() && !a.serve_deployment {
+        return Err(exit::usage(
+            "--store is for --serve-deployment: the store its replicas share",
+        ));
+    }
+    let store = super::store_options(&a.store)?;
     let inputs = ManifestsInputs {
         include_ca_key: a.include_ca_key,
         include_root_ca: a.include_root_ca,
@@ -22,6 +28,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
             host_network: a.host_network,
             auth: a.auth.name().into(),
             replicas: a.replicas,
+            store,
         }),
         output: a.output.clone().unwrap_or_else(|| dir.path("manifests")),
         force: a.force,

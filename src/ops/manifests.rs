@@ -125,7 +125,7 @@ fn one_ledger(snap: &Snapshot, d: &Deployment, now: OffsetDateTime) -> Result<()
         .flat_map(|s| &s.tokens)
         .filter(|t| t.machine.is_some() && t.is_live(now))
         .count();
-    if machines == 0 || d.keeps_ledger() {
+    if machines == 0 || d.keeps_ledger() || d.store.is_some() {
         return Ok(());
     }
     let how = if d.host_network {
@@ -135,7 +135,7 @@ fn one_ledger(snap: &Snapshot, d: &Deployment, now: OffsetDateTime) -> Result<()
         format!("pass --replicas 1 (not {})", d.replicas)
     };
     bail!(
-        "the asset directory holds {machines} live machine token(s), and replicas of serve would each keep a ledger of their own: a single-use token spent on one would fetch again on another, and csr review would lack the evidence the others hold. {how}: one replica keeps its ledger on a PersistentVolumeClaim (replicas sharing one ledger are a later mcsctl's)"
+        "the asset directory holds {machines} live machine token(s), and replicas of serve would each keep a ledger of their own: a single-use token spent on one would fetch again on another, and csr review would lack the evidence the others hold. {how}: one replica keeps its ledger on a PersistentVolumeClaim (or give every replica the store they share: --store etcd://...)"
     )
 }
 

@@ -604,3 +604,88 @@ fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
     let (status, _) = get(&s, "/config/worker", Some("w1"));
     assert_eq!(status, 503);
 }
+
+#[test]
+fn replicas_sharing_the_store_need_no_ledger_volume() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, Some(PRE_32));
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let base = [
+        "manifests",
+        "--serve-deployment",
+        "--image",
+        "registry.example.com/mcsctl:0.1.0",
+        "--replicas",
+        "3",
+    ];
+    // Without the store, machine tokens keep it to one replica, and the refusal names the way.
+    let (code, _, err) = run(d.path(), &base);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("--store etcd://"), "{err}");
+    let pem = |f: &str| a.join(f).display().to_string();
+    let mut args = base.to_vec();
+    let (ca, cert, key) = (
+        pem("tls/mcs-ca.crt"),
+        pem("tls/mcs.crt"),
+        pem("tls/mcs.key"),
+    );
+    args.extend([
+        "--store",
+        "etcd://10.0.0.5:2379,10.0.0.6:2379,10.0.0.7:2379",
+        "--store-ca",
+        &ca,
+        "--store-cert",
+        &cert,
+        "--store-key",
+        &key,
+        "--output",
+        "deploy",
+        "-q",
+    ]);
+    ok(d.path(), &args);
+    let deploy = d.path().join("deploy");
+    assert!(!deploy.join("serve-ledger-pvc.yaml").exists());
+    let dep = load(&deploy.join("serve-deployment.yaml"));
+    assert_eq!(dep["spec"]["replicas"], 3);
+    assert_eq!(dep["spec"]["strategy"]["type"], "RollingUpdate");
+    let c = &dep["spec"]["template"]["spec"]["containers"][0];
+    let args: Vec<&str> = c["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap())
+        .collect();
+    let joined = args.join(" ");
+    assert!(
+        joined.contains(
+            "--store etcd://10.0.0.5:2379,10.0.0.6:2379,10.0.0.7:2379 --store-ca /store/ca.crt --store-cert /store/tls.crt --store-key /store/tls.key"
+        ),
+        "{joined}"
+    );
+    assert!(!joined.contains("--ledger"), "{joined}");
+    let store = load(&deploy.join("serve-mcsctl-serve-store-secret.yaml"));
+    assert_eq!(
+        decode(&store["data"]["ca.crt"]),
+        std::fs::read(&ca).unwrap()
+    );
+    assert_eq!(
+        mode(&deploy.join("serve-mcsctl-serve-store-secret.yaml")),
+        0o600
+    );
+    let Some(kv) = tool(
+        "kubernetes-validate",
+        "KUBERNETES_VALIDATE",
+        "kubernetes-validate",
+    ) else {
+        return;
+    };
+    let files: Vec<_> = std::fs::read_dir(&deploy)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    validates(&kv, &files);
+}
