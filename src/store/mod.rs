@@ -132,7 +132,24 @@ impl Store {
 
     /// What an error of the store means to a reader of serve's log.
     pub fn describe(&self, e: &etcd_client::Error) -> String {
-        format!("the store {} did not answer: {e}", self.url)
+        let why = match e {
+            // gRPC's own words, and the deepest cause (`Connection refused`), without the
+            // chain of wrappers between them.
+            etcd_client::Error::GRpcStatus(s) => {
+                let mut cause: Option<&dyn std::error::Error> = std::error::Error::source(s);
+                let mut deepest = None;
+                while let Some(c) = cause {
+                    deepest = Some(c.to_string());
+                    cause = c.source();
+                }
+                match deepest {
+                    Some(d) if !s.message().contains(&d) => format!("{}: {d}", s.message()),
+                    _ => s.message().to_string(),
+                }
+            }
+            other => other.to_string(),
+        };
+        format!("the store {} did not answer: {why}", self.url)
     }
 
     /// Runs `op` on the key-value client, again when a member could not be reached (the
