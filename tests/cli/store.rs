@@ -35,12 +35,19 @@ pub(crate) struct Etcd {
     bin: PathBuf,
     members: Vec<Member>,
     dir: tempfile::TempDir,
+    /// With TLS: the directory holding ca.crt, server.crt/key (and client.crt/key), and every
+    /// client must present a certificate of that CA.
+    tls: Option<PathBuf>,
 }
 
 impl Etcd {
     /// Starts `n` members and waits until the cluster has a leader; `None` when etcd is not
     /// installed and the run skips what needs it.
     pub(crate) fn start(n: usize) -> Option<Etcd> {
+        Etcd::start_with(n, None)
+    }
+
+    fn start_with(n: usize, tls: Option<PathBuf>) -> Option<Etcd> {
         let bin = tool("etcd", "ETCD_BIN", "etcd/usr/bin/etcd")?;
         let members = (0..n)
             .map(|i| Member {
@@ -54,6 +61,7 @@ impl Etcd {
             bin,
             members,
             dir: tempfile::tempdir().unwrap(),
+            tls,
         };
         for i in 0..n {
             e.spawn(i);
@@ -70,17 +78,28 @@ impl Etcd {
             .collect();
         let m = &self.members[i];
         let log = std::fs::File::create(self.dir.path().join(format!("{}.log", m.name))).unwrap();
-        let child = Command::new(&self.bin)
+        let scheme = if self.tls.is_some() { "https" } else { "http" };
+        let mut cmd = Command::new(&self.bin);
+        if let Some(t) = &self.tls {
+            cmd.arg("--cert-file")
+                .arg(t.join("server.crt"))
+                .arg("--key-file")
+                .arg(t.join("server.key"))
+                .arg("--trusted-ca-file")
+                .arg(t.join("ca.crt"))
+                .arg("--client-cert-auth");
+        }
+        let child = cmd
             .args(["--name", &m.name])
             .arg("--data-dir")
             .arg(self.dir.path().join(&m.name))
             .args([
                 "--listen-client-urls",
-                &format!("http://127.0.0.1:{}", m.client),
+                &format!("{scheme}://127.0.0.1:{}", m.client),
             ])
             .args([
                 "--advertise-client-urls",
-                &format!("http://127.0.0.1:{}", m.client),
+                &format!("{scheme}://127.0.0.1:{}", m.client),
             ])
             .args([
                 "--listen-peer-urls",
@@ -127,6 +146,23 @@ impl Etcd {
     /// quorum read succeeds).
     fn healthy(&self, i: usize) -> bool {
         use std::io::{Read, Write};
+        if let Some(t) = &self.tls {
+            // Over TLS with a client certificate: curl does what a member's client does.
+            let out = Command::new("curl")
+                .args(["-s", "--max-time", "2", "--cacert"])
+                .arg(t.join("ca.crt"))
+                .arg("--cert")
+                .arg(t.join("client.crt"))
+                .arg("--key")
+                .arg(t.join("client.key"))
+                .arg(format!(
+                    "https://127.0.0.1:{}/health",
+                    self.members[i].client
+                ))
+                .output();
+            return out
+                .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).contains("\"health\":\"true\""));
+        }
         let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", self.members[i].client)) else {
             return false;
         };
@@ -443,4 +479,129 @@ fn a_replica_killed_mid_response_leaves_the_machine_able_to_fetch_again() {
     await_whole(d.path(), &url, "w0", 1);
     assert_eq!(status(&r2, &a, &bearer), 401, "and once only");
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 2));
+}
+
+/// A CA, a serving certificate for 127.0.0.1 and a client certificate, made by openssl in
+/// `dir`; `None` when openssl is not installed and the run skips what needs it.
+fn tls_files(dir: &Path) -> Option<()> {
+    let bin = crate::support::openssl()?;
+    let ssl = |args: &[&str]| {
+        let out = Command::new(&bin)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let key = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:P-256",
+        "-nodes",
+    ];
+    let mut a = vec!["req", "-x509"];
+    a.extend(key);
+    a.extend([
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.crt",
+        "-days",
+        "2",
+        "-subj",
+        "/CN=etcd-ca",
+    ]);
+    ssl(&a);
+    for (name, ext) in [
+        (
+            "server",
+            "subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth,clientAuth\n",
+        ),
+        ("client", "extendedKeyUsage=clientAuth\n"),
+    ] {
+        let f = |x: &str| format!("{name}.{x}");
+        let (k, r, c, e) = (f("key"), f("csr"), f("crt"), f("ext"));
+        std::fs::write(dir.join(&e), ext).unwrap();
+        let mut a = vec!["req"];
+        a.extend(key);
+        a.extend(["-keyout", &k, "-out", &r, "-subj", "/CN=etcd"]);
+        ssl(&a);
+        ssl(&[
+            "x509",
+            "-req",
+            "-in",
+            &r,
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            &c,
+            "-days",
+            "2",
+            "-extfile",
+            &e,
+        ]);
+    }
+    Some(())
+}
+
+#[test]
+fn a_store_over_tls_with_client_certificates() {
+    let certs = tempfile::tempdir().unwrap();
+    if tls_files(certs.path()).is_none() {
+        return;
+    }
+    let Some(etcd) = Etcd::start_with(1, Some(certs.path().to_path_buf())) else {
+        return;
+    };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    let f = |n: &str| certs.path().join(n).display().to_string();
+    let (ca, cert, key) = (f("ca.crt"), f("client.crt"), f("client.key"));
+    let tls = [
+        "--store-ca",
+        ca.as_str(),
+        "--store-cert",
+        cert.as_str(),
+        "--store-key",
+        key.as_str(),
+    ];
+    let s = replica(d.path(), &url, "a", &tls);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    assert_eq!(status(&s, &a, &bearer), 200);
+    let mut list = vec![
+        "machine",
+        "list",
+        "--store",
+        url.as_str(),
+        "--format",
+        "json",
+    ];
+    list.extend(tls);
+    let start = Instant::now();
+    while !ok(d.path(), &list).contains("\"whole\": true") {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "never whole in the store"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(status(&s, &a, &bearer), 401);
+    // Without a client certificate the members refuse, and the command says which store.
+    let (code, _, err) = run(
+        d.path(),
+        &["machine", "list", "--store", &url, "--store-ca", &ca],
+    );
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("the store {url} did not answer")),
+        "{err}"
+    );
 }
