@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::auth::{Auth, Dead};
 use super::limit::RateLimiter;
-use super::live::{State, TokenDigest, Tokens, digest};
+use super::live::{Slot, State, TokenDigest, Tokens, digest};
 use crate::ignition::accept::negotiate;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
@@ -129,33 +129,41 @@ enum Presented<'s> {
     Unknown,
 }
 
-/// Classifies a token by its digest, comparing in constant time against every digest the
-/// server holds (not stopping at a match), so timing says nothing about which matched.
+/// Classifies a token: its one candidate is found by its id (the part before the dot, which is
+/// public), then the digest of the whole token is compared with the candidate's in constant
+/// time. The cost is the same whatever the number of tokens, and the timing tells nothing the
+/// id does not: an unknown id is compared against a digest nothing matches.
 fn classify<'s>(tokens: &'s Tokens, token: Option<&str>, now: OffsetDateTime) -> Presented<'s> {
     let Some(token) = token else {
         return Presented::Nothing;
     };
     let d = digest(token);
-    let eq = |x: &[u8; 32]| aws_lc_rs::constant_time::verify_slices_are_equal(x, &d).is_ok();
-    let mut live: Option<&TokenDigest> = None;
-    for t in &tokens.live {
-        if eq(&t.digest) && live.is_none() {
-            live = Some(t);
-        }
+    let id = token.split_once('.').map_or(token, |(id, _)| id);
+    let slot = tokens.index.get(id).copied();
+    let stored = match slot {
+        Some(Slot::Live(i)) => &tokens.live[i].digest,
+        Some(Slot::Dead(i)) => &tokens.dead[i].digest,
+        None => &NO_TOKEN,
+    };
+    if aws_lc_rs::constant_time::verify_slices_are_equal(stored, &d).is_err() {
+        return Presented::Unknown;
     }
-    let mut dead = None;
-    for t in &tokens.dead {
-        if eq(&t.digest) && dead.is_none() {
-            dead = Some(t);
+    match slot {
+        Some(Slot::Live(i)) => {
+            let t = &tokens.live[i];
+            if t.expires.is_none_or(|e| now < e) {
+                Presented::Valid(t)
+            } else {
+                Presented::Stale(Dead::Expired, &t.id)
+            }
         }
-    }
-    match (live, dead) {
-        (Some(t), _) if t.expires.is_none_or(|e| now < e) => Presented::Valid(t),
-        (Some(t), _) => Presented::Stale(Dead::Expired, &t.id),
-        (None, Some(t)) => Presented::Stale(t.why, &t.id),
-        (None, None) => Presented::Unknown,
+        Some(Slot::Dead(i)) => Presented::Stale(tokens.dead[i].why, &tokens.dead[i].id),
+        None => Presented::Unknown,
     }
 }
+
+/// What an unknown id is compared against: no SHA-256 of a token is all ones.
+const NO_TOKEN: [u8; 32] = [0xff; 32];
 
 /// Handles one request.
 pub fn handle(
@@ -461,7 +469,9 @@ mod tests {
             }],
             present: true,
             machines: false,
-        };
+            index: Default::default(),
+        }
+        .indexed();
         assert_eq!(classify(&t, None, now), Presented::Nothing);
         assert_eq!(
             classify(&t, Some("aaaaaa.live"), now),
@@ -480,6 +490,33 @@ mod tests {
             classify(&t, Some("aaaaaa.wrongsecret"), now),
             Presented::Unknown,
             "a known id with another secret is a guess"
+        );
+        for guess in ["zzzzzz.live", "aaaaaa", "", ".", "cccccc.live"] {
+            assert_eq!(
+                classify(&t, Some(guess), now),
+                Presented::Unknown,
+                "{guess}"
+            );
+        }
+        // One candidate per request, found by id, whatever the number of tokens.
+        let mut many = t.clone();
+        for i in 0..10_000 {
+            many.live.push(TokenDigest {
+                id: format!("m{i:05}").into(),
+                digest: digest(&format!("m{i:05}.secret")),
+                expires: None,
+                pools: None,
+                machine: None,
+            });
+        }
+        let many = many.indexed();
+        assert_eq!(
+            classify(&many, Some("m09999.secret"), now),
+            Presented::Valid(&many.live[many.live.len() - 1])
+        );
+        assert_eq!(
+            classify(&many, Some("aaaaaa.live"), now),
+            Presented::Valid(&many.live[0])
         );
     }
 }

@@ -65,9 +65,37 @@ pub struct Tokens {
     pub present: bool,
     /// Whether a live token is a machine's (its fetches are recorded in the ledger).
     pub machines: bool,
+    /// Where each id is, in `live` or `dead` ([`Tokens::indexed`]): a request finds its
+    /// token's one candidate by id, whatever the number of tokens.
+    pub index: HashMap<Arc<str>, Slot>,
+}
+
+/// Where a token is in [`Tokens`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Slot {
+    /// `live[i]`.
+    Live(usize),
+    /// `dead[i]`.
+    Dead(usize),
 }
 
 impl Tokens {
+    /// With [`Tokens::index`] built from `live` and `dead` (an id is in one of them).
+    pub fn indexed(mut self) -> Tokens {
+        let live = self
+            .live
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.clone(), Slot::Live(i)));
+        let dead = self
+            .dead
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.id.clone(), Slot::Dead(i)));
+        self.index = dead.chain(live).collect();
+        self
+    }
+
     /// What serve accepts of a published token state (the directory's, or the store's), at
     /// `now`.
     pub fn of(p: &Published, now: OffsetDateTime) -> Tokens {
@@ -98,7 +126,7 @@ impl Tokens {
                 });
             }
         }
-        t
+        t.indexed()
     }
 
     /// How many are live at `now`.
