@@ -157,12 +157,19 @@ pub fn add<'s>(
         files: Vec::new(),
     };
     let mut notes = Vec::new();
-    for (i, m) in ms.iter().enumerate() {
-        if ms[..i].iter().any(|x| x.name == m.name) {
+    // Sets, not scans: a list of 10,000 machines is checked in linear time.
+    let registered: std::collections::HashSet<String> =
+        registry.machines.iter().map(|x| x.name.clone()).collect();
+    let mut listed = std::collections::HashSet::new();
+    let mut ids = store.ids();
+    for m in ms {
+        if !listed.insert(m.name.as_str()) {
             bail!("machine {} is listed twice", m.name);
         }
-        notes.extend(replace_old(&mut registry, &mut store, m)?);
-        let (row, file) = add_one(snap, cfg, &mut store, &mut change, m, now)?;
+        if registered.contains(&m.name) {
+            notes.extend(replace_old(&mut registry, &mut store, m)?);
+        }
+        let (row, file) = add_one(snap, cfg, (&mut store, &mut ids), &mut change, m, now)?;
         registry.machines.push(Machine {
             name: m.name.clone(),
             pool: m.pool.clone(),
@@ -205,19 +212,17 @@ pub fn add<'s>(
 fn add_one(
     snap: &Snapshot,
     cfg: &super::ClusterConfig,
-    store: &mut TokenStore,
+    (store, ids): (&mut TokenStore, &mut std::collections::HashSet<String>),
     change: &mut Change<'_>,
     m: &AddInputs,
     now: OffsetDateTime,
 ) -> Result<(MachineRow, Written)> {
     snap.check_pool(&m.pool, m.new_pool)
         .with_context(|| format!("machine {}", m.name))?;
-    let id = store.create_machine(now, m.ttl, &m.name, &m.pool, m.uses)?;
-    let token = store
-        .tokens
-        .iter()
-        .find(|t| t.id == id)
-        .expect("create_machine just added it");
+    let id = store.create_machine_among(ids, now, m.ttl, &m.name, &m.pool, m.uses)?;
+    // Invariant of `create_machine`: the token it made is the last one.
+    let token = store.tokens.last().expect("create_machine just added it");
+    debug_assert_eq!(token.id, id);
     let version = cfg.spec_version;
     let transport = super::config::token_transport(Some(cfg), version);
     let fresh = pointers::fresh(

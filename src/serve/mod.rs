@@ -15,6 +15,7 @@
 mod accept;
 pub mod auth;
 mod banner;
+mod classify;
 pub mod conns;
 mod delivery;
 mod fds;

@@ -18,16 +18,38 @@ impl TokenStore {
         pool: &str,
         uses: Option<u32>,
     ) -> Result<String> {
-        let mut token = self.generate(
+        let mut ids = self.ids();
+        self.create_machine_among(&mut ids, now, ttl, name, pool, uses)
+    }
+
+    /// Every token's id, for [`TokenStore::create_machine_among`].
+    pub fn ids(&self) -> std::collections::HashSet<String> {
+        self.tokens.iter().map(|t| t.id.clone()).collect()
+    }
+
+    /// [`TokenStore::create_machine`] for one machine of many: `ids` holds every token's id
+    /// (see [`TokenStore::ids`]) and gains the new one, so thousands are made in linear time.
+    pub fn create_machine_among(
+        &mut self,
+        ids: &mut std::collections::HashSet<String>,
+        now: OffsetDateTime,
+        ttl: Option<time::Duration>,
+        name: &str,
+        pool: &str,
+        uses: Option<u32>,
+    ) -> Result<String> {
+        let mut token = self.generate_unlike(
             now,
             ttl,
             Some(format!("machine {name}")),
             State::Active,
             vec![pool.to_string()],
+            &|id| ids.contains(id),
         )?;
         token.machine = Some(name.to_string());
         token.uses = uses;
         let id = token.id.clone();
+        ids.insert(id.clone());
         self.tokens.push(token);
         Ok(id)
     }

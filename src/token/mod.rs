@@ -396,9 +396,24 @@ impl TokenStore {
         state: State,
         pools: Vec<String>,
     ) -> Result<Token> {
+        self.generate_unlike(now, ttl, description, state, pools, &|id| {
+            self.tokens.iter().any(|t| t.id == id)
+        })
+    }
+
+    /// [`TokenStore::generate`] with an id `taken` does not know.
+    fn generate_unlike(
+        &self,
+        now: OffsetDateTime,
+        ttl: Option<time::Duration>,
+        description: Option<String>,
+        state: State,
+        pools: Vec<String>,
+        taken: &dyn Fn(&str) -> bool,
+    ) -> Result<Token> {
         let id = loop {
             let id = random_id()?;
-            if !self.tokens.iter().any(|t| t.id == id) {
+            if !taken(&id) {
                 break id;
             }
         };
