@@ -45,14 +45,7 @@ for n in ${SIZES:-1 1000 10000}; do
   d="$work/a-$n"
   "$mcsctl" --dir "$d" init --cluster-name demo --base-domain example.com --san 127.0.0.1 -q >/dev/null 2>&1
   mkdir -p "$d/rendered"
-  python3 - "$d/rendered/worker.ign" <<'PY'
-import json, sys, base64, os
-files, i = [], 0
-while len(json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}})) < 2600:
-    files.append({"path": f"/etc/b/{i}", "mode": 420, "contents": {"source": "data:;base64," + base64.b64encode(os.urandom(600)).decode()}})
-    i += 1
-open(sys.argv[1], "w").write(json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}}, separators=(",", ":")))
-PY
+  python3 bench/small-config.py "$d/rendered/worker.ign"
   python3 -c "
 import sys
 for i in range($n): print(f'w{i},worker')" > "$work/hosts-$n.csv"

@@ -32,14 +32,7 @@ eport=23791
 
 "$mcsctl" --dir "$work/a" init --cluster-name demo --base-domain example.com --san 127.0.0.1 -q >/dev/null 2>&1
 mkdir -p "$work/a/rendered"
-python3 - "$work/a/rendered/worker.ign" <<'PY'
-import json, sys, base64, os
-files, i = [], 0
-while len(json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}})) < 2600:
-    files.append({"path": f"/etc/b/{i}", "mode": 420, "contents": {"source": "data:;base64," + base64.b64encode(os.urandom(600)).decode()}})
-    i += 1
-open(sys.argv[1], "w").write(json.dumps({"ignition": {"version": "3.2.0"}, "storage": {"files": files}}, separators=(",", ":")))
-PY
+python3 bench/small-config.py "$work/a/rendered/worker.ign"
 pool=$("$mcsctl" --dir "$work/a" token create --pool worker -q)
 "$mcsctl" --dir "$work/a" machine add any-0 --pool worker --uses 0 -q >/dev/null
 python3 - "$machines" > "$work/hosts.csv" <<'PY'
