@@ -97,6 +97,15 @@ impl<'d> Change<'d> {
         self.steps.push((self.dir.path(rel), Op::Remove));
     }
 
+    /// The bytes the change writes to `rel`, if it writes it.
+    pub fn written(&self, rel: &str) -> Option<&[u8]> {
+        let target = self.dir.path(rel);
+        self.steps.iter().rev().find_map(|(t, op)| match op {
+            Op::Write { bytes, .. } if *t == target => Some(bytes.as_slice()),
+            _ => None,
+        })
+    }
+
     /// Whether the change has nothing to do.
     pub fn is_empty(&self) -> bool {
         self.steps.is_empty()

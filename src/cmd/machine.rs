@@ -41,8 +41,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::add(&snap, &inputs, now)?;
-    let (_, out) = super::commit(&lock, out)?;
-    super::publish(ui, dir, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     super::print_notes(ui, &out.notes);
     let heading = match inputs.as_slice() {
         [one] => format!("Registered machine {}:", one.name),
@@ -56,8 +55,7 @@ pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTim
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::remove(&snap, &a.name, now)?;
-    let (_, out) = super::commit(&lock, out)?;
-    super::publish(ui, dir, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     print(ui, &format!("Removed machine {}:", a.name), &out.report)
 }
 

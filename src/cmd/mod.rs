@@ -217,17 +217,30 @@ pub(crate) fn with_evidence(
     Ok(snap.with_ledger_of(crate::ledger::Ledger::of_store(o.url.to_string(), records)))
 }
 
-/// With `--store`: publishes the directory's tokens, as just committed, for every serve
-/// replica to take at once (the caller still holds the lock: nothing changed them since).
-/// Digests, states, expiries, pools and machines; never a secret.
-pub(crate) fn publish(ui: &Ui, dir: &AssetDir, store: Option<crate::store::Options>) -> Result<()> {
+/// [`commit`], then with `--store` the token state as committed published for every serve
+/// replica to take at once: the tokens the change writes, else the snapshot's (the caller
+/// still holds the lock, so nothing changed them). Digests, states, expiries, pools and
+/// machines; never a secret.
+pub(crate) fn commit_and_publish<'s, R>(
+    ui: &Ui,
+    lock: &DirLock,
+    snap: &'s Snapshot,
+    out: Outcome<'s, R>,
+    store: Option<crate::store::Options>,
+) -> Result<(bool, Outcome<'s, R>)> {
     use anyhow::Context;
+    let staged = out
+        .change
+        .as_ref()
+        .and_then(|c| c.written(crate::assets::layout::TOKENS))
+        .map(|b| crate::token::TokenStore::parse(b, "the token store just written"))
+        .transpose()?;
+    let done = commit(lock, out)?;
     let Some(o) = store else {
-        return Ok(());
+        return Ok(done);
     };
-    let snap = Snapshot::read(dir)?;
-    let (Some(cfg), Some(tokens)) = (&snap.config, &snap.tokens) else {
-        return Ok(());
+    let (Some(cfg), Some(tokens)) = (&snap.config, staged.as_ref().or(snap.tokens.as_ref())) else {
+        return Ok(done);
     };
     let published = crate::token::Published::of(tokens);
     let bytes = serde_json::to_vec(&published)?;
@@ -241,14 +254,14 @@ pub(crate) fn publish(ui: &Ui, dir: &AssetDir, store: Option<crate::store::Optio
     .with_context(|| {
         format!(
             "the change is in {} but not in the store, so serve replicas keep the tokens they had; publish it again with `mcsctl token prune --dry-run --store {url}`",
-            dir.root().display()
+            snap.dir.root().display()
         )
     })?;
     ui.detail(format!(
         "published {} token(s) to the store {url}",
         published.tokens.len()
     ));
-    Ok(())
+    Ok(done)
 }
 
 /// Generates a key, with a spinner for the slow (RSA) algorithms.

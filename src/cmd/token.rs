@@ -5,7 +5,7 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{commit, print_notes};
+use super::print_notes;
 use crate::assets::{AssetDir, layout};
 use crate::cli::{
     TokenCreateArgs, TokenListArgs, TokenPruneArgs, TokenRevokeArgs, TokenRotateArgs,
@@ -35,8 +35,8 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         print_pointer: a.print_pointer,
         new_pool: a.new_pool,
     };
-    let (_, out) = commit(&lock, tokens::create(&snap, inputs, now)?)?;
-    super::publish(ui, dir, store)?;
+    let out = tokens::create(&snap, inputs, now)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     print_notes(ui, &out.notes);
     let c = &out.report;
     let about = format!(
@@ -79,8 +79,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime)
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
-    let (_, out) = commit(&lock, out)?;
-    super::publish(ui, dir, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     let report = &out.report;
     if ui.json() {
         print_notes(ui, &out.notes);
@@ -153,8 +152,8 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
     }
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
-    let (_, out) = commit(&lock, tokens::revoke(&snap, id, now)?)?;
-    super::publish(ui, dir, store)?;
+    let out = tokens::revoke(&snap, id, now)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     if ui.json() {
         ui.out_json(&out.report)?;
     } else {
@@ -168,9 +167,9 @@ pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -
     let dry_run = a.dry_run;
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
-    let (_, out) = commit(&lock, tokens::prune(&snap, dry_run, now)?)?;
     // With --dry-run too: publishing changes nothing in the directory.
-    super::publish(ui, dir, store)?;
+    let out = tokens::prune(&snap, dry_run, now)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     let p = &out.report;
     if ui.json() {
         ui.out_json(&serde_json::json!({

@@ -88,6 +88,33 @@ impl TokenState {
     }
 }
 
+/// Changes `token`'s claim state by `f` in one compare-and-swap on its revision, with the
+/// `also` writes in the same transaction; when another writer changed it first, reads it again
+/// and retries (at most [`ATTEMPTS`] times). An error of `f` stops without writing anything.
+/// The one way the claim state changes: serve's claims and settlements, and the import.
+pub async fn update<T, E: From<String>>(
+    store: &Store,
+    token: &str,
+    also: &[(&str, &[u8])],
+    mut f: impl FnMut(&mut TokenState) -> Result<T, E>,
+) -> Result<T, E> {
+    let key = claims_key(token);
+    for _ in 0..ATTEMPTS {
+        let v = store.get(&key).await?;
+        let mut s = TokenState::read(&v)?;
+        let out = f(&mut s)?;
+        let json = s.json();
+        let mut puts: Vec<(&str, &[u8])> = vec![(key.as_str(), json.as_slice())];
+        puts.extend_from_slice(also);
+        if store.swap(&key, v.revision, &puts).await? {
+            return Ok(out);
+        }
+    }
+    Err(E::from(format!(
+        "the store: token {token}'s fetches kept changing under other writers; try again"
+    )))
+}
+
 /// What an import did.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -138,26 +165,15 @@ pub async fn import(store: &Store, records: &[(Record, bool)]) -> Result<Importe
 
 /// Adds `recs` (claim, record, whole) not counted yet to `token`'s claim state.
 async fn count_imported(store: &Store, token: &str, recs: &[(String, String, bool)]) -> Result<()> {
-    let key = claims_key(token);
-    for _ in 0..ATTEMPTS {
-        let v = store.get(&key).await.map_err(anyhow::Error::msg)?;
-        let mut s = TokenState::read(&v).map_err(anyhow::Error::msg)?;
+    update(store, token, &[], |s| {
         for (claim, text, whole) in recs {
             if !s.imported.contains(claim) {
                 s.count(*whole, text);
                 s.imported.push(claim.clone());
             }
         }
-        let json = s.json();
-        if store
-            .swap(&key, v.revision, &[(key.as_str(), json.as_slice())])
-            .await
-            .map_err(anyhow::Error::msg)?
-        {
-            return Ok(());
-        }
-    }
-    anyhow::bail!(
-        "the store: token {token}'s fetches kept changing while they were imported; run the import again"
-    )
+        Ok::<_, String>(())
+    })
+    .await
+    .map_err(anyhow::Error::msg)
 }

@@ -61,6 +61,13 @@ pub(super) enum Refusal {
     Unrecorded(String),
 }
 
+impl From<String> for Refusal {
+    /// The store could not be asked or changed: the fetch waits (503).
+    fn from(why: String) -> Refusal {
+        Refusal::Unrecorded(why)
+    }
+}
+
 /// A fetch claimed and written to the ledger.
 pub(super) struct Claimed {
     /// The record as written (JSON and its newline), for the access log.

@@ -24,7 +24,7 @@ use crate::clock::Clock;
 use crate::ledger::{self, Admit};
 use crate::serve::handler::MachineFetch;
 use crate::serve::log::Log;
-use crate::store::claims::{ATTEMPTS, Sending, TokenState};
+use crate::store::claims::{self, Sending, TokenState};
 use crate::store::{self, Store};
 
 /// How long a confirmation or a cut is retried while the store does not answer.
@@ -211,30 +211,18 @@ impl StoreFetches {
         fetch_key: &str,
         now: OffsetDateTime,
     ) -> Result<Option<u32>, Refusal> {
-        let key = store::claims_key(&f.token);
-        for _ in 0..ATTEMPTS {
-            let v = self.store.get(&key).await.map_err(Refusal::Unrecorded)?;
-            let mut s = TokenState::read(&v).map_err(Refusal::Unrecorded)?;
+        let also: [(&str, &[u8]); 1] = [(fetch_key, record.as_bytes())];
+        claims::update(&self.store, &f.token, &also, |s| {
             s.settle(now, self.rules.settle);
-            let left = admit(&s, f, self.rules.max_partial)?;
+            let left = admit(s, f, self.rules.max_partial)?;
             s.sending.push(Sending {
                 claim: claim.to_string(),
                 since: now.unix_timestamp(),
                 record: record.to_string(),
             });
-            let puts: [(&str, &[u8]); 2] = [(&key, &s.json()), (fetch_key, record.as_bytes())];
-            if self
-                .store
-                .swap(&key, v.revision, &puts)
-                .await
-                .map_err(Refusal::Unrecorded)?
-            {
-                return Ok(left);
-            }
-        }
-        Err(Refusal::Unrecorded(
-            "the store: too many replicas changed this token's fetches at once; try again".into(),
-        ))
+            Ok(left)
+        })
+        .await
     }
 
     /// Claim `id` went out whole: its use is spent and its record rewritten, in the store, in
@@ -310,32 +298,25 @@ async fn settled(
         store.put(&fetch_key, text.as_bytes()).await?;
         return Ok(0);
     }
-    let key = store::claims_key(&p.token);
-    for _ in 0..ATTEMPTS {
-        let v = store.get(&key).await?;
-        let mut s = TokenState::read(&v)
-            .map_err(|_| "the store's claim state is not readable".to_string())?;
+    let also: [(&str, &[u8]); 1] = [(&fetch_key, text.as_bytes())];
+    claims::update(store, &p.token, &also, |s| {
         let was_sending = s.sending.iter().position(|x| x.claim == p.claim);
         if let Some(i) = was_sending {
             s.sending.remove(i);
         }
-        if whole {
-            s.whole += 1;
-            if was_sending.is_none() {
+        match (whole, was_sending.is_some()) {
+            // Counted as cut by another replica meanwhile: it went out whole after all.
+            (true, false) => {
                 s.cut = s.cut.saturating_sub(1);
+                s.count(true, text);
             }
-            s.first_whole.get_or_insert_with(|| text.to_string());
-        } else if was_sending.is_some() {
-            s.cut += 1;
-            s.last_cut = Some(text.to_string());
+            (_, true) => s.count(whole, text),
+            (false, false) => {}
         }
         s.settle(now, settle);
-        let puts: [(&str, &[u8]); 2] = [(&key, &s.json()), (&fetch_key, text.as_bytes())];
-        if store.swap(&key, v.revision, &puts).await? {
-            return Ok(s.cut);
-        }
-    }
-    Err("the store: too many replicas changed this token's fetches at once".into())
+        Ok::<_, String>(s.cut)
+    })
+    .await
 }
 
 /// Runs `f` until it succeeds or [`RETRY_FOR`] has passed, waiting longer each time.
