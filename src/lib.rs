@@ -15,6 +15,7 @@ pub mod escape;
 pub mod exit;
 pub mod golang;
 pub mod heap;
+pub mod hex;
 pub mod http;
 pub mod ignition;
 pub mod inspect;

@@ -45,7 +45,7 @@ pub fn fetch(
         if out.contains_key(node) {
             continue;
         }
-        let Some(n) = ctx.nodes.iter().find(|n| n.name == node) else {
+        let Some(n) = ctx.node(node) else {
             continue;
         };
         let Ok(ip) = node_internal_ip(n) else {

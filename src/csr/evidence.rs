@@ -99,13 +99,19 @@ pub fn review(csrs: &[Csr], ctx: &Context, ev: &Evidence) -> (usize, usize, Vec<
     };
     let (pending, limit, mut verdicts) = super::review(csrs, &ctx);
     let by_node = by_node(csrs);
+    // The first registered machine of each name, as a scan finds it.
+    let mut machines: HashMap<&str, &Registered> = HashMap::with_capacity(ev.machines.len());
+    for m in &ev.machines {
+        machines.entry(m.name.as_str()).or_insert(m);
+    }
     for (c, verdict) in csrs.iter().zip(verdicts.iter_mut()) {
         if c.signer != CLIENT_SIGNER || verdict.decision == Decision::Ignore {
             continue;
         }
         let Some(node) = node_of(c) else { continue };
         let others = by_node.get(&node).map_or(&[][..], Vec::as_slice);
-        if let Some(e) = judge(c, &node, verdict, ev, others) {
+        let machine = machines.get(node.as_str()).copied();
+        if let Some(e) = judge(c, &node, verdict, ev, machine, others) {
             *verdict = e;
         }
     }
@@ -155,6 +161,7 @@ fn judge(
     node: &str,
     verdict: &Verdict,
     ev: &Evidence,
+    machine: Option<&Registered>,
     others: &[&Csr],
 ) -> Option<Verdict> {
     // Only the machine rules are the evidence's: the others (the bootstrapper's identity, a
@@ -163,7 +170,7 @@ fn judge(
         return None;
     }
     let n = Some(node);
-    let Some(m) = ev.machines.iter().find(|m| m.name == node) else {
+    let Some(m) = machine else {
         return Some(v(
             Decision::Pending,
             "E1",

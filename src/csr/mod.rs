@@ -4,6 +4,7 @@
 
 pub mod current;
 pub mod evidence;
+mod index;
 pub mod kube;
 pub mod request;
 mod serving;
@@ -141,6 +142,9 @@ pub struct Context {
     pub host_subnets: Vec<HostSubnet>,
     /// nodeClientCert.disabled.
     pub client_approval_disabled: bool,
+    /// Nodes by name and machines by InternalDNS ([`Context::node`],
+    /// [`Context::machine_by_dns`]), made on first use.
+    pub index: index::Index,
 }
 
 impl Context {
@@ -155,6 +159,7 @@ impl Context {
             network_type: String::new(),
             host_subnets: Vec::new(),
             client_approval_disabled: false,
+            index: Default::default(),
         }
     }
 }
@@ -388,7 +393,7 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
             None,
         );
     };
-    if ctx.nodes.iter().any(|n| n.name == node) {
+    if ctx.node(node).is_some() {
         return v(
             Decision::Pending,
             "C3",
@@ -396,7 +401,7 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
             Some(node),
         );
     }
-    let machine = machine_by_dns(ctx, node);
+    let machine = ctx.machine_by_dns(node);
     let Some(m) = machine else {
         return v(
             Decision::Pending,
@@ -427,19 +432,6 @@ fn client(csr: &Csr, req: &CsrInfo, ctx: &Context) -> Verdict {
         format!("new node matches {from} {} by InternalDNS", display_name(m)),
         Some(node),
     )
-}
-
-/// The machine (or inventory host) whose InternalDNS address is the node's name.
-fn machine_by_dns<'c>(ctx: &'c Context, node: &str) -> Option<&'c Machine> {
-    ctx.machines.iter().find(|m| {
-        m.addresses.iter().any(|a| {
-            a.kind == "InternalDNS"
-                && a.address
-                    .strip_suffix('.')
-                    .unwrap_or(&a.address)
-                    .eq_ignore_ascii_case(node)
-        })
-    })
 }
 
 /// Why the CSR was not created within the machine's window (the approver's C6): within 2 h

@@ -130,7 +130,7 @@ fn requestor<'c>(csr: &'c Csr, req: &CsrInfo) -> Result<&'c str, Verdict> {
 /// internal IP, and its certificate was obtained.
 fn current_cert(node: &str, ctx: &Context) -> Option<CertInfo> {
     ctx.kubelet_ca.as_ref()?;
-    let n = ctx.nodes.iter().find(|x| x.name == node)?;
+    let n = ctx.node(node)?;
     node_internal_ip(n).ok()?;
     let der = ctx.serving_certs.get(node)?;
     CertInfo::from_der(der).ok()
@@ -173,9 +173,7 @@ fn machine_fallback<'a>(
     ctx: &'a Context,
 ) -> Result<&'a Machine, String> {
     let m = ctx
-        .machines
-        .iter()
-        .find(|m| m.node_ref.as_deref() == Some(node) || (m.inventory && m.name == node))
+        .linked_machine(node)
         .ok_or_else(|| "unable to find machine for node".to_string())?;
     let addr_of = |kinds: &[&str]| -> Vec<String> {
         m.addresses

@@ -124,7 +124,7 @@ impl Hollowed {
     pub fn take(cfg: &mut Config) -> Hollowed {
         let mut tag = [0u8; 16];
         let prefix = aws_lc_rs::rand::fill(&mut tag).ok().map(|()| {
-            let hex: String = tag.iter().map(|b| format!("{b:02x}")).collect();
+            let hex = crate::hex::encode(tag.as_ref());
             format!("data:,mcsctl-hole-{hex}-")
         });
         let mut taken = Vec::new();

@@ -38,7 +38,7 @@ pub mod tokens;
 pub mod trail;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use anyhow::Result;
 use rcgen::KeyPair;

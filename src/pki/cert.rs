@@ -92,7 +92,7 @@ impl CertInfo {
             issuer: x.issuer().to_string(),
             subject_raw: x.subject().as_raw().to_vec(),
             issuer_raw: x.issuer().as_raw().to_vec(),
-            serial: hex(x.raw_serial()),
+            serial: crate::hex::encode(x.raw_serial()),
             not_before: x.validity().not_before.timestamp(),
             not_after: x.validity().not_after.timestamp(),
             is_ca,
@@ -370,10 +370,6 @@ fn colon_hex(b: &[u8]) -> String {
         .map(|x| format!("{x:02X}"))
         .collect::<Vec<_>>()
         .join(":")
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 /// Formats Unix seconds as RFC 3339 UTC (`2036-11-19T05:33:00Z`).

@@ -94,6 +94,7 @@ mod tests {
             present: true,
             machines: false,
             index: Default::default(),
+            ident: None,
         }
         .indexed();
         assert_eq!(classify(&t, None, now), Presented::Nothing);

@@ -68,6 +68,10 @@ pub struct Tokens {
     /// Where each id is, in `live` or `dead` ([`Tokens::indexed`]): a request finds its
     /// token's one candidate by id, whatever the number of tokens.
     pub index: HashMap<Arc<str>, Slot>,
+    /// The identity of the `auth/tokens.json` they were read from (`None`: published by the
+    /// store): a reload whose file has the same identity keeps them as they are, so a pool's
+    /// change never re-reads and re-hashes 100,000 tokens.
+    pub ident: Option<FileId>,
 }
 
 /// Where a token is in [`Tokens`].
@@ -267,7 +271,16 @@ impl Loader {
     pub fn reload(&self, prev: &State, now: OffsetDateTime) -> (State, Outcome) {
         let mut o = Outcome::default();
         let tls = Tls::reloaded(&self.dir, &self.provider, &prev.tls, now, &mut o);
-        let tokens = match self.tokens(now) {
+        // Live tokens that expire meanwhile are refused per request (classify checks each
+        // one's expiry), so the unchanged file's tokens need no new derivation.
+        let same_file = prev.tokens.ident.is_some()
+            && prev.tokens.ident == file_id(&self.dir.path(layout::TOKENS));
+        let tokens = if same_file {
+            Ok(prev.tokens.clone())
+        } else {
+            self.tokens(now).map(Arc::new)
+        };
+        let tokens = match tokens {
             Ok(t) => {
                 let ids = |t: &Tokens| {
                     let mut v: Vec<(String, [u8; 32])> = t
@@ -278,10 +291,12 @@ impl Loader {
                     v.sort();
                     v
                 };
-                if ids(&t) != ids(&prev.tokens) || t.dead.len() != prev.tokens.dead.len() {
+                if !Arc::ptr_eq(&t, &prev.tokens)
+                    && (ids(&t) != ids(&prev.tokens) || t.dead.len() != prev.tokens.dead.len())
+                {
                     o.changed.push(format!("{} live token(s)", t.live_at(now)));
                 }
-                Arc::new(t)
+                t
             }
             // Never an empty token set in place of a missing file: a store that vanished
             // for a moment (a Secret swap, an admin's mistake) keeps the last good tokens.
@@ -332,6 +347,8 @@ impl Loader {
     }
 
     fn tokens(&self, now: OffsetDateTime) -> Result<Tokens> {
+        // Taken before the read: a write between the two makes the next poll read again.
+        let ident = file_id(&self.dir.path(layout::TOKENS));
         // The snapshot's reader; a missing store keeps the tokens last read.
         let Some(store) = crate::ops::read_tokens(&self.dir)? else {
             bail!(
@@ -339,7 +356,10 @@ impl Loader {
                 self.dir.path(layout::TOKENS).display()
             );
         };
-        Ok(Tokens::of(&Published::of(&store), now))
+        Ok(Tokens {
+            ident,
+            ..Tokens::of(&Published::of(&store), now)
+        })
     }
 
     /// `--auth` if given; else `serveAuth` of `mcsctl.json`; else token. Never derived from
@@ -409,5 +429,49 @@ impl Loader {
             }
         }
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::tests::{Lab, t0};
+    use crate::ops::tokens::{self, CreateInputs};
+
+    #[test]
+    fn a_reload_keeps_the_tokens_of_an_unchanged_file_and_reads_a_changed_one() {
+        let lab = Lab::new();
+        let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+        let loader = Loader::new(lab.dir.clone(), provider, None);
+        let (first, _) = loader.initial(t0()).unwrap();
+        let n = first.tokens.live.len();
+        assert!(n > 0);
+        // A pool's config changes, the token store does not: the same tokens, not a copy.
+        std::fs::create_dir_all(lab.dir.path(RENDERED)).unwrap();
+        std::fs::write(
+            lab.dir.path(RENDERED).join("worker.ign"),
+            br#"{"ignition":{"version":"3.2.0"}}"#,
+        )
+        .unwrap();
+        let (second, o) = loader.reload(&first, t0());
+        assert_eq!(o.changed, ["rendered/worker.ign"]);
+        assert!(Arc::ptr_eq(&first.tokens, &second.tokens));
+        // A token is created: the store is read again.
+        let inputs = CreateInputs {
+            pools: vec!["worker".into()],
+            ttl: None,
+            description: None,
+            print_pointer: false,
+            new_pool: false,
+        };
+        lab.apply(|s| tokens::create(s, inputs, t0())).unwrap();
+        let (third, o) = loader.reload(&second, t0());
+        assert_eq!(o.changed, [format!("{} live token(s)", n + 1)]);
+        assert!(!Arc::ptr_eq(&second.tokens, &third.tokens));
+        assert_eq!(third.tokens.live.len(), n + 1);
+        // Nothing changed since: kept again.
+        let (fourth, o) = loader.reload(&third, t0());
+        assert!(o.changed.is_empty(), "{:?}", o.changed);
+        assert!(Arc::ptr_eq(&third.tokens, &fourth.tokens));
     }
 }

@@ -55,7 +55,7 @@ impl Published {
                 .iter()
                 .map(|t| PublishedToken {
                     id: t.id.clone(),
-                    sha256: hex(&digest(&t.bearer())),
+                    sha256: crate::hex::encode(&digest(&t.bearer())),
                     state: t.state,
                     expires: t.expires,
                     pools: t.pools.clone(),
@@ -78,7 +78,7 @@ impl Published {
             );
         }
         for t in &p.tokens {
-            if t.sha256.len() != 64 || !t.sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+            if crate::hex::decode32(&t.sha256).is_none() {
                 anyhow::bail!("{what}: token {} has no SHA-256", t.id);
             }
         }
@@ -89,11 +89,8 @@ impl Published {
 impl PublishedToken {
     /// The digest, as bytes.
     pub fn digest(&self) -> [u8; 32] {
-        let mut out = [0u8; 32];
-        for (i, o) in out.iter_mut().enumerate() {
-            *o = u8::from_str_radix(&self.sha256[2 * i..2 * i + 2], 16).unwrap_or(0);
-        }
-        out
+        // `parse` refused any other: a value built in code that is not hex matches nothing.
+        crate::hex::decode32(&self.sha256).unwrap_or_default()
     }
 
     /// Whether it is accepted at `now`.
@@ -108,10 +105,6 @@ pub fn digest(bearer: &str) -> [u8; 32] {
     let mut out = [0u8; 32];
     out.copy_from_slice(d.as_ref());
     out
-}
-
-fn hex(b: &[u8]) -> String {
-    b.iter().map(|x| format!("{x:02x}")).collect()
 }
 
 #[cfg(test)]

@@ -282,18 +282,20 @@ fn outside(needle: &str, homes: &[&str]) -> Vec<String> {
 #[test]
 fn each_concept_has_one_home() {
     // (the concept, what betrays it, its home)
-    let homes: [(&str, &str, &[&str]); 14] = [
+    let homes: [(&str, &str, &[&str]); 15] = [
         (
             "verifying a certificate chain",
             "webpki::",
             &["pki/verify.rs"],
         ),
-        // percent.rs decodes; Go's url.unescape, with its own rules for hosts, is ported whole.
+        // percent.rs decodes; Go's url.unescape, with its own rules for hosts, is ported whole;
+        // hex.rs reads digests.
         (
-            "decoding %XX",
+            "decoding %XX or hex",
             "to_digit(16)",
-            &["percent.rs", "golang/url.rs"],
+            &["percent.rs", "golang/url.rs", "hex.rs"],
         ),
+        ("encoding hex", ":02x}", &["hex.rs"]),
         // One clock: read in clock.rs; cmd takes the time once per command and passes it down.
         ("reading the wall clock", "now_utc()", &["clock.rs"]),
         ("a time riding on the output", "ui.now", &[]),

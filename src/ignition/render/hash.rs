@@ -24,7 +24,7 @@ pub fn rendered_name(pool: &str, spec: &Spec) -> String {
     h.update(SALT);
     h.update(yaml.as_bytes());
     let digest = h.finalize();
-    let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+    let hex = crate::hex::encode(digest.as_ref());
     format!("rendered-{pool}-{hex}")
 }
 
