@@ -361,7 +361,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__create)
-            opts="-q -v -h -V --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -q -v -h -V --key-algorithm --validity --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -493,7 +493,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__import)
-            opts="-q -v -h -V --cert --key --bundle --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -q -v -h -V --cert --key --bundle --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2185,7 +2185,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

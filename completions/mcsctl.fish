@@ -74,7 +74,7 @@ json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory: keys it replaces are kept under backup-<time>/, pointer configs of pools no longer listed are removed'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s y -l yes -d 'With --force on a terminal: do not ask before replacing the CA key'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s y -l yes -d 'With --force: replace the CA key without asking (needed without a terminal; every pointer config made from the old CA stops working)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -103,7 +103,8 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step. Refused while pointer configs trust the CA (their copies would stop working) unless --yes; `ca rotate` keeps them working'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -116,7 +117,8 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step). Refused while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them working. Not needed to put the active CA\'s own key back'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -421,6 +423,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Outp
 json\t'One JSON document (schemas in the README), for scripts'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-bootstrap-kubeconfig -d 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l replace -d 'Replace a pool\'s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing'

@@ -66,6 +66,11 @@ pub struct RenderArgs {
     #[arg(long, value_name = "FILE")]
     pub bootstrap_kubeconfig: Option<PathBuf>,
 
+    /// OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never
+    /// join): without it, render refuses them.
+    #[arg(long, conflicts_with = "bootstrap_kubeconfig")]
+    pub no_bootstrap_kubeconfig: bool,
+
     /// Replace a different auth/bootstrap-kubeconfig.
     #[arg(long)]
     pub force: bool,

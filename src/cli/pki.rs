@@ -78,7 +78,8 @@ pub struct InitArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// With --force on a terminal: do not ask before replacing the CA key.
+    /// With --force: replace the CA key without asking (needed without a terminal; every
+    /// pointer config made from the old CA stops working).
     #[arg(long, short = 'y')]
     pub yes: bool,
 
@@ -117,9 +118,15 @@ pub struct CaCreateArgs {
     #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
     pub validity: Duration,
 
-    /// Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step.
+    /// Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one
+    /// step. Refused while pointer configs trust the CA (their copies would stop working) unless
+    /// --yes; `ca rotate` keeps them working.
     #[arg(long)]
     pub force: bool,
+
+    /// With --force: replace the CA even though copies of the pointer configs stop working.
+    #[arg(long, short = 'y', requires = "force")]
+    pub yes: bool,
 
     /// `--dir` after the command.
     #[command(flatten)]
@@ -146,9 +153,15 @@ pub struct CaImportArgs {
     #[arg(long, value_name = "FILE", required_unless_present = "cert")]
     pub bundle: Option<PathBuf>,
 
-    /// Replace an existing CA (rotate to the imported one and promote it in one step).
+    /// Replace an existing CA (rotate to the imported one and promote it in one step). Refused
+    /// while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them
+    /// working. Not needed to put the active CA's own key back.
     #[arg(long)]
     pub force: bool,
+
+    /// With --force: replace the CA even though copies of the pointer configs stop working.
+    #[arg(long, short = 'y', requires = "force")]
+    pub yes: bool,
 
     /// `--dir` after the command.
     #[command(flatten)]

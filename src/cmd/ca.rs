@@ -19,7 +19,8 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs, now: OffsetDateTime) ->
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let validity = a.validity.to_time();
-        let out = ca::create(&snap, a.force, a.key_algorithm, validity, &keys, now)?;
+        let replace = ca::Replace::of(a.force, a.yes);
+        let out = ca::create(&snap, replace, a.key_algorithm, validity, &keys, now)?;
         finish(ui, commit(&lock, out)?)
     })
 }
@@ -48,7 +49,8 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs, now: OffsetDateTime) ->
         let (lock, snap) = super::load(ui, dir)?;
         let keys = keygen(ui);
         let name = cert.display().to_string();
-        let out = ca::import(&snap, new, &name, a.force, &keys, now)?;
+        let replace = ca::Replace::of(a.force, a.yes);
+        let out = ca::import(&snap, new, &name, replace, &keys, now)?;
         finish(ui, commit(&lock, out)?)
     })
 }

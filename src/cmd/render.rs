@@ -140,6 +140,7 @@ fn inputs(a: &RenderArgs, flavour: Flavour) -> Result<RenderInputs<'_>> {
             Some(p) => Some((crate::assets::read_file(p)?, p.display().to_string())),
             None => None,
         },
+        without_kubeconfig: a.no_bootstrap_kubeconfig,
         allow_sensitive: &a.allow_sensitive,
         force: a.force,
         dry_run: a.dry_run,

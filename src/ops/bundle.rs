@@ -46,7 +46,7 @@ pub fn import(
     let trusted = cas.known();
     if !trusted.is_empty() && !b.cas.iter().any(|c| trusted.contains(&c.der)) && !force {
         bail!(
-            "{} shares no CA with what the pointer configs here trust: is it another cluster's? Use --force to trust it instead",
+            "{} shares no CA with what the pointer configs here trust: is it another cluster's? --force trusts it instead, and every copy of a pointer config made before stops working",
             b.source
         );
     }

@@ -18,26 +18,90 @@ use crate::pki::issue::create_ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::pki::rotation::{self, Phase};
 
-/// `ca create`: a new CA, first or (with `force`) replacing the active one in one step.
+/// What `--force` and `--yes` allow when a CA is in place.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Replace {
+    /// Nothing: an existing CA is kept (the error points to `ca rotate`).
+    No,
+    /// `--force`: replaced at once when no pointer config of the directory trusts it; with
+    /// pointer configs, refused (their copies in the field would stop working).
+    Force,
+    /// `--force --yes`: replaced at once even though every copy of a pointer config made
+    /// before stops working.
+    BreakingCopies,
+}
+
+impl Replace {
+    /// From the two flags.
+    pub fn of(force: bool, yes: bool) -> Replace {
+        match (force, yes) {
+            (false, _) => Replace::No,
+            (true, false) => Replace::Force,
+            (true, true) => Replace::BreakingCopies,
+        }
+    }
+}
+
+/// Refuses the one-step replacement of the active CA unless `replace` allows it: every
+/// message says which way keeps the pointer configs in the field working. `command` is what
+/// was run (`ca create`, `ca import --cert ... --key ...`), `rotate` the rotation's first step
+/// for it.
+fn may_replace(snap: &Snapshot, replace: Replace, command: &str, rotate: &str) -> Result<()> {
+    let cert = snap.dir.path(layout::CA_CERT);
+    let Some(active) = &snap.cas.active else {
+        return Ok(());
+    };
+    let who = active.info.subject_with_key_id();
+    if replace == Replace::No {
+        bail!(
+            "{} exists ({who}); `{rotate}` moves to a new CA in three steps that keep every pointer config working (`{command} --force` replaces it at once, and every copy of a pointer config made before stops working)",
+            cert.display()
+        );
+    }
+    if replace == Replace::Force && !snap.pointers.is_empty() {
+        let names: Vec<&str> = snap
+            .pointers
+            .iter()
+            .take(3)
+            .map(|p| p.rel.as_str())
+            .collect();
+        let more = snap.pointers.len().saturating_sub(names.len());
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        bail!(
+            "{} pointer config(s) ({}{more}) trust the CA in {} ({who}): copies of them on PXE servers, in VM templates and in machines' user data would stop working at once. `{rotate}` moves to a new CA in three steps that keep every copy working; to replace it now anyway, breaking those copies, add --yes",
+            snap.pointers.len(),
+            names.join(", "),
+            cert.display()
+        );
+    }
+    Ok(())
+}
+
+/// `ca create`: a new CA, first or (with `replace`) replacing the active one in one step.
 pub fn create<'s>(
     snap: &'s Snapshot,
-    force: bool,
+    replace: Replace,
     alg: KeyAlgorithm,
     validity: time::Duration,
     keys: KeyGen<'_>,
     now: OffsetDateTime,
 ) -> Result<CaOutcome<'s>> {
     let exists = snap.cas.active.is_some();
-    if exists && !force {
-        bail!(
-            "{} exists; `mcsctl ca rotate` replaces it in three safe steps, or use --force to rotate and promote at once",
-            snap.dir.path(layout::CA_CERT).display()
-        );
+    if let Some(a) = &snap.cas.active
+        && a.key_pem.is_none()
+        && replace == Replace::No
+    {
+        bail!("{}", super::cas::key_missing(&snap.dir, a));
     }
+    may_replace(snap, replace, "mcsctl ca create", "mcsctl ca rotate")?;
     let (_, issued) = create_ca(keys(alg, "CA")?, validity, now)?;
     let new = NewCa::created(issued);
     if exists {
-        replace(snap, "ca create --force", new, keys, now)
+        self::replace(snap, "ca create --force", new, keys, now)
     } else {
         Ok(install(snap, "ca create", new, now)?)
     }
@@ -48,7 +112,7 @@ pub fn import<'s>(
     snap: &'s Snapshot,
     new: NewCa,
     cert_name: &str,
-    force: bool,
+    replace: Replace,
     keys: KeyGen<'_>,
     now: OffsetDateTime,
 ) -> Result<CaOutcome<'s>> {
@@ -64,14 +128,20 @@ pub fn import<'s>(
             "{cert_name}: the CA's keyUsage lacks keyCertSign; TLS clients may reject what it signs"
         )));
     }
+    // The active CA itself, its key brought back: only the key is written.
+    if let Some(a) = &snap.cas.active
+        && a.info.der == new.info.der
+    {
+        return Ok(key_back(snap, a, new, now));
+    }
     let mut out = if snap.cas.active.is_some() {
-        if !force {
-            bail!(
-                "{} exists; `mcsctl ca rotate --cert --key` moves to this CA in three safe steps, or use --force to rotate and promote at once",
-                snap.dir.path(layout::CA_CERT).display()
-            );
-        }
-        replace(snap, "ca import --force", new, keys, now)?
+        may_replace(
+            snap,
+            replace,
+            "mcsctl ca import --cert ... --key ...",
+            "mcsctl ca rotate --cert ... --key ...",
+        )?;
+        self::replace(snap, "ca import --force", new, keys, now)?
     } else {
         install(snap, "ca import", new, now)?
     };
@@ -206,4 +276,35 @@ fn replace<'s>(
         notes,
         now,
     ))
+}
+
+/// `ca import` of the CA already active: its key is written when it was missing; otherwise
+/// there is nothing to do. Pointer configs and the bundle are untouched (they already trust it).
+fn key_back<'s>(
+    snap: &'s Snapshot,
+    active: &Loaded,
+    new: NewCa,
+    now: OffsetDateTime,
+) -> CaOutcome<'s> {
+    if active.key_pem.is_some() {
+        return nothing(
+            &snap.cas,
+            &format!(
+                "{} is already this CA ({}), with its key: nothing to do",
+                snap.dir.path(layout::CA_CERT).display(),
+                active.info.subject_with_key_id()
+            ),
+        );
+    }
+    let mut change = snap.change("ca import");
+    change.write(layout::CA_KEY, &new.key_pem, SECRET_MODE, Overwrite::Never);
+    let files = vec![Written::file(layout::CA_KEY, true, FileKind::CaKey, None)];
+    done(
+        change,
+        "The active CA's key is back:",
+        files,
+        snap.cas.phase(),
+        Vec::new(),
+        now,
+    )
 }

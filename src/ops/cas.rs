@@ -169,20 +169,15 @@ impl CaSet {
                 crate::manifests::MCO_NAMESPACE,
             );
         }
-        let missing = |f: &str| {
+        let active = self.active.as_ref().ok_or_else(|| {
             anyhow::anyhow!(
                 "{} is missing; run `mcsctl ca create` or `mcsctl ca import` first",
-                dir.path(f).display()
+                dir.path(layout::CA_CERT).display()
             )
+        })?;
+        let Some(key) = active.key_pem.as_ref() else {
+            bail!("{}", key_missing(dir, active));
         };
-        let active = self
-            .active
-            .as_ref()
-            .ok_or_else(|| missing(layout::CA_CERT))?;
-        let key = active
-            .key_pem
-            .as_ref()
-            .ok_or_else(|| missing(layout::CA_KEY))?;
         Ca::load(
             &active.cert_pem,
             &dir.path(layout::CA_CERT).display().to_string(),
@@ -190,4 +185,16 @@ impl CaSet {
             &dir.path(layout::CA_KEY).display().to_string(),
         )
     }
+}
+
+/// Why a command that signs cannot, when the active CA's key is not in the directory (kept
+/// offline, as README advises): the way back is the same key, never a new CA.
+pub fn key_missing(dir: &AssetDir, active: &Loaded) -> String {
+    format!(
+        "{} is missing: the key of the CA every pointer config trusts ({}) is not in the directory. If you keep it offline, put it back (`install -m 0600 /path/to/mcs-ca.key {}`, or `mcsctl ca import --cert {} --key /path/to/mcs-ca.key`) and run this again. Do not create or import another CA: every pointer config already on a machine, a PXE server or in a VM template would stop working",
+        dir.path(layout::CA_KEY).display(),
+        active.info.subject_with_key_id(),
+        dir.path(layout::CA_KEY).display(),
+        dir.path(layout::CA_CERT).display(),
+    )
 }

@@ -129,7 +129,7 @@ pub fn promote<'s>(
     if !lacking.is_empty() {
         if !force {
             bail!(
-                "{} do not trust the new CA yet: machines booting with them would fail with \"x509: certificate signed by unknown authority\" once it signs; rewrite them (mcsctl pointer --pool P --force) or pass --force",
+                "{} do not trust the new CA yet: machines booting with them would fail with \"x509: certificate signed by unknown authority\" once it signs; rewrite them (`mcsctl pointer --pool P --force`), which keeps them working, or pass --force to promote anyway, and machines booting with them stop working",
                 lacking.join(", ")
             );
         }

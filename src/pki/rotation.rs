@@ -105,7 +105,7 @@ impl ClusterBundle {
     /// Why mcsctl's own rotation steps refuse, and what to do instead.
     pub fn refusal(&self, step: &str) -> String {
         format!(
-            "the CA bundle here is the cluster's (from {}): the MCO rotates it, not `ca {step}`; after it does, run `mcsctl ca import --bundle` with the new one again (or take the CA over with `mcsctl ca create --force`)",
+            "the CA bundle here is the cluster's (from {}): the MCO rotates it, not `ca {step}`; after it does, run `mcsctl ca import --bundle` with the new one again (`mcsctl ca create --force --yes` takes the CA over, and every pointer config trusting the cluster's bundle stops working)",
             self.source
         )
     }

@@ -150,23 +150,30 @@ fn kill_9_at_any_moment_leaves_the_previous_state_or_the_new_one() {
             "--base-domain",
             "example.com",
             "--force",
+            "--yes",
         ],
         vec!["cert", "renew"],
         vec!["cert", "issue", "--force"],
         vec!["token", "rotate", "--grace", "1h"],
         vec!["token", "create", "--ttl", "1h"],
         vec!["pointer", "--pool", "edge", "--force", "--new-pool"],
-        vec!["ca", "create", "--force"],
+        vec!["ca", "create", "--force", "--yes"],
         vec![
             "ca",
             "import",
             "--force",
+            "--yes",
             "--cert",
             their_cert.to_str().unwrap(),
             "--key",
             their_key.to_str().unwrap(),
         ],
-        vec!["render", "--machine-configs", mcs.to_str().unwrap()],
+        vec![
+            "render",
+            "--machine-configs",
+            mcs.to_str().unwrap(),
+            "--no-bootstrap-kubeconfig",
+        ],
     ]
     .into_iter()
     .map(|c| c.into_iter().map(str::to_string).collect())

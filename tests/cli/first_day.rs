@@ -610,17 +610,27 @@ fn init_force_keeps_a_backup_and_removes_what_it_made_obsolete() {
     ok(d.path(), &["manifests", "-q"]);
     let old_manifest =
         std::fs::read(a.join("manifests/machine-config-server-tls-secret.yaml")).unwrap();
-    let (code, out, err) = run(
-        d.path(),
-        &[
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "--force",
-        ],
+    // Without a terminal, --force alone does not replace the CA: a pipeline must say so.
+    let init = [
+        "init",
+        "--cluster-name",
+        "demo",
+        "--base-domain",
+        "example.com",
+        "--force",
+    ];
+    let ca_before = std::fs::read(a.join("tls/mcs-ca.key")).unwrap();
+    let (code, _, err) = run(d.path(), &init);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("`init --force` would replace it, and every pointer config made from it would stop working")
+            && err.contains("`mcsctl ca rotate` replaces a CA without breaking machines")
+            && err.contains("add --yes"),
+        "{err}"
     );
+    assert_eq!(std::fs::read(a.join("tls/mcs-ca.key")).unwrap(), ca_before);
+    assert!(a.join("edge.ign").exists());
+    let (code, out, err) = run(d.path(), &[&init[..], &["--yes"]].concat());
     assert_eq!(code, 0, "{err}");
     for gone in ["edge.ign", "tls/mcs-ca-next.crt", "tls/mcs-ca-next.key"] {
         assert!(!a.join(gone).exists(), "{gone} is still there");
@@ -662,8 +672,8 @@ fn init_force_keeps_a_backup_and_removes_what_it_made_obsolete() {
     );
     assert_eq!(run(d.path(), &["inspect"]).0, 0);
     // Twice in one second: two backups.
-    crate::support::init_demo(d.path(), &["--force"]);
-    crate::support::init_demo(d.path(), &["--force"]);
+    crate::support::init_demo(d.path(), &["--force", "--yes"]);
+    crate::support::init_demo(d.path(), &["--force", "--yes"]);
     assert_eq!(std::fs::read_dir(a.join("backup")).unwrap().count(), 3);
 }
 

@@ -178,6 +178,7 @@ fn remove_revokes_the_token_and_removes_the_pointer() {
             "--base-domain",
             "example.com",
             "--force",
+            "--yes",
         ],
     );
     assert!(!a.join("machines/w2.ign").exists());

@@ -242,7 +242,15 @@ fn a_spec_22_machine_config_is_converted_as_the_mco_converts_it() {
         d.path().join("mcs/legacy.yaml"),
     )
     .unwrap();
-    let out = ok(d.path(), &["render", "--machine-configs", "mcs"]);
+    let out = ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
     assert!(out.contains("60-worker-legacy"), "{out}");
     let w = rendered(d.path(), "worker.ign");
     let files = w["storage"]["files"].as_array().unwrap();
@@ -375,7 +383,7 @@ fn the_coreos_flavour_appends_nothing_and_refuses_what_only_the_daemon_applies()
         "{err}"
     );
     // --for switches and is recorded for the next render.
-    let (code, _, err) = plain(&["--for", "openshift"]);
+    let (code, _, err) = plain(&["--for", "openshift", "--no-bootstrap-kubeconfig"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("recorded flavour openshift in mcsctl.json"),
@@ -397,10 +405,23 @@ fn the_bootstrap_kubeconfig_is_checked_kept_reused_and_inspected() {
         args.extend_from_slice(extra);
         run(d.path(), &args)
     };
-    // Without one: render warns, inspect says so (exit 3) until one is given.
+    // Without one: render refuses (a pipeline must not ship configs that cannot join)...
     let (code, _, err) = render(&[]);
-    assert_eq!(code, 0);
-    assert!(err.contains("no bootstrap kubeconfig"), "{err}");
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("error: no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster. Pass --bootstrap-kubeconfig FILE (")
+            && err.contains("or --no-bootstrap-kubeconfig if configs that cannot join are meant"),
+        "{err}"
+    );
+    assert!(!d.path().join("mcs-assets/rendered/worker.ign").exists());
+    // ...unless that is meant: then it warns, and inspect says so (exit 3) until one is given.
+    let (code, _, err) = render(&["--no-bootstrap-kubeconfig"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("warning: no bootstrap kubeconfig")
+            && err.contains("(--no-bootstrap-kubeconfig)"),
+        "{err}"
+    );
     let (code, out, _) = run(d.path(), &["inspect"]);
     assert_eq!(code, 3, "{out}");
     assert!(
@@ -493,6 +514,7 @@ fn from_mcs_stores_what_a_live_server_serves() {
             "render",
             "--machine-configs",
             &fixture_arg("worker.yaml"),
+            "--no-bootstrap-kubeconfig",
             "-q",
         ],
     );

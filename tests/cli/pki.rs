@@ -399,6 +399,7 @@ fn ca_import_of_an_openshift_install_pair_works_end_to_end() {
             "--key",
             "root-ca.key",
             "--force",
+            "--yes",
             "-q",
         ],
     );

@@ -177,13 +177,25 @@ fn render_merges_by_role_and_pool_and_validates() {
         "nothing written on error"
     );
     // openshift (the default): they stay in the MachineConfig for the daemon, at any spec.
-    // Without a bootstrap kubeconfig the render warns that nodes will not join.
-    let (code, out, err) = run(d.path(), &["render", "--machine-configs", "mcs.yaml"]);
+    // Without a bootstrap kubeconfig the render is refused, and with --no-bootstrap-kubeconfig
+    // it warns that nodes will not join.
+    let (code, _, err) = run(d.path(), &["render", "--machine-configs", "mcs.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("or --no-bootstrap-kubeconfig if configs that cannot join are meant"));
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("warning: no bootstrap kubeconfig")
             && err.contains("will never join")
-            && err.contains("auth/kubeconfig-kubelet"),
+            && err.contains("a later `mcsctl render --bootstrap-kubeconfig FILE` adds it"),
         "{err}"
     );
     // Ignition's validation warnings are rendered anyway, as the MCO does, and said once
@@ -285,6 +297,7 @@ fn render_merges_by_role_and_pool_and_validates() {
             "mcs.yaml",
             "--format",
             "json",
+            "--no-bootstrap-kubeconfig",
         ],
     );
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
@@ -420,6 +433,7 @@ fn every_secret_kind_in_every_encoding_is_caught() {
                     "leak.json",
                     "--allow-sensitive",
                     "/etc/leak",
+                    "--no-bootstrap-kubeconfig",
                     "-q",
                 ],
             );
@@ -427,7 +441,16 @@ fn every_secret_kind_in_every_encoding_is_caught() {
             let mut quiet = mc.clone();
             quiet["spec"]["neededBeforeNodeApproved"] = false.into();
             std::fs::write(d.path().join("ok.json"), quiet.to_string()).unwrap();
-            ok(d.path(), &["render", "--machine-configs", "ok.json", "-q"]);
+            ok(
+                d.path(),
+                &[
+                    "render",
+                    "--machine-configs",
+                    "ok.json",
+                    "--no-bootstrap-kubeconfig",
+                    "-q",
+                ],
+            );
         }
     }
     // Systemd unit contents are scanned too.
@@ -495,7 +518,16 @@ fn bad_machine_configs_are_one_line_errors() {
 fn split_serve_from_render_output_with_the_real_ignition_client() {
     let d = demo(&["--san", "127.0.0.1"]);
     std::fs::write(d.path().join("mcs.yaml"), MCS).unwrap();
-    ok(d.path(), &["render", "--machine-configs", "mcs.yaml", "-q"]);
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+            "-q",
+        ],
+    );
     let s = Serve::start(d.path(), &["--auth", "split"]);
     let url = format!("https://127.0.0.1:{}/config/worker", s.addr.port());
     ok(

@@ -281,7 +281,7 @@ fn ten_rotations_never_leave_more_than_two_cas() {
 
     // The one-step replacement, ten times: previous + active at most, each time.
     for i in 0..10 {
-        let (code, _, err) = run(d.path(), &["ca", "create", "--force"]);
+        let (code, _, err) = run(d.path(), &["ca", "create", "--force", "--yes"]);
         assert_eq!(code, 0, "{err}");
         assert!(
             err.contains(
@@ -302,6 +302,7 @@ fn ten_rotations_never_leave_more_than_two_cas() {
             "ca",
             "import",
             "--force",
+            "--yes",
             "--cert",
             cert.to_str().unwrap(),
             "--key",

@@ -1,5 +1,5 @@
-//! `init --force` over an existing asset directory: on a terminal, replacing a CA key is
-//! confirmed first (what is replaced is kept: `ops::backup`).
+//! `init --force` over an existing asset directory: replacing a CA key is confirmed first, on
+//! a terminal by a question, elsewhere by --yes (what is replaced is kept: `ops::backup`).
 
 use anyhow::{Result, bail};
 
@@ -7,10 +7,11 @@ use crate::assets::{AssetDir, layout};
 use crate::pki::cert::parse_pem_certs;
 use crate::ui::Ui;
 
-/// On a terminal, asks before a CA key is replaced (unless --yes). Without a terminal,
-/// --force is the consent.
+/// Asks before a CA key is replaced, unless --yes; without a terminal to ask, refuses: a
+/// pipeline rerunning `init --force` must not replace the CA every pointer config trusts
+/// without saying so.
 pub(super) fn confirm(ui: &Ui, dir: &AssetDir, yes: bool) -> Result<()> {
-    if yes || !ui.interactive || !dir.exists(layout::CA_KEY) {
+    if yes || !dir.exists(layout::CA_KEY) {
         return Ok(());
     }
     let what = dir
@@ -26,6 +27,12 @@ pub(super) fn confirm(ui: &Ui, dir: &AssetDir, yes: bool) -> Result<()> {
             )
         })
         .unwrap_or_else(|| "unreadable certificate".to_string());
+    if !ui.interactive {
+        bail!(
+            "{} holds a CA key ({what}): `init --force` would replace it, and every pointer config made from it would stop working once machines fetch from the new serving certificate. `mcsctl ca rotate` replaces a CA without breaking machines; with no terminal to ask, add --yes to replace it anyway",
+            dir.path(layout::CA_KEY).display()
+        );
+    }
     let msg = format!(
         "{} holds a CA key ({what}).\nEvery pointer config made from it stops working once machines fetch from the new serving certificate. A copy is kept under {}/backup/.",
         dir.path(layout::CA_KEY).display(),

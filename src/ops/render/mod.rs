@@ -35,6 +35,9 @@ pub struct RenderInputs<'a> {
     pub version: Option<SpecVersion>,
     /// `--bootstrap-kubeconfig`, read: its bytes and its name.
     pub bootstrap_kubeconfig: Option<(Vec<u8>, String)>,
+    /// `--no-bootstrap-kubeconfig`: OpenShift configs without one are meant (a test, a lab);
+    /// without it they are refused, since nodes booted from them never join.
+    pub without_kubeconfig: bool,
     /// `--allow-sensitive`: paths the pre-approval set may carry.
     pub allow_sensitive: &'a [String],
     /// Replace a different kept bootstrap kubeconfig.
@@ -141,10 +144,7 @@ pub fn machine_configs<'s>(
         );
     }
     if flavour == Flavour::OpenShift && kubeconfig.is_none() {
-        notes.push(Note::Warn(format!(
-            "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster. Pass --bootstrap-kubeconfig FILE ({})",
-            crate::kubeconfig::HOW_TO_GET
-        )));
+        notes.push(no_kubeconfig(inputs.without_kubeconfig)?);
     }
     let kube_report = kubeconfig.as_ref().map(|k| KubeconfigReport {
         path: layout::BOOTSTRAP_KUBECONFIG,
@@ -163,6 +163,22 @@ pub fn machine_configs<'s>(
         controller_config,
     };
     finish(snap, new, done, &inputs)
+}
+
+/// OpenShift configs without a bootstrap kubeconfig: refused, since nodes booted from them
+/// never join (a pipeline must not go green on them), unless `--no-bootstrap-kubeconfig`
+/// says they are meant; then a warning.
+fn no_kubeconfig(meant: bool) -> Result<Note> {
+    let why = "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster";
+    if !meant {
+        bail!(
+            "{why}. Pass --bootstrap-kubeconfig FILE ({}), or --no-bootstrap-kubeconfig if configs that cannot join are meant",
+            crate::kubeconfig::HOW_TO_GET
+        );
+    }
+    Ok(Note::Warn(format!(
+        "{why} (--no-bootstrap-kubeconfig); a later `mcsctl render --bootstrap-kubeconfig FILE` adds it"
+    )))
 }
 
 /// No pool to render: what each MachineConfig lacked.

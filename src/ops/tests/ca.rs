@@ -2,7 +2,9 @@
 
 use super::{DAY, Lab, keys, t0};
 use crate::assets::layout;
-use crate::ops::{ca, rotation};
+use crate::ops::ca::Replace;
+use crate::ops::serving::NewCa;
+use crate::ops::{ca, rotation, serving};
 use crate::pki::keys::KeyAlgorithm;
 
 fn rotate(lab: &Lab, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
@@ -30,7 +32,7 @@ fn create_makes_the_first_ca_and_refuses_a_second_without_force() {
     let lab = Lab::empty();
     let k = keys();
     let (r, _) = lab
-        .apply(|s| ca::create(s, false, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
+        .apply(|s| ca::create(s, Replace::No, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
         .unwrap();
     assert_eq!(r.phase, "no CA rotation in progress");
     assert!(
@@ -40,7 +42,7 @@ fn create_makes_the_first_ca_and_refuses_a_second_without_force() {
     );
     assert_eq!(bundle_len(&lab), 1);
     let e = lab
-        .apply(|s| ca::create(s, false, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
+        .apply(|s| ca::create(s, Replace::No, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
         .map(|_| ())
         .unwrap_err();
     assert!(e.contains("--force") || e.contains("ca rotate"), "{e}");
@@ -125,9 +127,86 @@ fn promote_refuses_while_a_pointer_config_does_not_trust_the_new_ca() {
 fn an_expired_ca_leaves_the_bundle_at_rotation() {
     let lab = Lab::empty();
     let k = keys();
-    lab.apply(|s| ca::create(s, false, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
+    lab.apply(|s| ca::create(s, Replace::No, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
         .unwrap();
     // Eleven days on the first CA has expired: the rotation's bundle holds the new one only.
     rotate(&lab, t0() + DAY * 11).unwrap();
     assert_eq!(bundle_len(&lab), 1);
+}
+
+#[test]
+fn replacing_the_ca_at_once_with_pointer_configs_here_needs_yes() {
+    let lab = Lab::new();
+    assert!(!lab.snap().pointers.is_empty());
+    let before = lab.read(layout::CA_CERT);
+    let k = keys();
+    let create = |r| {
+        lab.apply(|s| ca::create(s, r, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
+            .map(|_| ())
+    };
+    let e = create(Replace::No).unwrap_err();
+    assert!(
+        e.contains("`mcsctl ca rotate` moves to a new CA in three steps"),
+        "{e}"
+    );
+    assert!(
+        e.contains("every copy of a pointer config made before stops working"),
+        "{e}"
+    );
+    let e = create(Replace::Force).unwrap_err();
+    assert!(
+        e.contains("2 pointer config(s) (master.ign, worker.ign) trust the CA"),
+        "{e}"
+    );
+    assert!(e.contains("`mcsctl ca rotate` moves to a new CA"), "{e}");
+    assert!(e.contains("add --yes"), "{e}");
+    assert_eq!(
+        lab.read(layout::CA_CERT),
+        before,
+        "refused, nothing written"
+    );
+    create(Replace::BreakingCopies).unwrap();
+    assert_ne!(lab.read(layout::CA_CERT), before);
+}
+
+#[test]
+fn a_ca_key_kept_offline_is_brought_back_never_replaced() {
+    let lab = Lab::new();
+    let (cert, key) = (lab.read(layout::CA_CERT), lab.read(layout::CA_KEY));
+    std::fs::remove_file(lab.dir.path(layout::CA_KEY)).unwrap();
+    let k = keys();
+    let renew = || {
+        lab.apply(|s| serving::renew(s, DAY * 30, None, &k, t0() + DAY))
+            .map(|_| ())
+    };
+    let e = renew().unwrap_err();
+    assert!(e.contains("tls/mcs-ca.key is missing"), "{e}");
+    assert!(e.contains("put it back"), "{e}");
+    assert!(e.contains("Do not create or import another CA"), "{e}");
+    // `ca create` without --force says the same rather than pointing to --force.
+    let e = lab
+        .apply(|s| ca::create(s, Replace::No, KeyAlgorithm::EcdsaP256, DAY * 10, &k, t0()))
+        .map(|_| ())
+        .unwrap_err();
+    assert!(e.contains("put it back"), "{e}");
+    // Importing the same CA puts the key back and touches nothing else.
+    let pointer = lab.read("worker.ign");
+    let same = NewCa::from_files(&cert, "ca.crt", &key, "ca.key").unwrap();
+    let (r, _) = lab
+        .apply(|s| ca::import(s, same, "ca.crt", Replace::No, &k, t0()))
+        .unwrap();
+    assert_eq!(r.heading, "The active CA's key is back:");
+    assert_eq!(lab.read(layout::CA_KEY), key);
+    assert_eq!(lab.read(layout::CA_CERT), cert);
+    assert_eq!(lab.read("worker.ign"), pointer);
+    renew().unwrap();
+    // Again: nothing to do.
+    let same = NewCa::from_files(&cert, "ca.crt", &key, "ca.key").unwrap();
+    let (_, notes) = lab
+        .apply(|s| ca::import(s, same, "ca.crt", Replace::No, &k, t0()))
+        .unwrap();
+    assert!(
+        super::said(&notes)[0].contains("nothing to do"),
+        "{notes:?}"
+    );
 }

@@ -33,6 +33,7 @@ fn inputs(flavour: Flavour) -> RenderInputs<'static> {
         flavour,
         version: None,
         bootstrap_kubeconfig: None,
+        without_kubeconfig: true,
         allow_sensitive: &[],
         force: false,
         dry_run: false,
