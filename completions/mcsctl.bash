@@ -64,6 +64,9 @@ _mcsctl() {
             mcsctl,token)
                 cmd="mcsctl__subcmd__token"
                 ;;
+            mcsctl,version)
+                cmd="mcsctl__subcmd__version"
+                ;;
             mcsctl__subcmd__ca,create)
                 cmd="mcsctl__subcmd__ca__subcmd__create"
                 ;;
@@ -183,6 +186,9 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__help,token)
                 cmd="mcsctl__subcmd__help__subcmd__token"
+                ;;
+            mcsctl__subcmd__help,version)
+                cmd="mcsctl__subcmd__help__subcmd__version"
                 ;;
             mcsctl__subcmd__help__subcmd__ca,create)
                 cmd="mcsctl__subcmd__help__subcmd__ca__subcmd__create"
@@ -317,7 +323,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help"
+            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -328,7 +334,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -361,7 +371,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__create)
-            opts="-y -q -v -h -V --key-algorithm --validity --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --key-algorithm --validity --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -380,7 +390,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -493,7 +507,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__import)
-            opts="-y -q -v -h -V --cert --key --bundle --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --cert --key --bundle --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -516,7 +530,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -531,7 +549,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__promote)
-            opts="-q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -546,7 +564,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -561,7 +583,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__retire)
-            opts="-q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -572,7 +594,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -587,7 +613,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__rotate)
-            opts="-q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,7 +640,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -703,7 +733,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__issue)
-            opts="-q -v -h -V --san --replace-sans --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --san --replace-sans --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -726,7 +756,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -741,7 +775,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__renew)
-            opts="-q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -760,7 +794,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -867,7 +905,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,7 +992,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -969,7 +1011,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__sign)
-            opts="-o -q -v -h -V --csr --ca-cert --ca-key --address --validity --output --force --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --csr --ca-cert --ca-key --address --validity --output --force --dir --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -999,10 +1041,6 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1019,7 +1057,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__doctor)
-            opts="-q -v -h -V --resolve --ignition-spec --timeout --fetch --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --resolve --ignition-spec --timeout --fetch --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1042,7 +1080,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1057,7 +1099,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help)
-            opts="init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help"
+            opts="init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1546,8 +1588,22 @@ _mcsctl() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        mcsctl__subcmd__help__subcmd__version)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         mcsctl__subcmd__init)
-            opts="-y -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1610,7 +1666,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1625,7 +1685,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__inspect)
-            opts="-q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1652,7 +1712,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1727,7 +1791,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ledger__subcmd__import)
-            opts="-q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1762,7 +1826,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1795,7 +1863,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1846,7 +1914,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1931,7 +2003,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__list)
-            opts="-q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1974,7 +2046,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -1989,7 +2065,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__remove)
-            opts="-q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2020,7 +2096,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2035,17 +2115,13 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__man)
-            opts="-o -q -v -h -V --output --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --output --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2068,10 +2144,6 @@ _mcsctl() {
             fi
             case "${prev}" in
                 --output)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -o)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -2120,7 +2192,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2161,16 +2237,16 @@ _mcsctl() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                -o)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --dir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2185,7 +2261,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2240,7 +2316,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2395,7 +2475,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2438,7 +2518,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2551,7 +2635,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__list)
-            opts="-q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2562,7 +2646,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2577,7 +2665,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
-            opts="-q -v -h -V --dry-run --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --dry-run --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2608,7 +2696,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2623,7 +2715,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__revoke)
-            opts="-q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2654,7 +2746,11 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)
@@ -2669,7 +2765,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__rotate)
-            opts="-q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2712,7 +2808,37 @@ _mcsctl() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__version)
+            opts="-o -q -v -h -V --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
                     return 0
                     ;;
                 --max-input-size)

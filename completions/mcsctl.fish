@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_mcsctl_global_optspecs
-    string join \n dir= format= q/quiet v/verbose non-interactive max-input-size= h/help V/version
+    string join \n dir= o/format= q/quiet v/verbose non-interactive max-input-size= h/help V/version
 end
 
 function __fish_mcsctl_needs_command
@@ -25,8 +25,9 @@ function __fish_mcsctl_using_subcommand
 end
 
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets); also accepted after the command' -r -F
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -l format -d 'Output format of the data written to stdout (default text); also accepted after the command' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s o -l format -d 'Output format of the data written to stdout (default text); also accepted after the command. `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -48,6 +49,7 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "manifests" -d 'Write 
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "ledger" -d 'Move the provisioning ledger files into the store serve replicas share'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "completions" -d 'Print a shell completion script to stdout'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "version" -d 'Print mcsctl\'s version, the commit and target it was built for, and the TLS and Ignition spec versions it speaks'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l cluster-name -d 'Cluster name (a DNS label), as in the install-config' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l base-domain -d 'Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>' -r
@@ -69,8 +71,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l spec-version -d '
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l for -d 'What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS' -r -f -a "openshift\t'OpenShift / OKD nodes: what the MCS serves (MCO merge rules, node annotations, bootstrap kubeconfig, the MachineConfig for the machine-config daemon\'s firstboot)'
 coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory: keys it replaces are kept under backup-<time>/, pointer configs of pools no longer listed are removed'
@@ -100,8 +103,9 @@ rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l validity -d 'Validity of the CA' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step. Refused while pointer configs trust the CA (their copies would stop working) unless --yes; `ca rotate` keeps them working'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
@@ -114,8 +118,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l key -d 'CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l bundle -d 'A cluster\'s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step). Refused while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them working. Not needed to put the active CA\'s own key back'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
@@ -134,8 +139,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l cert -d 'Rotate to an existing CA instead of a new one: its certificate (PEM or DER)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key -d 'The existing CA\'s private key (PEM or DER)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -144,8 +150,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l validity -d 'Validity of the re-issued serving certificate (never beyond the new CA\'s)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l force -d 'Promote even though some pointer configs here do not trust the new CA (they are named)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -154,8 +161,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l purge -d 'Also delete the keys of retired CAs kept under tls/retired/'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -187,8 +195,9 @@ rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l replace-sans -d 'Leave out the current certificate\'s names: the new one names api-int, the recorded URL hosts and --san only'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l force -d 'Replace an existing serving certificate'
@@ -205,8 +214,9 @@ rsa-3072\t'RSA 3072-bit'
 rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -222,10 +232,11 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l spec-version -
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l token-transport -d 'How the token is carried (default from mcsctl.json; none for no token)' -r -f -a "header\t'`Authorization: Bearer` in httpHeaders (spec 3.1.0 and later)'
 query\t'`?token=` in the merge URL (the only way for spec 3.0.0)'
 none\t'No token in the pointer config'"
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s o -l output -d 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l output -d 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l force -d 'Replace an existing file'
@@ -256,8 +267,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
@@ -275,8 +287,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -284,8 +297,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -298,8 +312,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -312,8 +327,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dry-run -d 'Show what would be removed; change nothing'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -348,8 +364,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l force -d 'Replace a machine of that name (its old token is revoked)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
@@ -367,8 +384,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -381,8 +399,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -398,8 +417,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l server-name -d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ca -d 'CA bundle to verify --remote against (default: the asset CA bundle when present)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l warn-within -d 'Warn (exit 3) about certificates expiring within this duration' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -419,8 +439,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l pool -d 'The po
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l ca -d 'CA bundle the server\'s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l token -d 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-bootstrap-kubeconfig -d 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
@@ -470,8 +491,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l resolve -d 'Use
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l ignition-spec -d 'The newest Ignition spec the simulated client reads (Ignition 2.14 reads 3.3.0, 2.20 reads 3.5.0); a newer pointer config fails at step parse' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l timeout -d 'Time allowed for each network step' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l fetch -d 'Fetch the config even when the pointer\'s token has limited uses (a machine\'s single-use token): that spends one, and the machine then gets 401. Without it such a token is checked with HEAD (TLS, auth, its state), which spends nothing'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -508,8 +530,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-serving-certs -d 'Fetch each node\'s current serving certificate from its kubelet (first InternalIP, kubelet port)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approve-names -d 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
@@ -524,7 +547,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l ca-key -d 'The kubelet signer\'s private key' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l address -d 'An address of the node a serving certificate may name besides the node name (its InternalIP, ExternalIP or a hostname, as `oc get node NAME -o wide` shows); repeatable' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l validity -d 'Validity of the certificate; never beyond the CA\'s' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s o -l output -d 'Where to write the certificate PEM (default: stdout)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l output -d 'Where to write the certificate PEM (default: stdout)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l force -d 'Replace an existing output file'
@@ -536,7 +559,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s o -l output -d 'Directory to write into (default: <dir>/manifests)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l output -d 'Directory to write into (default: <dir>/manifests)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l image -d 'Container image with mcsctl, for --serve-deployment' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l namespace -d 'Namespace of the serve Deployment, Service and their Secrets' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l service-type -d 'How booting machines reach the serve Service (with --host-network: the nodes\' port 22623 instead)' -r -f -a "NodePort\t'Port 32623 on every node (reachable by booting machines with no load-balancer integration)'
@@ -552,8 +575,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-cert -
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a Service, or with --host-network a DaemonSet on the control plane nodes. A single replica records machine-token fetches on a PersistentVolumeClaim'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l host-network -d 'Run serve on the control plane nodes\' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
@@ -580,8 +604,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_su
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l format -d 'Output format of the data written to stdout (default text)' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
@@ -596,29 +621,39 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbo
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s o -l output -d 'Directory to write the pages into (created when missing)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l output -d 'Directory to write the pages into (created when missing)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "ca" -d 'Create, import or rotate the MCS CA'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "token" -d 'Manage bearer provisioning tokens'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "machine" -d 'Register the machines a UPI cluster expects, each with its own single-use pointer config'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "render" -d 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "csr" -d 'Review kubelet CSRs by the cluster-machine-approver\'s rules, or sign one'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "manifests" -d 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "ledger" -d 'Move the provisioning ledger files into the store serve replicas share'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "completions" -d 'Print a shell completion script to stdout'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "man" -d 'Write one man page per command into a directory'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
+json\t'One JSON document (schemas in the README), for scripts'
+yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "ca" -d 'Create, import or rotate the MCS CA'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "cert" -d 'Issue or renew the MCS serving certificate'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "pointer" -d 'Write an Ignition pointer config for a pool'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "token" -d 'Manage bearer provisioning tokens'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "machine" -d 'Register the machines a UPI cluster expects, each with its own single-use pointer config'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "inspect" -d 'Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "render" -d 'Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "serve" -d 'Serve rendered configs over TLS to booting machines (the Machine Config Server)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "doctor" -d 'Do what Ignition does with a pointer config, step by step, and say which step fails'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "csr" -d 'Review kubelet CSRs by the cluster-machine-approver\'s rules, or sign one'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "manifests" -d 'Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "ledger" -d 'Move the provisioning ledger files into the store serve replicas share'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "completions" -d 'Print a shell completion script to stdout'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "man" -d 'Write one man page per command into a directory'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "version" -d 'Print mcsctl\'s version, the commit and target it was built for, and the TLS and Ignition spec versions it speaks'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "import" -d 'Adopt an existing CA (openshift-install\'s tls/root-ca.{crt,key}), or trust a cluster\'s CA bundle'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and __fish_seen_subcommand_from ca" -f -a "rotate" -d 'Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both'

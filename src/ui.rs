@@ -15,6 +15,8 @@ pub enum Format {
     Text,
     /// One JSON document.
     Json,
+    /// The same document in YAML, as `oc -o yaml` writes objects.
+    Yaml,
 }
 
 impl Format {
@@ -23,6 +25,7 @@ impl Format {
         match self {
             Format::Text => "text",
             Format::Json => "json",
+            Format::Yaml => "yaml",
         }
     }
 }
@@ -69,9 +72,9 @@ impl Ui {
         }
     }
 
-    /// Whether stdout wants JSON.
-    pub fn json(&self) -> bool {
-        self.format == Format::Json
+    /// Whether stdout wants a document (JSON or YAML) rather than text.
+    pub fn structured(&self) -> bool {
+        self.format != Format::Text
     }
 
     /// A progress or informational line on stderr (suppressed by --quiet).
@@ -101,7 +104,7 @@ impl Ui {
     /// Writes text data to stdout, with controls and bidi characters from inputs escaped
     /// (JSON is written as serde_json escapes it).
     pub fn out(&self, text: impl AsRef<str>) -> Result<()> {
-        let text = if self.json() {
+        let text = if self.structured() {
             std::borrow::Cow::Borrowed(text.as_ref())
         } else {
             crate::escape::text(text.as_ref(), self.color_out)
@@ -112,8 +115,12 @@ impl Ui {
         Ok(())
     }
 
-    /// Writes one pretty JSON document to stdout.
+    /// Writes the document to stdout: pretty JSON (fields in their declared order), or YAML
+    /// as `sigs.k8s.io/yaml` writes it (keys sorted, as `oc -o yaml`).
     pub fn out_json<T: Serialize>(&self, value: &T) -> Result<()> {
+        if self.format == Format::Yaml {
+            return self.out(crate::golang::yaml::marshal(&serde_json::to_value(value)?));
+        }
         let mut s = serde_json::to_string_pretty(value)?;
         s.push('\n');
         self.out(s)

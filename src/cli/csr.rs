@@ -134,7 +134,7 @@ pub struct CsrSignArgs {
     pub validity: Duration,
 
     /// Where to write the certificate PEM (default: stdout).
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     /// Replace an existing output file.

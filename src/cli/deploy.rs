@@ -249,7 +249,7 @@ pub struct ServeArgs {
 #[derive(Debug, Args)]
 pub struct ManifestsArgs {
     /// Directory to write into (default: <dir>/manifests).
-    #[arg(long, short, value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub output: Option<PathBuf>,
 
     /// Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a

@@ -16,6 +16,6 @@ pub struct CompletionsArgs {
 #[derive(Debug, Args)]
 pub struct ManArgs {
     /// Directory to write the pages into (created when missing).
-    #[arg(long, short, value_name = "DIR")]
+    #[arg(long, value_name = "DIR")]
     pub output: PathBuf,
 }

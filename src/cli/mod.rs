@@ -73,8 +73,8 @@ pub struct GlobalArgs {
     pub dir: Option<PathBuf>,
 
     /// Output format of the data written to stdout (default text); also accepted after the
-    /// command.
-    #[arg(long, value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
+    /// command. `-o` as in oc and kubectl.
+    #[arg(short = 'o', long, value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
     pub format: Option<Format>,
 
     /// Print only data and errors; no progress or next steps.
@@ -120,8 +120,8 @@ pub struct DirArg {
 /// `--format` after the command, for the commands that print data.
 #[derive(Debug, Clone, Default, Args)]
 pub struct FormatArg {
-    /// Output format of the data written to stdout (default text).
-    #[arg(long = "format", value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
+    /// Output format of the data written to stdout (default text); `-o` as in oc and kubectl.
+    #[arg(short = 'o', long = "format", value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
     pub format: Option<Format>,
 }
 
@@ -164,4 +164,15 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Write one man page per command into a directory.
     Man(ManArgs),
+    /// Print mcsctl's version, the commit and target it was built for, and the TLS and Ignition
+    /// spec versions it speaks.
+    Version(VersionArgs),
+}
+
+/// Arguments of `version`.
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
 }

@@ -32,7 +32,7 @@ pub struct PointerArgs {
     pub token_transport: Option<Transport>,
 
     /// Where to write: a file, or - for stdout (default <dir>/<pool>.ign).
-    #[arg(long, short, value_name = "FILE")]
+    #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     /// Write the config base64-encoded, as cloud user-data fields expect.

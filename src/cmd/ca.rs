@@ -103,7 +103,7 @@ fn read_ca(cert: &std::path::Path, key: &std::path::Path) -> Result<NewCa> {
 fn finish(ui: &Ui, (changed, out): (bool, Outcome<'_, CaReport>)) -> Result<u8> {
     super::print_notes(ui, &out.notes);
     let r = &out.report;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(r)?;
     } else if changed {
         print_written(ui, &r.heading, &r.files)?;

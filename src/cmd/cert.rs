@@ -55,7 +55,7 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs, now: OffsetDateTime)
 
 fn finish(ui: &Ui, out: Outcome<'_, CertReport>, heading: &str) -> Result<u8> {
     print_notes(ui, &out.notes);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&out.report)?;
     } else {
         print_written(ui, heading, &out.report.files)?;

@@ -40,7 +40,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs, now: OffsetDateTime) -
     }
     if a.approve_names {
         ui.out(r.approved_names())?;
-    } else if ui.json() {
+    } else if ui.structured() {
         ui.out_json(&r)?;
     } else {
         print_review(ui, &r)?;

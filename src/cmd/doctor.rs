@@ -16,6 +16,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
     {
         ui.warn(format!("completed an interrupted `{c}` before reading"));
     }
+    // Read as the other readers read it (inspect), without the lock: doctor changes nothing.
+    // A directory that cannot be read gives no tokens and no history: the server's answers
+    // still say what is wrong.
+    let snap = crate::ops::Snapshot::read(dir).ok();
     let opts = Options {
         pointer: a
             .pointer
@@ -25,7 +29,14 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         ignition_spec: a.ignition_spec.to_string(),
         timeout: a.timeout.to_std().max(std::time::Duration::from_secs(1)),
         fetch: a.fetch,
-        known: known_tokens(dir),
+        known: known_tokens(snap.as_ref()),
+        history: doctor::history::History {
+            dir: dir.root().display().to_string(),
+            cas: snap
+                .as_ref()
+                .map(|s| s.cas.history(dir))
+                .unwrap_or_default(),
+        },
     };
     let report = doctor::run(&opts, &|warning| ui.warn(warning));
     let code = if report.passed() {
@@ -33,7 +44,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
     } else {
         exit::FAILED
     };
-    if ui.json() {
+    if ui.structured() {
         let mut v = serde_json::to_value(&report)?;
         v["exitCode"] = code.into();
         ui.out_json(&v)?;
@@ -80,9 +91,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
 
 /// The machine tokens of limited uses the asset directory holds (none when it has no token
 /// store, or a directory that cannot be read: the server's answer to the HEAD still says).
-/// Read as the other readers read it (inspect), without the lock: doctor changes nothing.
-fn known_tokens(dir: &AssetDir) -> Vec<doctor::KnownToken> {
-    let Some(store) = crate::ops::Snapshot::read(dir).ok().and_then(|s| s.tokens) else {
+fn known_tokens(snap: Option<&crate::ops::Snapshot>) -> Vec<doctor::KnownToken> {
+    let Some(store) = snap.and_then(|s| s.tokens.as_ref()) else {
         return Vec::new();
     };
     store

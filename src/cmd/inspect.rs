@@ -22,7 +22,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs, now: OffsetDateTime) -> 
         now,
         warn_within,
     })?;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&report)?;
     } else {
         ui.out(text(ui, &report))?;

@@ -42,7 +42,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
         let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
         crate::store::claims::import(&s, &records).await
     })?;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&done)?;
     } else {
         ui.out(format!(

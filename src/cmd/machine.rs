@@ -60,7 +60,7 @@ pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTim
 }
 
 fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(r)?;
     } else {
         super::print_written(ui, heading, &r.files)?;
@@ -92,7 +92,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
     let (_lock, snap) = super::load(ui, dir)?;
     let snap = super::with_evidence(snap, &a.ledgers, &a.store)?;
     let rows = machines::list(&snap, &cluster, now);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);
     }

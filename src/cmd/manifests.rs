@@ -39,7 +39,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
     let out = manifests(&snap, &inputs, now)?;
     let (_, out) = super::commit(&lock, out)?;
     super::print_notes(ui, &out.notes);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&serde_json::json!({ "files": out.report }))?;
     } else {
         let rows: Vec<Vec<String>> = out

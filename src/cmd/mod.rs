@@ -16,6 +16,7 @@ pub mod pointer;
 pub mod render;
 pub mod serve;
 pub mod token;
+pub mod version;
 
 use std::path::PathBuf;
 
@@ -168,6 +169,7 @@ fn entry(c: &Command) -> Entry<'_> {
             format: Err("man pages"),
             run: Box::new(move |ui, _, _| docs::man(ui, a)),
         },
+        Command::Version(a) => version::entry(a),
     }
 }
 
@@ -348,8 +350,12 @@ pub(crate) fn keygen(ui: &Ui) -> impl Fn(KeyAlgorithm, &str) -> Result<KeyPair> 
     move |alg, what| generate_key(ui, alg, what)
 }
 
-/// Prints the "wrote" table of a command.
+/// Prints the "wrote" table of a command; nothing with `-q` (the files are a report, not data:
+/// `--format json` gives them to scripts).
 pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result<()> {
+    if ui.quiet {
+        return Ok(());
+    }
     let rows: Vec<Vec<String>> = files
         .iter()
         .map(|w| {

@@ -63,7 +63,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     }
     drop(lock);
     super::print_notes(ui, &out.notes);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(r)?;
     } else {
         let tok = match &r.token_id {

@@ -49,7 +49,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
         return Ok(exit::OK);
     }
     super::print_notes(ui, &notes);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&report)?;
     } else {
         ui.out(report::text(&report, ui.verbose))?;
@@ -220,7 +220,7 @@ fn show_picks(ui: &Ui, served: &cluster::Served) {
 
 /// `--dry-run`: each pool's difference with what it serves now.
 fn print_dry_run(ui: &Ui, diffs: &[PoolDiff]) -> Result<()> {
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&serde_json::json!({ "dryRun": true, "pools": diffs }))?;
     } else {
         let text: String = diffs.iter().map(|d| d.text()).collect();

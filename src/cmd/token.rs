@@ -58,7 +58,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
             c.pools[0]
         ));
         report_rewritten(ui, &c.rewritten);
-    } else if ui.json() {
+    } else if ui.structured() {
         ui.out_json(&ChangeReport {
             token: &c.summary,
             bearer: c.token.bearer(),
@@ -81,7 +81,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime)
     let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     let report = &out.report;
-    if ui.json() {
+    if ui.structured() {
         print_notes(ui, &out.notes);
         ui.out_json(report)?;
         return Ok(exit::OK);
@@ -111,7 +111,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, _: &TokenListArgs, now: OffsetDateTime) -> 
     let (_lock, snap) = super::load(ui, dir)?;
     let store = snap.tokens.unwrap_or_else(TokenStore::new);
     let summaries = store.summaries(now);
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&serde_json::json!({ "tokens": summaries }))?;
     } else if summaries.is_empty() {
         ui.info(format!(
@@ -154,7 +154,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::revoke(&snap, id, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&out.report)?;
     } else {
         ui.out(format!("revoked token {id}\n"))?;
@@ -171,7 +171,7 @@ pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -
     let out = tokens::prune(&snap, dry_run, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
     let p = &out.report;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(&serde_json::json!({
             "removed": p.gone,
             "kept": p.kept,

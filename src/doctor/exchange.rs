@@ -88,7 +88,7 @@ pub(super) fn connection_steps(
     } else {
         let (detail, fix) = match failure {
             Some(Failure::Tls(e, io)) => {
-                explain::tls_failure(e.as_ref(), io, addr, url.host(), opts.timeout, f)
+                explain::tls_failure(e.as_ref(), io, addr, url.host(), opts, f)
             }
             other => (
                 other.map_or_else(String::new, Failure::describe),

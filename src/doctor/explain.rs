@@ -2,9 +2,8 @@
 //! server presented (fetched again without verification) and what would fix it.
 
 use std::net::SocketAddr;
-use std::time::Duration;
 
-use super::Fetch;
+use super::{Fetch, Options};
 use crate::http::client::explain_tls;
 use crate::pki::cert::CertInfo;
 use crate::pki::remote;
@@ -15,9 +14,10 @@ pub fn tls_failure(
     io: &str,
     addr: &SocketAddr,
     host: &str,
-    timeout: Duration,
+    opts: &Options,
     f: &Fetch,
 ) -> (String, String) {
+    let timeout = opts.timeout;
     use rustls::CertificateError as C;
     let Some(rustls::Error::InvalidCertificate(c)) = error else {
         return match error {
@@ -37,6 +37,10 @@ pub fn tls_failure(
     let said = error.map(explain_tls).unwrap_or_default();
     match c {
         C::UnknownIssuer | C::BadSignature => {
+            let leaf = presented.as_ref().and_then(|p| p.chain.first());
+            if let Some(said) = opts.history.stale_copy(&f.cas, leaf, &f.pool) {
+                return said;
+            }
             let needed = presented
                 .as_ref()
                 .and_then(|p| p.chain.last())

@@ -11,6 +11,7 @@
 mod check;
 mod exchange;
 mod explain;
+pub mod history;
 mod judge;
 mod steps;
 
@@ -44,6 +45,9 @@ pub struct Options {
     /// The asset directory's machine tokens of limited uses (a pointer carrying one is not
     /// spent without `fetch`, whatever the server says).
     pub known: Vec<KnownToken>,
+    /// The asset directory's CAs, current and past: a pointer trusting one it replaced is
+    /// named as a stale copy.
+    pub history: history::History,
 }
 
 /// A machine token of the asset directory.

@@ -198,3 +198,41 @@ pub fn key_missing(dir: &AssetDir, active: &Loaded) -> String {
         dir.path(layout::CA_CERT).display(),
     )
 }
+
+/// What a CA is, or was, to the directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CaRole {
+    /// tls/mcs-ca.crt: it signs the serving certificate.
+    Active,
+    /// tls/mcs-ca-next.crt: introduced by `ca rotate`, not signing yet.
+    Next,
+    /// tls/mcs-ca-previous.crt: replaced by `ca promote`, still trusted until `ca retire`.
+    Previous,
+    /// A certificate under tls/retired/ (its relative path): dropped by `ca retire` or a
+    /// one-step replacement.
+    Retired(String),
+}
+
+impl CaSet {
+    /// Every CA the directory has or had, with its role: the active, next and previous CAs
+    /// and the retired ones still kept (`ca retire --purge` forgets them). A retired file that
+    /// cannot be read is left out: the history explains, it never fails a command.
+    pub fn history(&self, dir: &AssetDir) -> Vec<(CaRole, CertInfo)> {
+        let mut out = Vec::new();
+        for (role, ca) in [
+            (CaRole::Active, &self.active),
+            (CaRole::Next, &self.next),
+            (CaRole::Previous, &self.previous),
+        ] {
+            if let Some(ca) = ca {
+                out.push((role, ca.info.clone()));
+            }
+        }
+        for rel in self.retired.iter().filter(|r| r.ends_with(".crt")) {
+            for c in certs(dir, rel).ok().flatten().unwrap_or_default() {
+                out.push((CaRole::Retired(rel.clone()), c));
+            }
+        }
+        out
+    }
+}

@@ -82,6 +82,9 @@ pub fn pointer<'s>(
     let pool = &inputs.pool;
     snap.check_pool(pool, inputs.new_pool)?;
     let (version, transport, url, sources) = settings(snap, inputs)?;
+    if !inputs.force {
+        covered(snap, &url)?;
+    }
     let mut notes = Vec::new();
     if url.starts_with("http://") {
         notes.push(Note::Warn("the merge URL is plain http: Ignition will not check the CA and the token travels in clear text".into()));
@@ -233,6 +236,27 @@ fn pool_token(
     )?;
     let t = s.tokens.iter().find(|t| t.id == id).cloned();
     Ok((t, Some(id)))
+}
+
+/// Refuses a merge URL whose host the serving certificate does not name: every machine booting
+/// from the pointer config would refuse the server (`x509: certificate is valid for ..., not
+/// HOST`). Nothing to check before a serving certificate exists, or for plain http.
+fn covered(snap: &Snapshot, url: &str) -> Result<()> {
+    let Ok(Some(serving)) = snap.cas.serving() else {
+        return Ok(());
+    };
+    let Some(u) = crate::http::HttpUrl::parse(url) else {
+        return Ok(());
+    };
+    if !url.starts_with("https://") || serving.info.covers_host(u.host()) {
+        return Ok(());
+    }
+    let host = u.host();
+    bail!(
+        "{} does not cover {host}, the host of {url} (its names: {}): machines booting from this pointer config would refuse the server. `mcsctl cert issue --force --san {host}` adds it (same CA: pointer configs keep working); --force writes the pointer config anyway",
+        snap.dir.path(layout::SERVING_CERT).display(),
+        serving.info.sans().join(", ")
+    )
 }
 
 /// mcsctl.json with the pool added and, when --url named a URL of its own, that URL

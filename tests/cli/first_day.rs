@@ -472,7 +472,6 @@ fn files_of_the_wrong_kind_say_what_they_are_and_what_to_run() {
             "ca.der",
             "--key",
             "mcs-assets/tls/mcs-ca.key",
-            "-q",
         ],
     );
     assert!(out.contains("tls/mcs-ca.crt"), "{out}");

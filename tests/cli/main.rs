@@ -5,6 +5,7 @@ mod bad_input;
 mod bounds;
 mod classes;
 mod conformance;
+mod conventions;
 mod crash;
 mod csr;
 mod docs;

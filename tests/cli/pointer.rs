@@ -168,7 +168,15 @@ fn source_of(p: &std::path::Path) -> String {
 #[test]
 fn the_mcs_url_of_each_pool_is_remembered_by_every_rewrite() {
     let d = tempfile::tempdir().unwrap();
-    crate::support::init_demo(d.path(), &["--url", "lb.example.com:8443"]);
+    crate::support::init_demo(
+        d.path(),
+        &[
+            "--url",
+            "lb.example.com:8443",
+            "--san",
+            "mcs-edge.example.com",
+        ],
+    );
     let a = d.path().join("mcs-assets");
     let lb = "https://lb.example.com:8443/config/worker";
     assert_eq!(source_of(&a.join("worker.ign")), lb);
@@ -342,4 +350,34 @@ fn a_pool_nobody_declared_is_a_typo_until_new_pool_says_otherwise() {
     )
     .unwrap();
     ok(d.path(), &["token", "create", "--pool", "storage", "-q"]);
+}
+
+#[test]
+fn a_merge_url_the_serving_certificate_does_not_name_is_refused_and_inspected() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    let url = "https://192.0.2.10:22623/config/edge";
+    let args = ["pointer", "--pool", "edge", "--new-pool", "--url", url];
+    let (code, _, err) = run(d.path(), &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("tls/mcs.crt does not cover 192.0.2.10, the host of https://192.0.2.10:22623/config/edge (its names: DNS:api-int.demo.example.com, IP:127.0.0.1): machines booting from this pointer config would refuse the server. `mcsctl cert issue --force --san 192.0.2.10` adds it (same CA: pointer configs keep working); --force writes the pointer config anyway"),
+        "{err}"
+    );
+    assert!(!a.join("edge.ign").exists(), "nothing written");
+    // Written anyway: inspect of the directory fails on it.
+    ok(d.path(), &[&args[..], &["--force", "-q"]].concat());
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("tls/mcs.crt does not cover 192.0.2.10, the host of edge.ign's merge source")
+            && out.contains("`mcsctl cert issue --force --san 192.0.2.10`"),
+        "{out}"
+    );
+    // The fix the message names keeps the pointer configs working and clears the check.
+    ok(
+        d.path(),
+        &["cert", "issue", "--force", "--san", "192.0.2.10", "-q"],
+    );
+    assert_eq!(run(d.path(), &["inspect"]).0, 0);
 }

@@ -177,6 +177,17 @@ fn every_phase_seen_by_the_real_ignition_client_through_one_running_serve() {
             && out.contains(&new_key_id),
         "doctor must name the CA the pointer lacks ({new_key_id}):\n{out}"
     );
+    // ...by the directory's history: the copy trusts the CA this directory replaced (both are
+    // "OU=openshift, CN=root-ca": the key ids tell them apart), and the fix is the directory's
+    // pointer config, not a new certificate.
+    let old_key_id = key_id(&a.join("tls/mcs-ca-previous.crt"));
+    assert!(
+        out.contains(&format!("the server presents a certificate of mcs-assets's active CA OU=openshift, CN=root-ca (key id {new_key_id}), and the pointer trusts only OU=openshift, CN=root-ca (key id {old_key_id}), mcs-assets's previous CA (tls/mcs-ca-previous.crt, replaced by `ca promote`): it is a copy of a pointer config made before the CA rotation"))
+            && out.contains("fix: replace the copy wherever machines boot from it (PXE server, VM template, user data) with mcs-assets/worker.ign, which trusts the active CA, or write one with `mcsctl pointer --pool worker --output FILE --force`")
+            && !out.contains("another cluster")
+            && !out.contains("cert issue"),
+        "{out}"
+    );
     // inspect --remote says the same for the copy, and what fixes it.
     let remote = format!("127.0.0.1:{}", s.addr.port());
     let (code, out, _) = run(d.path(), &["inspect", "--remote", &remote, "before.ign"]);
@@ -198,6 +209,14 @@ fn every_phase_seen_by_the_real_ignition_client_through_one_running_serve() {
     assert_boots(&d.path().join("after.ign"), "after retire");
     assert_refused(&d.path().join("before.ign"), "after retire");
     assert!(a.join("tls/retired").read_dir().unwrap().count() == 2);
+    let (code, out, _) = run(d.path(), &["doctor", "before.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains(&format!(
+            "(key id {old_key_id}), a CA mcs-assets retired (tls/retired/"
+        )) && out.contains("made before the CA rotation"),
+        "{out}"
+    );
 
     // One serve process saw it all, reloading the serving pair once.
     assert_eq!(

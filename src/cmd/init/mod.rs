@@ -49,7 +49,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Res
     let out = out?;
     super::print_notes(ui, &out.notes);
     let r = &out.report;
-    if ui.json() {
+    if ui.structured() {
         ui.out_json(r)?;
     } else {
         super::print_written(

@@ -1,0 +1,77 @@
+//! The conventions of oc, kubectl and kubeadm that scripts and people bring with them: `-o
+//! json|yaml`, a `version` command, `-q` that leaves only data and errors.
+
+use serde_json::Value;
+
+use crate::support::{demo, ok, run};
+
+#[test]
+fn version_says_what_it_is_and_what_it_speaks() {
+    let d = tempfile::tempdir().unwrap();
+    let out = ok(d.path(), &["version"]);
+    let git = std::process::Command::new("git")
+        .args(["rev-parse", "--short=12", "HEAD"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let commit = git.unwrap_or_else(|| "unknown".into());
+    assert_eq!(
+        out,
+        format!(
+            "mcsctl {}\ncommit: {commit}\ntarget: {}\nTLS: 1.3, 1.2\nIgnition specs: 2.2.0, 3.0.0, 3.1.0, 3.2.0, 3.3.0, 3.4.0, 3.5.0 (stored at 3.5.0)\n",
+            env!("CARGO_PKG_VERSION"),
+            std::env::consts::ARCH.to_string() + "-unknown-linux-gnu"
+        )
+    );
+    let v: Value = serde_json::from_str(&ok(d.path(), &["version", "-o", "json"])).unwrap();
+    assert_eq!(v["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["commit"], commit.as_str());
+    assert_eq!(v["tlsVersions"], serde_json::json!(["1.3", "1.2"]));
+    assert_eq!(v["ignitionSpecs"].as_array().unwrap().len(), 7);
+    assert_eq!(v["internalSpec"], "3.5.0");
+}
+
+#[test]
+fn dash_o_yaml_is_the_json_document_in_yaml_before_or_after_the_command() {
+    let d = demo(&[]);
+    let json: Value =
+        serde_json::from_str(&ok(d.path(), &["token", "list", "--format", "json"])).unwrap();
+    for args in [
+        &["token", "list", "-o", "yaml"][..],
+        &["-o", "yaml", "token", "list"],
+        &["token", "list", "--format", "yaml"],
+    ] {
+        let text = ok(d.path(), args);
+        assert!(!text.trim_start().starts_with('{'), "{args:?}: {text}");
+        let yaml: Value = serde_yaml_ng::from_str(&text).unwrap();
+        assert_eq!(yaml, json, "{args:?}");
+    }
+    let (code, _, err) = run(d.path(), &["token", "list", "-o", "xml"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("[possible values: text, json, yaml]"), "{err}");
+}
+
+#[test]
+fn quiet_leaves_only_data_and_errors() {
+    let d = demo(&[]);
+    // A command whose report is the files it wrote: nothing at all.
+    let (code, out, err) = run(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "", ""));
+    // A command whose output is data: the data alone.
+    let (code, out, err) = run(d.path(), &["token", "create", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    assert_eq!(err, "");
+    // Errors still say what is wrong.
+    let (code, _, err) = run(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    assert_eq!(code, 1);
+    assert!(err.contains("machine w0 is registered"), "{err}");
+}
