@@ -323,7 +323,7 @@ _mcsctl() {
 
     case "${cmd}" in
         mcsctl)
-            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help"
+            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -353,7 +353,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version create import rotate promote retire help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version create import rotate promote retire help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -371,7 +371,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__create)
-            opts="-y -o -q -v -h -V --key-algorithm --validity --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --key-algorithm --validity --force --yes --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -507,7 +507,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__import)
-            opts="-y -o -q -v -h -V --cert --key --bundle --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --cert --key --bundle --force --yes --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -549,7 +549,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__promote)
-            opts="-o -q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --validity --force --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -583,7 +583,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__retire)
-            opts="-o -q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --purge --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,7 +613,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ca__subcmd__rotate)
-            opts="-o -q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --key-algorithm --validity --cert --key --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -659,7 +659,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version issue renew help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version issue renew help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -733,7 +733,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__issue)
-            opts="-o -q -v -h -V --san --replace-sans --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --san --replace-sans --key-algorithm --validity --force --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -775,7 +775,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__cert__subcmd__renew)
-            opts="-o -q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --key-algorithm --validity --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -813,7 +813,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__completions)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -831,7 +831,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version review sign help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version review sign help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,7 +905,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-o -q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1011,7 +1011,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__sign)
-            opts="-q -v -h -V --csr --ca-cert --ca-key --address --validity --output --force --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --csr --ca-cert --ca-key --address --validity --output --force --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1057,7 +1057,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__doctor)
-            opts="-o -q -v -h -V --resolve --ignition-spec --timeout --fetch --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --resolve --ignition-spec --timeout --fetch --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1603,7 +1603,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__init)
-            opts="-y -o -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-y -o -q -v -h -V --cluster-name --base-domain --url --san --pool --ca-cert --ca-key --key-algorithm --ca-validity --cert-validity --no-token --token-transport --spec-version --for --force --yes --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1685,7 +1685,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__inspect)
-            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1731,7 +1731,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ledger)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version import help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version import help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1791,7 +1791,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ledger__subcmd__import)
-            opts="-o -q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1845,7 +1845,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version add list remove help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version add list remove help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1863,7 +1863,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-o -q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2003,7 +2003,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__list)
-            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2065,7 +2065,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__remove)
-            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2115,7 +2115,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__man)
-            opts="-q -v -h -V --output --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --output --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2137,7 +2137,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --store --store-ca --store-cert --store-key --store-prefix --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --store --store-ca --store-cert --store-key --store-prefix --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2211,7 +2211,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__pointer)
-            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --new-pool --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --pool --url --spec-version --token-transport --output --base64 --force --new-pool --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2261,7 +2261,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --dry-run --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2335,7 +2335,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-grace --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-q -v -h -V --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-grace --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2457,7 +2457,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --max-input-size --help --version create rotate list revoke prune help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version create rotate list revoke prune help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2475,7 +2475,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-o -q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2635,7 +2635,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__list)
-            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2665,7 +2665,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
-            opts="-o -q -v -h -V --dry-run --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2715,7 +2715,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__revoke)
-            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2765,7 +2765,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__rotate)
-            opts="-o -q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2827,7 +2827,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__version)
-            opts="-o -q -v -h -V --format --quiet --verbose --non-interactive --max-input-size --help --version"
+            opts="-o -q -v -h -V --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_mcsctl_global_optspecs
-    string join \n dir= o/format= q/quiet v/verbose non-interactive max-input-size= h/help V/version
+    string join \n dir= o/format= q/quiet v/verbose non-interactive dry-run max-input-size= h/help V/version
 end
 
 function __fish_mcsctl_needs_command
@@ -32,6 +32,7 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -l max-input-size -d 'The mo
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'
@@ -81,12 +82,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s y -l yes -d 'With
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
@@ -112,6 +115,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l cert -d 'CA certificate, PEM or DER' -r -F
@@ -127,6 +131,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key-algorithm -d 'Key algorithm of the new CA key (default: the active CA\'s)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
@@ -146,6 +151,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l validity -d 'Validity of the re-issued serving certificate (never beyond the new CA\'s)' -r
@@ -158,6 +164,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
@@ -169,6 +176,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once'
@@ -181,6 +189,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
@@ -204,6 +213,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subc
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l key-algorithm -d 'Key algorithm of the new key (default: the one of the current key)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
@@ -221,6 +231,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subc
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from help" -f -a "issue" -d 'Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA'
@@ -244,12 +255,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l new-pool -d 'T
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
@@ -276,6 +289,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l grace -d 'How long the previous current token stays valid' -r
@@ -294,6 +308,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
@@ -304,6 +319,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
@@ -319,6 +335,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
@@ -331,10 +348,10 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in the README), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dry-run -d 'Show what would be removed; change nothing'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "create" -d 'Create a new token; it becomes current (and goes into pointer configs) when none is'
@@ -347,6 +364,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_se
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -f -a "add" -d 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
@@ -373,6 +391,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l ledger -d 'Another replica\'s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read' -r -F
@@ -391,6 +410,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
@@ -406,6 +426,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from help" -f -a "add" -d 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
@@ -424,6 +445,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l max-input-size
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l machine-configs -d 'MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -' -r -F
@@ -447,10 +469,10 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refu
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-bootstrap-kubeconfig -d 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l replace -d 'Replace a pool\'s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Print what would change in each pool (MachineConfigs, files, units: + added, - removed, ~ changed) and write nothing'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l metrics-listen -d 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections' -r
@@ -485,6 +507,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-input-size -
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l resolve -d 'Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable' -r
@@ -499,12 +522,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l fetch -d 'Fetch
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
@@ -540,6 +565,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l csr -d 'The request: a PEM CERTIFICATE REQUEST, or a CertificateSigningRequest object (JSON or YAML)' -r -F
@@ -554,6 +580,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
@@ -587,12 +614,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l force -d 'Re
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -f -a "import" -d 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token\'s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
@@ -611,6 +640,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_su
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token\'s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
@@ -619,6 +649,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l max-input-
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l output -d 'Directory to write the pages into (created when missing)' -r -F
@@ -626,6 +657,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l max-input-size -d 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
@@ -635,6 +667,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l max-input-size
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand help; and not __fish_seen_subcommand_from init ca cert pointer token machine inspect render serve doctor csr manifests ledger completions man version help" -f -a "init" -d 'Create the whole asset directory in one step: CA, serving certificate, token, pointer configs'

@@ -52,6 +52,8 @@ pub struct Ui {
     pub verbose: bool,
     /// Prompts allowed (stdin is a terminal and --non-interactive was not given).
     pub interactive: bool,
+    /// `--dry-run`: workflows run, changes are not committed.
+    pub dry_run: bool,
     color_out: bool,
     color_err: bool,
 }
@@ -67,6 +69,7 @@ impl Ui {
             interactive: !non_interactive
                 && std::io::stdin().is_terminal()
                 && std::io::stderr().is_terminal(),
+            dry_run: false,
             color_out: !no_color && std::io::stdout().is_terminal(),
             color_err: !no_color && std::io::stderr().is_terminal(),
         }

@@ -111,6 +111,14 @@ impl<'d> Change<'d> {
         self.steps.is_empty()
     }
 
+    /// The paths it would write and remove, in order (`--dry-run` lists them).
+    pub fn paths(&self) -> Vec<(&Path, bool)> {
+        self.steps
+            .iter()
+            .map(|(p, op)| (p.as_path(), matches!(op, Op::Write { .. })))
+            .collect()
+    }
+
     /// Lands the change. The lock proves the caller holds the directory; it was taken (and any
     /// earlier change recovered) before the caller read the state this change is built on.
     pub fn commit(self, _lock: &DirLock) -> Result<()> {

@@ -158,7 +158,8 @@ impl AssetDir {
         let created = fs::symlink_metadata(&self.root).is_err();
         self.create()?;
         let r = f();
-        if r.is_err() && created && self.is_empty().unwrap_or(false) {
+        // Failed, or wrote nothing (--dry-run): a directory made for it goes again.
+        if created && self.is_empty().unwrap_or(false) {
             let _ = fs::remove_file(self.path(layout::LOCK));
             let _ = fs::remove_dir(&self.root);
         }

@@ -86,11 +86,6 @@ pub struct RenderArgs {
     #[arg(long)]
     pub replace: bool,
 
-    /// Print what would change in each pool (MachineConfigs, files, units: + added, - removed,
-    /// ~ changed) and write nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-
     /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
     #[arg(long = "allow-sensitive", value_name = "PATH")]
     pub allow_sensitive: Vec<String>,

@@ -95,6 +95,11 @@ pub struct GlobalArgs {
     #[arg(long, global = true, help_heading = GLOBAL)]
     pub non_interactive: bool,
 
+    /// Do everything but write: the command's checks run and its report says what it would
+    /// write; no file, no store, no new asset directory is touched.
+    #[arg(long, global = true, help_heading = GLOBAL)]
+    pub dry_run: bool,
+
     /// The most bytes read from one input file, stdin or HTTP response (default 32MiB);
     /// larger inputs are refused.
     #[arg(

@@ -177,10 +177,6 @@ pub struct TokenRevokeArgs {
 /// Arguments of `token prune`.
 #[derive(Debug, Args)]
 pub struct TokenPruneArgs {
-    /// Show what would be removed; change nothing.
-    #[arg(long)]
-    pub dry_run: bool,
-
     /// Publish the tokens to the store serve replicas share, once changed.
     #[command(flatten)]
     pub store: super::StoreArgs,

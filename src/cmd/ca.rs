@@ -21,7 +21,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs, now: OffsetDateTime) ->
         let validity = a.validity.to_time();
         let replace = ca::Replace::of(a.force, a.yes);
         let out = ca::create(&snap, replace, a.key_algorithm, validity, &keys, now)?;
-        finish(ui, commit(&lock, out)?)
+        finish(ui, commit(ui, &lock, out)?)
     })
 }
 
@@ -36,7 +36,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs, now: OffsetDateTime) ->
         return dir.creating(|| {
             let (lock, snap) = super::load(ui, dir)?;
             let out = bundle::import(&snap, b, a.force, now)?;
-            finish(ui, commit(&lock, out)?)
+            finish(ui, commit(ui, &lock, out)?)
         });
     }
     let (Some(cert), Some(key)) = (&a.cert, &a.key) else {
@@ -51,7 +51,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs, now: OffsetDateTime) ->
         let name = cert.display().to_string();
         let replace = ca::Replace::of(a.force, a.yes);
         let out = ca::import(&snap, new, &name, replace, &keys, now)?;
-        finish(ui, commit(&lock, out)?)
+        finish(ui, commit(ui, &lock, out)?)
     })
 }
 
@@ -71,7 +71,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs, now: OffsetDateTime) ->
         &keys,
         now,
     )?;
-    finish(ui, commit(&lock, out)?)
+    finish(ui, commit(ui, &lock, out)?)
 }
 
 /// Runs `ca promote`.
@@ -79,14 +79,14 @@ pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs, now: OffsetDateTime) 
     let (lock, snap) = super::load(ui, dir)?;
     let keys = keygen(ui);
     let out = rotation::promote(&snap, a.force, a.validity.to_time(), &keys, now)?;
-    finish(ui, commit(&lock, out)?)
+    finish(ui, commit(ui, &lock, out)?)
 }
 
 /// Runs `ca retire`.
 pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let out = rotation::retire(&snap, a.purge, now)?;
-    finish(ui, commit(&lock, out)?)
+    finish(ui, commit(ui, &lock, out)?)
 }
 
 /// A CA given as files (`--cert`, `--key`), checked.

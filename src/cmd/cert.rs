@@ -32,7 +32,11 @@ pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs, now: OffsetDateTime)
     let keys = keygen(ui);
     let out = serving::issue(&snap, &inputs, &keys, now)?;
     ui.detail(&out.report.why);
-    finish(ui, commit(&lock, out)?.1, "Issued the serving certificate:")
+    finish(
+        ui,
+        commit(ui, &lock, out)?.1,
+        "Issued the serving certificate:",
+    )
 }
 
 /// Runs `cert renew`: same CA, same SANs, new key.
@@ -48,7 +52,7 @@ pub fn renew(ui: &Ui, dir: &AssetDir, args: &CertRenewArgs, now: OffsetDateTime)
     )?;
     finish(
         ui,
-        commit(&lock, out)?.1,
+        commit(ui, &lock, out)?.1,
         "Renewed the serving certificate:",
     )
 }

@@ -128,6 +128,10 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs, now: OffsetDateTime) -> Re
     } else {
         Overwrite::Never
     };
+    if ui.dry_run {
+        ui.info(format!("dry run: {} not written", p.display()));
+        return Ok(exit::OK);
+    }
     crate::assets::write_atomic(p, s.issued.cert_pem.as_bytes(), PUBLIC_MODE, ow)?;
     ui.info(format!(
         "wrote {} ({:?} certificate for {}, expires {}, sha256 {})",

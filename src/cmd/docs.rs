@@ -28,6 +28,13 @@ CA in a pointer config does not match the served certificate).";
 /// Runs `man`: one page for `mcsctl` and one for every subcommand (`mcsctl-token-rotate.1`).
 pub fn man(ui: &Ui, args: &ManArgs) -> Result<u8> {
     let cmd = Cli::command();
+    if ui.dry_run {
+        ui.info(format!(
+            "dry run: no man page written to {}",
+            args.output.display()
+        ));
+        return Ok(exit::OK);
+    }
     let written = write_pages(&cmd, &args.output)?;
     ui.info(format!(
         "wrote {written} man pages to {}",

@@ -37,7 +37,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
     // writing, so the files land together.
     let (lock, snap) = super::load(ui, dir)?;
     let out = manifests(&snap, &inputs, now)?;
-    let (_, out) = super::commit(&lock, out)?;
+    let (_, out) = super::commit(ui, &lock, out)?;
     super::print_notes(ui, &out.notes);
     if ui.structured() {
         ui.out_json(&serde_json::json!({ "files": out.report }))?;

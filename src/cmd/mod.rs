@@ -68,7 +68,8 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     if let Some(n) = g.max_input_size {
         crate::assets::set_max_input(n);
     }
-    let ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
+    let mut ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
+    ui.dry_run = g.dry_run;
     if g.verbose {
         crate::ui::enable_verbose_log();
     }
@@ -237,8 +238,8 @@ pub(crate) fn commit_and_publish<'s, R>(
         .and_then(|c| c.written(crate::assets::layout::TOKENS))
         .map(|b| crate::token::TokenStore::parse(b, "the token store just written"))
         .transpose()?;
-    let done = commit(lock, out)?;
-    let Some(o) = store else {
+    let done = commit(ui, lock, out)?;
+    let Some(o) = store.filter(|_| !ui.dry_run) else {
         return Ok(done);
     };
     let (Some(cfg), Some(tokens)) = (&snap.config, staged.as_ref().or(snap.tokens.as_ref())) else {
@@ -322,10 +323,20 @@ pub(crate) fn load_if_there(
 
 /// Commits a workflow's change, if it has one; says whether it did.
 pub(crate) fn commit<'s, R>(
+    ui: &Ui,
     lock: &DirLock,
     mut out: Outcome<'s, R>,
 ) -> Result<(bool, Outcome<'s, R>)> {
     let changed = match out.change.take() {
+        // --dry-run: the change is dropped unwritten, and said.
+        Some(c) if ui.dry_run => {
+            for (path, write) in c.paths() {
+                let verb = if write { "write" } else { "remove" };
+                ui.info(format!("dry run: would {verb} {}", path.display()));
+            }
+            ui.info("dry run: nothing was written");
+            false
+        }
         Some(c) => {
             c.commit(lock)?;
             true
@@ -356,6 +367,11 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
     if ui.quiet {
         return Ok(());
     }
+    let heading = if ui.dry_run {
+        "Dry run, nothing was written. It would write:"
+    } else {
+        heading
+    };
     let rows: Vec<Vec<String>> = files
         .iter()
         .map(|w| {

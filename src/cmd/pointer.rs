@@ -38,7 +38,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     let out = pointer(&snap, &inputs, now)?;
     ui.detail(&out.report.sources);
     // A token made here is saved before the pointer config carrying it leaves the command.
-    let (_, out) = super::commit(&lock, out)?;
+    let (_, out) = super::commit(ui, &lock, out)?;
     let r = &out.report;
     match &inputs.dest {
         Dest::Stdout => {
@@ -57,7 +57,11 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
             } else {
                 Overwrite::Never
             };
-            write_atomic(p, &r.bytes, mode, ow)?;
+            if ui.dry_run {
+                ui.info(format!("dry run: {} not written", p.display()));
+            } else {
+                write_atomic(p, &r.bytes, mode, ow)?;
+            }
         }
         Dest::Dir => {}
     }

@@ -33,7 +33,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
         let source = source(ui, a)?;
         let (lock, snap) = super::load(ui, dir)?;
         let flavour = flavour(ui, a, &snap)?;
-        let mut inputs = inputs(a, flavour)?;
+        let mut inputs = inputs(ui, a, flavour)?;
         let out = match source {
             Source::Cluster(served, shown) => render::cluster(&snap, served, &shown, inputs, now)?,
             Source::MachineConfigs(read, controller) => {
@@ -41,7 +41,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
                 render::machine_configs(&snap, &read.read, inputs, now)?
             }
         };
-        let (_, out) = super::commit(&lock, out)?;
+        let (_, out) = super::commit(ui, &lock, out)?;
         (out.report, out.notes)
     };
     if let Some(diffs) = &report.dry_run {
@@ -102,7 +102,7 @@ fn from_mcs(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<(RenderReport, Ve
         };
         (flavour(ui, a, &snap)?, trust)
     };
-    let inputs = inputs(a, flavour)?;
+    let inputs = inputs(ui, a, flavour)?;
     let f = Fetch {
         url,
         pool,
@@ -112,7 +112,7 @@ fn from_mcs(ui: &Ui, dir: &AssetDir, a: &RenderArgs) -> Result<(RenderReport, Ve
     };
     let fetched = crate::ignition::fetch::fetch(&f, flavour)?;
     let (lock, snap) = super::load(ui, dir)?;
-    let (_, out) = super::commit(&lock, render::mcs(&snap, pool, fetched, inputs)?)?;
+    let (_, out) = super::commit(ui, &lock, render::mcs(&snap, pool, fetched, inputs)?)?;
     Ok((out.report, out.notes))
 }
 
@@ -132,7 +132,7 @@ fn flavour(ui: &Ui, a: &RenderArgs, snap: &Snapshot) -> Result<Flavour> {
 }
 
 /// What render was asked for besides its source.
-fn inputs(a: &RenderArgs, flavour: Flavour) -> Result<RenderInputs<'_>> {
+fn inputs<'a>(ui: &Ui, a: &'a RenderArgs, flavour: Flavour) -> Result<RenderInputs<'a>> {
     Ok(RenderInputs {
         flavour,
         version: a.spec_version,
@@ -143,7 +143,7 @@ fn inputs(a: &RenderArgs, flavour: Flavour) -> Result<RenderInputs<'_>> {
         without_kubeconfig: a.no_bootstrap_kubeconfig,
         allow_sensitive: &a.allow_sensitive,
         force: a.force,
-        dry_run: a.dry_run,
+        dry_run: ui.dry_run,
         replace: a.replace,
         controller: None,
     })

@@ -164,7 +164,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 
 /// Runs `token prune`.
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
-    let dry_run = a.dry_run;
+    let dry_run = ui.dry_run;
     let store = super::store_options(&a.store)?;
     let (lock, snap) = super::load(ui, dir)?;
     // With --dry-run too: publishing changes nothing in the directory.
@@ -185,8 +185,9 @@ pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -
         }
         ui.out(text)?;
         ui.info(format!(
-            "{} token(s) {verb}, {} kept{}",
+            "{} token(s) {}, {} kept{}",
             p.gone.len(),
+            if dry_run { "would be removed (dry run)" } else { "removed" },
             p.kept,
             if p.gone.is_empty() {
                 ""

@@ -75,3 +75,65 @@ fn quiet_leaves_only_data_and_errors() {
     assert_eq!(code, 1);
     assert!(err.contains("machine w0 is registered"), "{err}");
 }
+
+#[test]
+fn dry_run_writes_nothing_and_says_what_it_would() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let commands: [&[&str]; 12] = [
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--force",
+            "--yes",
+        ],
+        &["token", "rotate"],
+        &["token", "create"],
+        &["token", "prune"],
+        &["ca", "rotate"],
+        &["ca", "create", "--force", "--yes"],
+        &["cert", "renew"],
+        &["cert", "issue", "--force", "--san", "192.0.2.10"],
+        &["machine", "add", "w1", "--pool", "worker"],
+        &["machine", "remove", "w0"],
+        &[
+            "pointer", "--pool", "worker", "--force", "--output", "copy.ign",
+        ],
+        &["manifests"],
+    ];
+    let before = crate::support::snapshot(d.path());
+    for c in commands {
+        let args = [c, &["--dry-run"]].concat();
+        let (code, out, err) = run(d.path(), &args);
+        assert_eq!(code, 0, "{c:?}: {err}");
+        assert_eq!(crate::support::snapshot(d.path()), before, "{c:?} wrote");
+        assert!(
+            out.contains("Dry run, nothing was written. It would write:")
+                || err.contains("dry run"),
+            "{c:?} does not say it is a dry run:\n{out}{err}"
+        );
+    }
+    // A dry run in a directory that does not exist leaves none behind.
+    let e = tempfile::tempdir().unwrap();
+    let (code, _, err) = run(
+        e.path(),
+        &[
+            "--dir",
+            "fresh",
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--dry-run",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(!e.path().join("fresh").exists());
+}

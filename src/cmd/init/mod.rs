@@ -44,7 +44,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Res
         // Checked again under the lock: another init may have filled the directory meanwhile.
         refuse_filled(dir, args.force)?;
         let out = ops::init::init(dir, inputs, &keygen, now)?;
-        super::commit(&lock, out).map(|(_, out)| out)
+        super::commit(ui, &lock, out).map(|(_, out)| out)
     });
     let out = out?;
     super::print_notes(ui, &out.notes);
