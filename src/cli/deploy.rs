@@ -36,7 +36,6 @@ pub struct RenderArgs {
     #[arg(
         long,
         value_name = "PATH",
-        required_unless_present_any = ["from_mcs", "from_cluster"],
         conflicts_with_all = ["from_mcs", "from_cluster"]
     )]
     pub machine_configs: Option<PathBuf>,

@@ -79,8 +79,9 @@ fn source(ui: &Ui, a: &RenderArgs) -> Result<Source> {
         return Ok(Source::Cluster(served, shown));
     }
     let Some(p) = &a.machine_configs else {
-        // clap requires --machine-configs unless --from-mcs or --from-cluster is given.
-        return Err(usage("--machine-configs is required"));
+        return Err(usage(
+            "render needs a source: --machine-configs PATH (MachineConfigs, as `oc get machineconfigs -o yaml` prints them), --from-cluster PATH (a snapshot of the cluster: what the in-cluster MCS serves), or --from-mcs URL --pool POOL (what a live config server serves)",
+        ));
     };
     let read = input::read_all(p, a.strict.into())?;
     show_selection(ui, &read.read);

@@ -245,6 +245,12 @@ fn say_at_start(shared: &Shared) {
             "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
         );
     }
+    if state.full.is_empty() && state.pre.is_empty() {
+        shared.log.event(
+            "no-pool",
+            "no rendered/<pool>.ign: every config request gets 404 until `mcsctl render` writes one (serve picks it up at its next reload)",
+        );
+    }
     let tokens = state.tokens.clone();
     if tokens.machines
         && let Some(why) = shared.fetches.unready(&tokens)

@@ -137,3 +137,25 @@ fn dry_run_writes_nothing_and_says_what_it_would() {
     assert_eq!(code, 0, "{err}");
     assert!(!e.path().join("fresh").exists());
 }
+
+#[test]
+fn render_without_a_source_names_all_three_and_serve_without_a_pool_says_so() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let (code, _, err) = run(d.path(), &["render"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("render needs a source: --machine-configs PATH")
+            && err.contains("--from-cluster PATH")
+            && err.contains("--from-mcs URL --pool POOL"),
+        "{err}"
+    );
+    let s = crate::support::Serve::start(d.path(), &[]);
+    assert!(
+        s.wait_stderr(
+            "\"event\":\"no-pool\",\"message\":\"no rendered/<pool>.ign: every config request gets 404 until `mcsctl render` writes one",
+            std::time::Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+}
