@@ -663,6 +663,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;serve' {
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'How the access log (stdout) and events (stderr) are written: readable lines (text), JSON lines (json), or auto: text on a terminal, JSON otherwise, for each stream')
             [CompletionResult]::new('--metrics-listen', '--metrics-listen', [CompletionResultType]::ParameterName, 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections')
             [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')

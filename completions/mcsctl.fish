@@ -475,6 +475,9 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s V -l version -d 'Print version'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l log-format -d 'How the access log (stdout) and events (stderr) are written: readable lines (text), JSON lines (json), or auto: text on a terminal, JSON otherwise, for each stream' -r -f -a "auto\t'Text on a terminal, JSON lines otherwise (each of stdout and stderr decides)'
+json\t'JSON lines: one object a line, for log collectors'
+text\t'Readable lines: time, what, fields'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l metrics-listen -d 'Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when given without ADDR): requests by pool, status and auth outcome, failed handshakes, machine fetches, token and certificate expiry, reloads, config sizes, connections' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l ledger -d 'Where this replica records each fetch of a machine token (default <dir>/auth/ledger/<hostname>.jsonl), locked while serve writes it; every ledger under <dir>/auth/ledger counts, read on at each reload poll' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r

@@ -131,6 +131,11 @@ an unparsable header gets spec 2.2.0, 2.2 to 2.x gets 2.2.0, 3.0.0 to 3.5.0 get 
 version, anything newer gets 3.5.0; 2.0 and 2.1 get 400, a config that cannot be written in the \
 asked spec 406. GET /healthz answers 200. Other methods get 405.")]
 pub struct ServeArgs {
+    /// How the access log (stdout) and events (stderr) are written: readable lines (text), JSON
+    /// lines (json), or auto: text on a terminal, JSON otherwise, for each stream.
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = crate::serve::text_log::LogFormat::Auto)]
+    pub log_format: crate::serve::text_log::LogFormat,
+
     /// Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when
     /// given without ADDR): requests by pool, status and auth outcome, failed handshakes,
     /// machine fetches, token and certificate expiry, reloads, config sizes, connections.

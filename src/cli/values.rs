@@ -219,6 +219,12 @@ value_enum!(Format,
     Format::Yaml => "The same document in YAML (keys sorted, as `oc -o yaml` writes)",
 );
 
+value_enum!(crate::serve::text_log::LogFormat,
+    crate::serve::text_log::LogFormat::Auto => "Text on a terminal, JSON lines otherwise (each of stdout and stderr decides)",
+    crate::serve::text_log::LogFormat::Json => "JSON lines: one object a line, for log collectors",
+    crate::serve::text_log::LogFormat::Text => "Readable lines: time, what, fields",
+);
+
 value_enum!(ServiceType,
     ServiceType::NodePort => "Port 32623 on every node (reachable by booting machines with no load-balancer integration)",
     ServiceType::LoadBalancer => "A load balancer from the platform (cloud, MetalLB)",

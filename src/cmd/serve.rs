@@ -19,6 +19,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
         store: super::store_options(&a.store)?,
         store_grace: a.store_grace.to_std(),
         clock: clock.clone(),
+        log_format: a.log_format,
         listen: a.listen,
         insecure_listen: a.insecure_listen,
         auth: a.auth,

@@ -34,8 +34,12 @@ pub struct Log {
 }
 
 impl Log {
-    /// Starts the two writer threads; event lines take their time from `clock`.
-    pub fn start(clock: Clock) -> Log {
+    /// Starts the two writer threads; event lines take their time from `clock`; each stream
+    /// is written as `format` says for it (text or JSON lines).
+    pub fn start(clock: Clock, format: super::text_log::LogFormat) -> Log {
+        use std::io::IsTerminal;
+        let access_text = format.text(std::io::stdout().is_terminal());
+        let events_text = format.text(std::io::stderr().is_terminal());
         let (access, access_rx) = sync_channel::<Msg>(QUEUE);
         let (events, events_rx) = sync_channel::<Msg>(QUEUE);
         let dropped_access = Arc::new(AtomicU64::new(0));
@@ -51,12 +55,18 @@ impl Log {
         std::thread::Builder::new()
             .name("access-log".into())
             .spawn(move || {
-                writer(access_rx, std::io::stdout(), &dropped_access, |n| {
-                    report.event(
-                        "log-dropped",
-                        &format!("dropped {n} access-log line(s): stdout was not being read"),
-                    )
-                })
+                writer(
+                    access_rx,
+                    std::io::stdout(),
+                    access_text,
+                    &dropped_access,
+                    |n| {
+                        report.event(
+                            "log-dropped",
+                            &format!("dropped {n} access-log line(s): stdout was not being read"),
+                        )
+                    },
+                )
             })
             .ok();
         std::thread::Builder::new()
@@ -74,7 +84,7 @@ impl Log {
                         )
                     );
                 };
-                writer(events_rx, stderr, &dropped_events, report)
+                writer(events_rx, stderr, events_text, &dropped_events, report)
             })
             .ok();
         log
@@ -139,7 +149,13 @@ const BATCH: usize = 64 * 1024;
 /// Writes what arrives. Lines queued while a write was under way, or within [`COALESCE`] of
 /// the last busy write, go out together in one write, so a busy server makes few system calls
 /// and rarely has to wake this thread.
-fn writer(rx: Receiver<Msg>, mut out: impl Write, dropped: &AtomicU64, report: impl Fn(u64)) {
+fn writer(
+    rx: Receiver<Msg>,
+    mut out: impl Write,
+    text: bool,
+    dropped: &AtomicU64,
+    report: impl Fn(u64),
+) {
     let mut buf: Vec<u8> = Vec::with_capacity(BATCH);
     let mut acks: Vec<SyncSender<()>> = Vec::new();
     while let Ok(first) = rx.recv() {
@@ -148,7 +164,11 @@ fn writer(rx: Receiver<Msg>, mut out: impl Write, dropped: &AtomicU64, report: i
         while let Some(msg) = next {
             match msg {
                 Msg::Line(l) => {
-                    buf.extend_from_slice(l.as_bytes());
+                    if text {
+                        buf.extend_from_slice(super::text_log::to_text(&l).as_bytes());
+                    } else {
+                        buf.extend_from_slice(l.as_bytes());
+                    }
                     if buf.last() != Some(&b'\n') {
                         buf.push(b'\n');
                     }
@@ -262,7 +282,7 @@ mod tests {
         let (tx, rx) = sync_channel::<Msg>(QUEUE);
         let out = Shared::default();
         let sink = out.clone();
-        let t = std::thread::spawn(move || writer(rx, sink, &AtomicU64::new(0), |_| {}));
+        let t = std::thread::spawn(move || writer(rx, sink, false, &AtomicU64::new(0), |_| {}));
         for i in 0..5000 {
             tx.send(Msg::Line(format!("line {i}"))).unwrap();
         }

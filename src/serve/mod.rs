@@ -36,6 +36,7 @@ mod repeats;
 mod respond;
 mod scrape;
 mod shared;
+pub mod text_log;
 mod tls;
 mod watched;
 
@@ -80,6 +81,8 @@ pub struct Options {
     pub max_partial_fetches: u32,
     /// The wall clock: expiry of tokens and certificates.
     pub clock: crate::clock::Clock,
+    /// `--log-format`.
+    pub log_format: text_log::LogFormat,
     /// HTTPS listen address.
     pub listen: SocketAddr,
     /// Optional plain-HTTP listen address.
@@ -156,7 +159,7 @@ pub fn run(mut opts: Options) -> Result<u8> {
 }
 
 async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
-    let log = Log::start(opts.clock.clone());
+    let log = Log::start(opts.clock.clone(), opts.log_format);
     let _ = PANIC_LOG.set(log.clone());
     if let Some(why) = too_many {
         log.event("open-file-limit", &why);

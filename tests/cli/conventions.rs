@@ -159,3 +159,22 @@ fn render_without_a_source_names_all_three_and_serve_without_a_pool_says_so() {
         s.stderr()
     );
 }
+
+#[test]
+fn serve_writes_readable_lines_when_asked_and_json_lines_to_a_pipe() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    // Pipes are not terminals: auto gives JSON lines, as log collectors read them.
+    let s = crate::support::Serve::start(d.path(), &[]);
+    assert!(s.wait_stderr("{\"event\":\"no-pool\"", std::time::Duration::from_secs(10)));
+    drop(s);
+    let s = crate::support::Serve::start(d.path(), &["--log-format", "text"]);
+    assert!(
+        s.wait_stderr(
+            "Z no-pool: no rendered/<pool>.ign: every config request gets 404",
+            std::time::Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    assert!(!s.stderr().contains("{\"event\""), "{}", s.stderr());
+}
