@@ -745,7 +745,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin')
             [CompletionResult]::new('--machines', '--machines', [CompletionResultType]::ParameterName, 'Machines: `oc get machines -A -o json` (Machine API clusters)')
             [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'Nodes: `oc get nodes -o json`')
-            [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'UPI inventory of expected hosts (format in the README), instead of or besides --machines')
+            [CompletionResult]::new('--inventory', '--inventory', [CompletionResultType]::ParameterName, 'UPI inventory of expected hosts (format in docs/node-admission.md), instead of or besides --machines')
             [CompletionResult]::new('--now', '--now', [CompletionResultType]::ParameterName, 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible')
             [CompletionResult]::new('--kubelet-ca', '--kubelet-ca', [CompletionResultType]::ParameterName, 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals')
             [CompletionResult]::new('--serving-certs', '--serving-certs', [CompletionResultType]::ParameterName, 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt')

@@ -692,7 +692,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --csrs 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin'
             cand --machines 'Machines: `oc get machines -A -o json` (Machine API clusters)'
             cand --nodes 'Nodes: `oc get nodes -o json`'
-            cand --inventory 'UPI inventory of expected hosts (format in the README), instead of or besides --machines'
+            cand --inventory 'UPI inventory of expected hosts (format in docs/node-admission.md), instead of or besides --machines'
             cand --now 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible'
             cand --kubelet-ca 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals'
             cand --serving-certs 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt'

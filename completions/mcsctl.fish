@@ -26,7 +26,7 @@ end
 
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets); also accepted after the command' -r -F
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s o -l format -d 'Output format of the data written to stdout (default text); also accepted after the command. `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -73,7 +73,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l for -d 'What `ren
 coreos\t'Fedora CoreOS fleets with no machine-config daemon: plain Ignition, kernel arguments as Ignition kernelArguments; fips, kernelType, extensions and osImageURL are refused'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
@@ -107,7 +107,7 @@ rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l validity -d 'Validity of the CA' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step. Refused while pointer configs trust the CA (their copies would stop working) unless --yes; `ca rotate` keeps them working'
@@ -123,7 +123,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l bundle -d 'A cluster\'s CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap (oc get -o json|yaml), or PEM' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step). Refused while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them working. Not needed to put the active CA\'s own key back'
@@ -145,7 +145,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l key -d 'The existing CA\'s private key (PEM or DER)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -157,7 +157,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l validity -d 'Validity of the re-issued serving certificate (never beyond the new CA\'s)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l force -d 'Promote even though some pointer configs here do not trust the new CA (they are named)'
@@ -169,7 +169,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l purge -d 'Also delete the keys of retired CAs kept under tls/retired/'
@@ -205,7 +205,7 @@ rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l replace-sans -d 'Leave out the current certificate\'s names: the new one names api-int, the recorded URL hosts and --san only'
@@ -225,7 +225,7 @@ rsa-4096\t'RSA 4096-bit'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l validity -d 'Validity; never beyond the CA\'s notAfter' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -246,7 +246,7 @@ none\t'No token in the pointer config'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l output -d 'Where to write: a file, or - for stdout (default <dir>/<pool>.ign)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
@@ -281,7 +281,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
@@ -302,7 +302,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -313,7 +313,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -329,7 +329,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -345,7 +345,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -383,7 +383,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l force -d 'Replace a machine of that name (its old token is revoked)'
@@ -404,7 +404,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -420,7 +420,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -439,7 +439,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ca -d 'CA bund
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l warn-within -d 'Warn (exit 3) about certificates expiring within this duration' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -462,7 +462,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l ca -d 'CA bundl
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l token -d 'Bearer token for --from-mcs (or from the environment, so it stays out of `ps`)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
@@ -518,7 +518,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l ignition-spec -
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l timeout -d 'Time allowed for each network step' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l fetch -d 'Fetch the config even when the pointer\'s token has limited uses (a machine\'s single-use token): that spends one, and the machine then gets 401. Without it such a token is checked with HEAD (TLS, auth, its state), which spends nothing'
@@ -541,7 +541,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l csrs -d 'CSRs: `oc get csr -o json` output (a List or one object, JSON or YAML), or - for stdin' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l machines -d 'Machines: `oc get machines -A -o json` (Machine API clusters)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l nodes -d 'Nodes: `oc get nodes -o json`' -r -F
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l inventory -d 'UPI inventory of expected hosts (format in the README), instead of or besides --machines' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l inventory -d 'UPI inventory of expected hosts (format in docs/node-admission.md), instead of or besides --machines' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l now -d 'The time to decide at (RFC 3339); default: now. Makes decisions reproducible' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l kubelet-ca -d 'Kubelet CA bundle (ConfigMap openshift-config-managed/csr-controller-ca, ca-bundle.crt); enables renewals' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l serving-certs -d 'Directory of the serving certificates nodes present now, one PEM per node: <node>.pem or <node>.crt' -r -F
@@ -559,7 +559,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-serving-certs -d 'Fetch each node\'s current serving certificate from its kubelet (first InternalIP, kubelet port)'
@@ -606,7 +606,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-key -d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a Service, or with --host-network a DaemonSet on the control plane nodes. A single replica records machine-token fetches on a PersistentVolumeClaim'
@@ -637,7 +637,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_su
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
@@ -664,7 +664,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dry-run -d 'Do eve
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
-json\t'One JSON document (schemas in the README), for scripts'
+json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s q -l quiet -d 'Print only data and errors; no progress or next steps'

@@ -34,7 +34,7 @@ pub struct CsrReviewArgs {
     #[arg(long, value_name = "FILE")]
     pub nodes: Option<PathBuf>,
 
-    /// UPI inventory of expected hosts (format in the README), instead of or besides --machines.
+    /// UPI inventory of expected hosts (format in docs/node-admission.md), instead of or besides --machines.
     #[arg(long, value_name = "FILE")]
     pub inventory: Option<PathBuf>,
 

@@ -215,7 +215,7 @@ value_enum!(AuthMode,
 
 value_enum!(Format,
     Format::Text => "Text for people: tables and summaries",
-    Format::Json => "One JSON document (schemas in the README), for scripts",
+    Format::Json => "One JSON document (schemas in docs/scripting.md), for scripts",
     Format::Yaml => "The same document in YAML (keys sorted, as `oc -o yaml` writes)",
 );
 

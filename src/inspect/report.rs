@@ -256,7 +256,7 @@ impl Report {
 /// What to do about a certificate of `role` that is expiring or invalid.
 fn fix_for(role: Role, name: &str) -> String {
     match role {
-        Role::Ca => "replace the CA in three steps: `mcsctl ca rotate`, then `mcsctl ca promote`, then `mcsctl ca retire` (see README, Rotating the CA)".into(),
+        Role::Ca => "replace the CA in three steps: `mcsctl ca rotate`, then `mcsctl ca promote`, then `mcsctl ca retire` (see docs/rotate-the-ca.md)".into(),
         Role::OtherCa => "finish or redo the rotation: `mcsctl ca retire` drops a CA that is no longer needed".into(),
         Role::Serving => "`mcsctl cert renew` (same CA, same SANs, new key); a running serve picks it up".into(),
         Role::Kubeconfig => "get a new bootstrap kubeconfig and run `mcsctl render --bootstrap-kubeconfig FILE --force`".into(),

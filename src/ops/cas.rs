@@ -188,7 +188,7 @@ impl CaSet {
 }
 
 /// Why a command that signs cannot, when the active CA's key is not in the directory (kept
-/// offline, as README advises): the way back is the same key, never a new CA.
+/// offline, as `init` advises): the way back is the same key, never a new CA.
 pub fn key_missing(dir: &AssetDir, active: &Loaded) -> String {
     format!(
         "{} is missing: the key of the CA every pointer config trusts ({}) is not in the directory. If you keep it offline, put it back (`install -m 0600 /path/to/mcs-ca.key {}`, or `mcsctl ca import --cert {} --key /path/to/mcs-ca.key`) and run this again. Do not create or import another CA: every pointer config already on a machine, a PXE server or in a VM template would stop working",
