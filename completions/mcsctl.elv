@@ -742,8 +742,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
             cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
             cand --dry-run 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -843,8 +843,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
             cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
             cand --dry-run 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -857,8 +857,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
             cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
             cand --dry-run 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-            cand -h 'Print help'
-            cand --help 'Print help'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
         }

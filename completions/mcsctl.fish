@@ -584,7 +584,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "review" -d 'Decide, for each pending kubelet CSR, approve / leave pending / ignore, and why'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from help" -f -a "sign" -d 'Issue a kubelet client or serving certificate for a CSR from a CA'
@@ -653,7 +653,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l output -d 'Directory to write the pages into (created when missing)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
@@ -661,7 +661,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Pri
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'

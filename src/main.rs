@@ -2,12 +2,10 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-use mcsctl::cli::Cli;
 use mcsctl::exit;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = mcsctl::cli::parse();
     let clock = match mcsctl::clock::Clock::from_env() {
         Ok(c) => c,
         Err(e) => {

@@ -11,6 +11,7 @@ mod check;
 mod csr;
 mod deploy;
 mod docs;
+pub mod examples;
 mod machines;
 mod pki;
 mod store;
@@ -31,6 +32,18 @@ pub use store::*;
 pub use tokens::*;
 
 use crate::ui::Format;
+
+/// The command definition as the binary parses, documents and completes it: the derived one
+/// with each command's examples ([`examples::attach`]).
+pub fn command() -> clap::Command {
+    examples::attach(<Cli as clap::CommandFactory>::command())
+}
+
+/// Parses the process's arguments (exiting with clap's usage error, or printing help).
+pub fn parse() -> Cli {
+    let m = command().get_matches();
+    <Cli as clap::FromArgMatches>::from_arg_matches(&m).unwrap_or_else(|e| e.exit())
+}
 
 /// The help heading of the options every command shares.
 pub const GLOBAL: &str = "Global options";

@@ -4,17 +4,16 @@
 use std::path::Path;
 
 use anyhow::Result;
-use clap::CommandFactory;
 
 use crate::assets::{Overwrite, PUBLIC_MODE, write_atomic};
-use crate::cli::{Cli, CompletionsArgs, ManArgs};
+use crate::cli::{CompletionsArgs, ManArgs};
 use crate::exit;
 use crate::ui::Ui;
 
 /// Runs `completions`.
 pub fn completions(args: &CompletionsArgs) -> Result<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(args.shell, &mut Cli::command(), "mcsctl", &mut out);
+    clap_complete::generate(args.shell, &mut crate::cli::command(), "mcsctl", &mut out);
     let mut stdout = std::io::stdout().lock();
     std::io::Write::write_all(&mut stdout, &out)?;
     Ok(exit::OK)
@@ -27,7 +26,7 @@ CA in a pointer config does not match the served certificate).";
 
 /// Runs `man`: one page for `mcsctl` and one for every subcommand (`mcsctl-token-rotate.1`).
 pub fn man(ui: &Ui, args: &ManArgs) -> Result<u8> {
-    let cmd = Cli::command();
+    let cmd = crate::cli::command();
     if ui.dry_run {
         ui.info(format!(
             "dry run: no man page written to {}",
@@ -54,10 +53,37 @@ pub fn write_pages(cmd: &clap::Command, dir: &Path) -> Result<usize> {
 }
 
 fn render(cmd: &clap::Command, name: &str, dir: &Path, count: &mut usize) -> Result<()> {
-    let page_cmd = cmd.clone().name(name.to_string());
+    // The examples get a section of their own, as written (clap_mangen would fill them as
+    // prose under EXTRA).
+    let examples = cmd.get_after_long_help().map(|_| {
+        let path = name
+            .strip_prefix("mcsctl")
+            .unwrap_or(name)
+            .replace('-', " ");
+        crate::cli::examples::of(path.trim()).unwrap_or_default()
+    });
+    let page_cmd = cmd
+        .clone()
+        .name(name.to_string())
+        .after_long_help(None::<&str>);
     let man = clap_mangen::Man::new(page_cmd);
     let mut buf = Vec::new();
     man.render(&mut buf)?;
+    if let Some(e) = examples {
+        buf.extend_from_slice(b".SH EXAMPLES\n.nf\n");
+        for line in e.lines() {
+            // A backslash is roff's escape; `\-` keeps `--flag` an ASCII minus when copied.
+            let line = line.replace('\\', "\\e").replace('-', "\\-");
+            let line = if line.starts_with(['.', '\'']) {
+                format!("\\&{line}")
+            } else {
+                line
+            };
+            buf.extend_from_slice(line.as_bytes());
+            buf.push(b'\n');
+        }
+        buf.extend_from_slice(b".fi\n");
+    }
     buf.extend_from_slice(format!(".SH \"EXIT STATUS\"\n{EXIT_STATUS}\n.SH ENVIRONMENT\nMCSCTL_DIR sets --dir; NO_COLOR disables colour.\n").as_bytes());
     write_atomic(
         &dir.join(format!("{name}.1")),

@@ -11,6 +11,7 @@ mod csr;
 mod docs;
 mod doctor;
 mod evidence;
+mod examples;
 mod first_day;
 mod golden;
 mod ignition_client;
