@@ -8,6 +8,7 @@ pub mod cidr;
 pub mod cli;
 pub mod clock;
 pub mod cmd;
+pub mod completion;
 pub mod csr;
 pub mod doctor;
 pub mod duration;

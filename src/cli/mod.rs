@@ -178,7 +178,10 @@ pub enum Command {
     /// Move the provisioning ledger files into the store serve replicas share.
     #[command(subcommand)]
     Ledger(LedgerCommand),
-    /// Print a shell completion script to stdout.
+    /// Print a static shell completion script to stdout (commands and flags). For completions
+    /// that also offer the asset directory's pools, token ids and machines, have the shell ask
+    /// mcsctl: `source <(COMPLETE=bash mcsctl)` in ~/.bashrc (zsh alike; fish: `COMPLETE=fish
+    /// mcsctl | source`).
     Completions(CompletionsArgs),
     /// Write one man page per command into a directory.
     Man(ManArgs),

@@ -178,3 +178,76 @@ fn serve_writes_readable_lines_when_asked_and_json_lines_to_a_pipe() {
     );
     assert!(!s.stderr().contains("{\"event\""), "{}", s.stderr());
 }
+
+/// What the shell gets when it asks mcsctl for the candidates of `words`' last one (as the
+/// scripts of `COMPLETE=<shell> mcsctl` ask).
+fn candidates(d: &std::path::Path, shell: &str, words: &[&str]) -> Vec<String> {
+    let mut c = crate::support::mcsctl(d);
+    c.env("COMPLETE", shell)
+        .env("_CLAP_COMPLETE_INDEX", (words.len() - 1).to_string())
+        .arg("--")
+        .args(words);
+    let out = c.output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with("--"))
+        .map(|l| l.to_string())
+        .collect()
+}
+
+#[test]
+fn completions_offer_the_directorys_pools_tokens_and_machines() {
+    let d = demo(&[]);
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let secret = ok(
+        d.path(),
+        &["token", "create", "--description", "rack 3", "-q"],
+    );
+    let id = secret.trim().split('.').next().unwrap().to_string();
+    let v: Value = serde_json::from_str(&ok(d.path(), &["token", "list", "-o", "json"])).unwrap();
+    let ids: Vec<String> = v["tokens"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        candidates(d.path(), "bash", &["mcsctl", "token", "revoke", ""]),
+        ids
+    );
+    assert_eq!(
+        candidates(d.path(), "bash", &["mcsctl", "machine", "remove", ""]),
+        ["w0"]
+    );
+    assert_eq!(
+        candidates(d.path(), "bash", &["mcsctl", "pointer", "--pool", ""]),
+        ["master", "worker"]
+    );
+    // fish and zsh get each candidate with what it is; never a secret.
+    let fish = candidates(d.path(), "fish", &["mcsctl", "token", "revoke", ""]);
+    assert!(fish.contains(&format!("{id}\track 3")), "{fish:?}");
+    assert!(fish.iter().any(|l| l.ends_with("\tmachine w0")), "{fish:?}");
+    let zsh = candidates(d.path(), "zsh", &["mcsctl", "machine", "remove", ""]);
+    assert_eq!(zsh, ["w0:pool worker"]);
+    let all = ["bash", "fish", "zsh"]
+        .iter()
+        .flat_map(|s| candidates(d.path(), s, &["mcsctl", "token", "revoke", ""]))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(!all.contains(secret.trim()), "a secret in the candidates");
+    // The registration script a shell sources calls mcsctl back.
+    let out = crate::support::mcsctl(d.path())
+        .env("COMPLETE", "bash")
+        .output()
+        .unwrap();
+    let script = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        script.contains("complete -o nospace -o bashdefault"),
+        "{script}"
+    );
+}
