@@ -201,7 +201,7 @@ fn init_into_a_non_empty_directory() {
             "example.com",
         ],
         1,
-        "mcs-assets is not empty; use --force",
+        "mcs-assets is not empty; --force overwrites the assets in it (what it replaces is kept under backup/), and a new CA means every pointer config made from the old one stops working: `mcsctl ca rotate` replaces a CA without breaking machines",
     );
 }
 

@@ -169,3 +169,64 @@ fn every_documented_command_line_parses() {
     // 81 when this was written: the extractor must keep finding them.
     assert!(seen >= 75, "only {seen} documented command lines found");
 }
+
+#[test]
+fn the_readme_is_short_and_maps_one_page_per_task() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let lines = readme.lines().count();
+    assert!(
+        lines < 300,
+        "README.md has {lines} lines: move sections to docs/"
+    );
+    for page in [
+        "install-a-cluster.md",
+        "serve.md",
+        "render.md",
+        "node-admission.md",
+        "rotate-the-ca.md",
+        "security-and-limits.md",
+        "agreement-with-the-mco.md",
+        "scripting.md",
+    ] {
+        assert!(
+            root.join("docs").join(page).is_file(),
+            "docs/{page} is missing"
+        );
+        assert!(
+            readme.contains(&format!("(docs/{page})")),
+            "README's map lacks docs/{page}"
+        );
+    }
+}
+
+#[test]
+fn the_two_set_up_commands_share_one_build_and_put_mcsctl_on_path() {
+    // README's set-up is `scripts/setup` then `scripts/test`: one debug build serves both (no
+    // release build first), and setup links mcsctl and ignition where the walkthrough finds
+    // them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("## Set up on a fresh machine").unwrap();
+    let end = start + readme[start..].find("\n## Walkthrough").unwrap();
+    let blocks: Vec<&str> = readme[start..end]
+        .split("```sh\n")
+        .skip(1)
+        .map(|b| b.split("```").next().unwrap().trim())
+        .collect();
+    assert_eq!(blocks, ["scripts/setup", "scripts/test"]);
+    let setup = std::fs::read_to_string(root.join("scripts/setup")).unwrap();
+    let test = std::fs::read_to_string(root.join("scripts/test")).unwrap();
+    assert!(setup.contains("\ncargo build --locked\n"), "{setup}");
+    for (name, s) in [("setup", &setup), ("test", &test)] {
+        assert!(
+            !s.contains("--release"),
+            "scripts/{name} builds in release: a second build"
+        );
+    }
+    assert!(
+        setup.contains("ln -sf \"$PWD/target/debug/mcsctl\" \"$bin_dir/mcsctl\"")
+            && setup.contains("ln -sf \"$IGNITION_BIN\" \"$bin_dir/ignition\""),
+        "{setup}"
+    );
+}

@@ -69,7 +69,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Res
 fn refuse_filled(dir: &AssetDir, force: bool) -> Result<()> {
     if !force && !dir.is_empty()? {
         bail!(
-            "{} is not empty; use --force to overwrite the assets in it",
+            "{} is not empty; --force overwrites the assets in it (what it replaces is kept under backup/), and a new CA means every pointer config made from the old one stops working: `mcsctl ca rotate` replaces a CA without breaking machines",
             dir.root().display()
         );
     }
