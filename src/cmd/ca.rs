@@ -35,7 +35,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &CaImportArgs, now: OffsetDateTime) ->
         }
         return dir.creating(|| {
             let (lock, snap) = super::load(ui, dir)?;
-            let out = bundle::import(&snap, b, a.force, now)?;
+            let out = bundle::import(&snap, b, ca::Replace::of(a.force, a.yes), now)?;
             finish(ui, commit(ui, &lock, out)?)
         });
     }

@@ -271,19 +271,18 @@ fn crowded(
 /// only long after it, point at clocks that disagree by about that much. `now` is the
 /// review's time: a fetch after it is a clock ahead too.
 pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: OffsetDateTime) -> Vec<String> {
-    let mut out = Vec::new();
+    // Per kind: (machine, how far apart). Said per machine for a few, once for a fleet.
+    let (mut ahead, mut before, mut after) = (Vec::new(), Vec::new(), Vec::new());
     let by_node = by_node(csrs);
+    let apart = |a: OffsetDateTime, b: OffsetDateTime| {
+        crate::duration::residual((a - b).whole_seconds().abs())
+    };
     for m in &ev.machines {
         let Some(&(first, _)) = m.fetches.first() else {
             continue;
         };
         if first > now + ev.skew {
-            out.push(format!(
-                "machine {}'s fetch is dated {}, {} after this review's time: serve's clock may be ahead (check both with `timedatectl`)",
-                m.name,
-                rfc3339(first),
-                crate::duration::residual((first - now).whole_seconds())
-            ));
+            ahead.push((m.name.as_str(), rfc3339(first), apart(first, now)));
         }
         let times: Vec<OffsetDateTime> = by_node
             .get(&m.name)
@@ -294,23 +293,104 @@ pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: OffsetDateTime) -> Vec<S
         let (Some(&earliest), Some(&latest)) = (times.iter().min(), times.iter().max()) else {
             continue;
         };
-        let apart = |a: OffsetDateTime, b: OffsetDateTime| {
-            crate::duration::residual((a - b).whole_seconds().abs())
-        };
         if latest < first - ev.skew {
-            out.push(format!(
-                "every client CSR for {} was created before its fetch (the latest {} before it, by the API server's clock against serve's): serve's clock may be ahead of the API server's by about that much, or the CSRs are not the machine's; check both clocks (`timedatectl`), and --clock-skew widens the tolerance ({} now)",
-                m.name,
-                apart(first, latest),
-                crate::duration::residual(ev.skew.whole_seconds())
-            ));
+            before.push((m.name.as_str(), String::new(), apart(first, latest)));
         } else if earliest > first + ev.window + ev.skew {
-            out.push(format!(
-                "the first client CSR for {} came {} after its fetch, longer than a boot takes: serve's clock may be behind the API server's; check both clocks (`timedatectl`)",
-                m.name,
-                apart(earliest, first)
-            ));
+            after.push((m.name.as_str(), String::new(), apart(earliest, first)));
         }
     }
+    let skew = crate::duration::residual(ev.skew.whole_seconds());
+    let mut out = Vec::new();
+    said(
+        &mut out,
+        &ahead,
+        |(m, at, by)| {
+            format!(
+                "machine {m}'s fetch is dated {at}, {by} after this review's time: serve's clock may be ahead (check both with `timedatectl`)"
+            )
+        },
+        |n, some| {
+            format!(
+                "{n} machines' fetches are dated after this review's time ({some}): serve's clock may be ahead (check both with `timedatectl`)"
+            )
+        },
+    );
+    said(
+        &mut out,
+        &before,
+        |(m, _, by)| {
+            format!(
+                "every client CSR for {m} was created before its fetch (the latest {by} before it, by the API server's clock against serve's): serve's clock may be ahead of the API server's by about that much, or the CSRs are not the machine's; check both clocks (`timedatectl`), and --clock-skew widens the tolerance ({skew} now)"
+            )
+        },
+        |n, some| {
+            format!(
+                "for {n} machines every client CSR was created before the machine's fetch ({some}; by the API server's clock against serve's): serve's clock may be ahead of the API server's by about that much, or the CSRs are not the machines'; check both clocks (`timedatectl`), and --clock-skew widens the tolerance ({skew} now)"
+            )
+        },
+    );
+    said(
+        &mut out,
+        &after,
+        |(m, _, by)| {
+            format!(
+                "the first client CSR for {m} came {by} after its fetch, longer than a boot takes: serve's clock may be behind the API server's; check both clocks (`timedatectl`)"
+            )
+        },
+        |n, some| {
+            format!(
+                "for {n} machines the first client CSR came long after the fetch ({some}), longer than a boot takes: serve's clock may be behind the API server's; check both clocks (`timedatectl`)"
+            )
+        },
+    );
     out
+}
+
+/// Machines whose clocks disagree in the same way: one line each for up to three, else one
+/// line for all, naming three with how far apart (`w1: 2h, w3: 2h, w5: 2h and 497 more`).
+type Apart<'a> = (&'a str, String, String);
+fn said(
+    out: &mut Vec<String>,
+    found: &[Apart<'_>],
+    one: impl Fn(&Apart<'_>) -> String,
+    many: impl Fn(usize, String) -> String,
+) {
+    if found.len() <= 3 {
+        out.extend(found.iter().map(one));
+        return;
+    }
+    let named: Vec<String> = found[..3]
+        .iter()
+        .map(|(m, _, by)| format!("{m}: {by}"))
+        .collect();
+    let some = format!("{} and {} more", named.join(", "), found.len() - 3);
+    out.push(many(found.len(), some));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::said;
+
+    #[test]
+    fn a_few_machines_are_named_one_by_one_and_a_fleet_once() {
+        let found = |n: usize| -> Vec<(&'static str, String, String)> {
+            ["w0", "w1", "w2", "w3", "w4"][..n]
+                .iter()
+                .map(|m| (*m, String::new(), "2h".to_string()))
+                .collect()
+        };
+        let run = |n: usize| {
+            let mut out = Vec::new();
+            said(
+                &mut out,
+                &found(n),
+                |(m, _, by)| format!("{m} {by}"),
+                |n, some| format!("{n}: {some}"),
+            );
+            out
+        };
+        assert_eq!(run(3), ["w0 2h", "w1 2h", "w2 2h"]);
+        assert_eq!(run(5), ["5: w0: 2h, w1: 2h, w2: 2h and 2 more"]);
+        assert!(run(0).is_empty());
+    }
 }

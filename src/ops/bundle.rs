@@ -35,18 +35,32 @@ pub struct Bundle {
 pub fn import(
     snap: &Snapshot,
     mut b: Bundle,
-    force: bool,
+    replace: super::ca::Replace,
     now: OffsetDateTime,
 ) -> Result<Outcome<'_, CaReport>> {
+    use super::ca::Replace;
     let t = now.unix_timestamp();
     let mut notes = keep_live(&mut b, t)?;
     let (active, key_pem) = active_of(&b)?;
     let dir = &snap.dir;
     let cas = &snap.cas;
     let trusted = cas.known();
-    if !trusted.is_empty() && !b.cas.iter().any(|c| trusted.contains(&c.der)) && !force {
+    let shares = b.cas.iter().any(|c| trusted.contains(&c.der));
+    // Copies of the pointer configs trust only the CAs here: a bundle sharing none of them
+    // breaks every copy, so with pointer configs it takes --force --yes, as `ca create` does.
+    let needed = if snap.pointers.is_empty() {
+        Replace::Force
+    } else {
+        Replace::BreakingCopies
+    };
+    if !trusted.is_empty() && !shares && replace != needed && replace != Replace::BreakingCopies {
+        let flags = if needed == Replace::Force {
+            "--force"
+        } else {
+            "--force --yes"
+        };
         bail!(
-            "{} shares no CA with what the pointer configs here trust: is it another cluster's? --force trusts it instead, and every copy of a pointer config made before stops working",
+            "{} shares no CA with what the pointer configs here trust: is it another cluster's? {flags} trusts it instead, and every copy of a pointer config made before stops working",
             b.source
         );
     }

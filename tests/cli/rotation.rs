@@ -535,6 +535,23 @@ fn ca_import_bundle_trusts_exactly_the_clusters_two_cas() {
         d.path(),
         &["ca", "import", "--bundle", "mcs-ca.yaml", "--force"],
     );
+    // The directory's pointer configs trust the CA being left: breaking their copies is said.
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("--force --yes trusts it instead, and every copy of a pointer config made before stops working"),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "ca",
+            "import",
+            "--bundle",
+            "mcs-ca.yaml",
+            "--force",
+            "--yes",
+        ],
+    );
     assert_eq!(code, 0, "{err}");
     assert_eq!(file_bodies(&a.join("tls/mcs-ca-bundle.crt")), want);
     for p in ["worker.ign", "master.ign"] {
