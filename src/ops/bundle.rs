@@ -8,6 +8,7 @@
 use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
+use super::ca::Replace;
 use super::ca_step::{CaReport, bundle_and_pointers};
 use super::cas::CaSet;
 use super::pointers::{self, Target};
@@ -29,41 +30,47 @@ pub struct Bundle {
     pub source: String,
 }
 
+/// Refuses a bundle sharing no CA with what the pointer configs trust (`trusted`), unless
+/// `replace` allows it: copies of the pointer configs trust only the CAs here, so a bundle
+/// sharing none of them breaks every copy; with pointer configs it takes --force --yes, as
+/// `ca create` does.
+fn may_trust(snap: &Snapshot, b: &Bundle, trusted: &[Vec<u8>], replace: Replace) -> Result<()> {
+    let shares = b.cas.iter().any(|c| trusted.contains(&c.der));
+    let needed = if snap.pointers.is_empty() {
+        Replace::Force
+    } else {
+        Replace::BreakingCopies
+    };
+    if trusted.is_empty() || shares || replace == needed || replace == Replace::BreakingCopies {
+        return Ok(());
+    }
+    let flags = if needed == Replace::Force {
+        "--force"
+    } else {
+        "--force --yes"
+    };
+    bail!(
+        "{} shares no CA with what the pointer configs here trust: is it another cluster's? {flags} trusts it instead, and every copy of a pointer config made before stops working",
+        b.source
+    )
+}
+
 /// `ca import --bundle`: trust the cluster's bundle `b`; its signing key, if any, says which
 /// CA is active (else the newest is). Refused when it shares no CA with what the pointer
-/// configs here trust, unless `force`.
+/// configs here trust, unless `replace` allows it ([`may_trust`]).
 pub fn import(
     snap: &Snapshot,
     mut b: Bundle,
-    replace: super::ca::Replace,
+    replace: Replace,
     now: OffsetDateTime,
 ) -> Result<Outcome<'_, CaReport>> {
-    use super::ca::Replace;
     let t = now.unix_timestamp();
     let mut notes = keep_live(&mut b, t)?;
     let (active, key_pem) = active_of(&b)?;
     let dir = &snap.dir;
     let cas = &snap.cas;
     let trusted = cas.known();
-    let shares = b.cas.iter().any(|c| trusted.contains(&c.der));
-    // Copies of the pointer configs trust only the CAs here: a bundle sharing none of them
-    // breaks every copy, so with pointer configs it takes --force --yes, as `ca create` does.
-    let needed = if snap.pointers.is_empty() {
-        Replace::Force
-    } else {
-        Replace::BreakingCopies
-    };
-    if !trusted.is_empty() && !shares && replace != needed && replace != Replace::BreakingCopies {
-        let flags = if needed == Replace::Force {
-            "--force"
-        } else {
-            "--force --yes"
-        };
-        bail!(
-            "{} shares no CA with what the pointer configs here trust: is it another cluster's? {flags} trusts it instead, and every copy of a pointer config made before stops working",
-            b.source
-        );
-    }
+    may_trust(snap, &b, &trusted, replace)?;
     let mut change = dir.change("ca import --bundle");
     let pem = rotation::pem(&b.cas);
     change.write(
