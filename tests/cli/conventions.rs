@@ -251,3 +251,69 @@ fn completions_offer_the_directorys_pools_tokens_and_machines() {
         "{script}"
     );
 }
+
+#[test]
+fn on_a_terminal_serve_writes_readable_lines_by_itself() {
+    use std::io::Read;
+    use std::sync::{Arc, Mutex};
+    let d = demo(&["--san", "127.0.0.1"]);
+    let Some(script) = crate::support::tool("script", "SCRIPT_BIN", "script") else {
+        return;
+    };
+    let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+    // A real pseudo-terminal (util-linux's `script`) for serve's stdout and stderr.
+    let mut child = std::process::Command::new(script)
+        .args([
+            "-qfec",
+            &format!("exec {} serve --listen 127.0.0.1:0", bin.display()),
+            "/dev/null",
+        ])
+        .current_dir(d.path())
+        .env_remove("MCSCTL_DIR")
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let seen = Arc::new(Mutex::new(String::new()));
+    let mut out = child.stdout.take().unwrap();
+    let sink = seen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = out.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    // Stops serve itself (script's child), by its PID.
+    let script_pid = child.id();
+    let stop = move || {
+        let children =
+            std::fs::read_to_string(format!("/proc/{script_pid}/task/{script_pid}/children"))
+                .unwrap_or_default();
+        for pid in children.split_whitespace() {
+            let _ = std::process::Command::new("kill")
+                .args(["-TERM", pid])
+                .status();
+        }
+    };
+    let start = std::time::Instant::now();
+    while !seen.lock().unwrap().contains(" no-pool: ") {
+        if start.elapsed() > std::time::Duration::from_secs(20) {
+            stop();
+            let _ = child.wait();
+            panic!("no readable no-pool line:\n{}", seen.lock().unwrap());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    stop();
+    let status = child.wait().unwrap();
+    let text = seen.lock().unwrap().clone();
+    assert!(status.success(), "{status}: {text}");
+    assert!(!text.contains("{\"event\""), "JSON on a terminal:\n{text}");
+}
