@@ -55,13 +55,11 @@ pub fn write_pages(cmd: &clap::Command, dir: &Path) -> Result<usize> {
 fn render(cmd: &clap::Command, name: &str, dir: &Path, count: &mut usize) -> Result<()> {
     // The examples get a section of their own, as written (clap_mangen would fill them as
     // prose under EXTRA).
-    let examples = cmd.get_after_long_help().map(|_| {
-        let path = name
-            .strip_prefix("mcsctl")
-            .unwrap_or(name)
-            .replace('-', " ");
-        crate::cli::examples::of(path.trim()).unwrap_or_default()
-    });
+    let path = name
+        .strip_prefix("mcsctl")
+        .unwrap_or(name)
+        .replace('-', " ");
+    let examples = crate::cli::examples::of(path.trim());
     let page_cmd = cmd
         .clone()
         .name(name.to_string())

@@ -248,7 +248,7 @@ fn covered(snap: &Snapshot, url: &str) -> Result<()> {
     let Some(u) = crate::http::HttpUrl::parse(url) else {
         return Ok(());
     };
-    if !url.starts_with("https://") || serving.info.covers_host(u.host()) {
+    if !u.is_https() || serving.info.covers_host(u.host()) {
         return Ok(());
     }
     let host = u.host();

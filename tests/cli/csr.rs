@@ -333,7 +333,7 @@ fn machine_api_review_and_time_window() {
 
 /// A kubelet signer apart from the MCS CA (standing for the cluster's csr-signer), made by
 /// `mcsctl ca create` in its own directory; returns its certificate and key paths.
-fn kubelet_signer(p: &Path) -> (String, String) {
+pub(crate) fn kubelet_signer(p: &Path) -> (String, String) {
     ok(p, &["--dir", "kubelet-signer", "ca", "create", "-q"]);
     (
         "kubelet-signer/tls/mcs-ca.crt".into(),

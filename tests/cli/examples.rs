@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use clap::CommandFactory;
 use mcsctl::cli::examples::EXAMPLES;
 
-use crate::csr::openssl_csr;
-use crate::support::{Serve, ok, openssl_run};
+use crate::csr::{kubelet_signer, openssl_csr};
+use crate::support::{Serve, ok};
 
 const MOTD: &str = "apiVersion: machineconfiguration.openshift.io/v1
 kind: MachineConfig
@@ -49,27 +49,9 @@ fn fixtures(d: &Path) -> Option<()> {
     std::fs::write(d.join("csrs.json"), r#"{"kind":"List","items":[]}"#).unwrap();
     std::fs::write(d.join("nodes.json"), r#"{"kind":"List","items":[]}"#).unwrap();
     // The kubelet signer (what `oc extract secret/csr-signer` writes) and a node's CSR.
-    let (made, log) = openssl_run(
-        &[
-            "req",
-            "-x509",
-            "-newkey",
-            "ec",
-            "-pkeyopt",
-            "ec_paramgen_curve:P-256",
-            "-nodes",
-            "-keyout",
-            "tls.key",
-            "-out",
-            "tls.crt",
-            "-days",
-            "30",
-            "-subj",
-            "/CN=kube-csr-signer_@1700000000",
-        ],
-        d,
-    )?;
-    assert!(made, "{log}");
+    let (crt, key) = kubelet_signer(d);
+    std::fs::copy(d.join(crt), d.join("tls.crt")).unwrap();
+    std::fs::copy(d.join(key), d.join("tls.key")).unwrap();
     openssl_csr(d, "node", "system:node:w0", None)?;
     Some(())
 }
