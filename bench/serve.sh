@@ -19,6 +19,7 @@ work=$(mktemp -d)
 cleanup() {
   [ -n "${mpid:-}" ] && kill "$mpid" 2>/dev/null || true
   [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
+  [ -n "${fpid:-}" ] && kill "$fpid" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -220,6 +221,29 @@ if [ -n "$sizes" ] && [ "${HEY:-1}" != 0 ]; then
   row "small, close, hey (Go TLS, full handshakes)" "$mr" "$(echo "$n" | hey_rps)" \
     "$(echo "$m" | hey_p99)" "$(echo "$n" | hey_p99)" \
     "$(per_req "$mt" "$(echo "$m" | hey_n)")" "$(per_req "$nt" "$(echo "$n" | hey_n)")"
+fi
+
+# The floor (FLOOR=0 skips): bench/floor.c answers the small keep-alive case's requests with the
+# same bytes over plain TCP, one write per read, no TLS, no HTTP beyond finding the blank line, no
+# auth, no log. Its CPU per request bounds from below what any server pays on this kernel; it is
+# measured here next to nginx and mcsctl on the same wrk load, so the ratios of the table above
+# can be read against it.
+if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
+  cc -O2 -pthread -o "$work/floor" bench/floor.c
+  fport=22663
+  "$work/floor" "$fport" "$work/docroot/small.ign" 2> "$work/floor.err" &
+  fpid=$!
+  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$fport/" && break; sleep 0.1; done
+  f0=$(ticks "$fpid"); f=$(run_wrk "http://127.0.0.1:$fport/config/small" "$accept"); f1=$(ticks "$fpid")
+  both run_wrk /config/small "$accept"
+  fc=$(per_req $((f1 - f0)) "$(echo "$f" | requests)")
+  mc=$(per_req "$mt" "$(echo "$m" | requests)"); nc=$(per_req "$nt" "$(echo "$n" | requests)")
+  echo
+  echo "| small keep-alive, again | floor (plain TCP) | mcsctl | nginx | floor / nginx | mcsctl / nginx |"
+  echo "| --- | --- | --- | --- | --- | --- |"
+  echo "| CPU µs/req | $fc | $mc | $nc | $(ratio "$fc" "$nc") | $(ratio "$mc" "$nc") |"
+  echo "| req/s | $(echo "$f" | rps) | $(echo "$m" | rps) | $(echo "$n" | rps) | | |"
+  kill "$fpid"; fpid=
 fi
 
 # Handshakes against what these cores' crypto allows. A full TLS 1.3 handshake costs one P-256
