@@ -5,12 +5,13 @@
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpStream};
+use tokio::runtime::Handle;
 use tokio::sync::{Semaphore, watch};
 
 use super::delivery::{Confirming, Delivery};
@@ -32,24 +33,55 @@ pub(super) struct ConnOpts {
     pub max_per_client: usize,
 }
 
-/// Starts the accept loop of the TLS listener and of the plain one, if any.
+/// Starts the accept loops: on every worker, one for the TLS listener and one for the plain
+/// one, if any. Each worker accepts from the same sockets (a duplicate of the descriptor
+/// registered with its own runtime) and serves what it accepted; a refusal is logged at most
+/// every 10 s per kind whichever worker meets it.
 pub(super) fn accept_all(
-    tls: TcpListener,
-    plain: Option<TcpListener>,
-    shared: &Arc<Shared>,
-    conn: &Arc<ConnOpts>,
+    (tls, plain): (TcpListener, Option<TcpListener>),
+    workers: &[Handle],
+    (shared, conn): (&Arc<Shared>, &Arc<ConnOpts>),
     limits: (Arc<Semaphore>, Arc<conns::Conns>),
     stop: &watch::Receiver<bool>,
-) -> Vec<tokio::task::JoinHandle<()>> {
-    [Some(tls), plain]
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .map(|(i, l)| {
+) -> std::io::Result<Vec<tokio::task::JoinHandle<()>>> {
+    let said = Arc::new(Said::default());
+    let mut tasks = Vec::new();
+    for (i, l) in [Some(tls), plain].into_iter().flatten().enumerate() {
+        let l = l.into_std()?;
+        for w in workers {
+            let l = l.try_clone()?;
             let (shared, conn, limits) = (shared.clone(), conn.clone(), limits.clone());
-            tokio::spawn(accept_loop(l, i == 0, shared, conn, limits, stop.clone()))
-        })
-        .collect()
+            let (said, stop) = (said.clone(), stop.clone());
+            tasks.push(w.spawn(async move {
+                match TcpListener::from_std(l) {
+                    Ok(l) => accept_loop(l, i == 0, shared, conn, limits, said, stop).await,
+                    Err(e) => shared.log.event(
+                        "accept-error",
+                        &format!("a worker cannot accept connections: {e}"),
+                    ),
+                }
+            }));
+        }
+    }
+    Ok(tasks)
+}
+
+/// When each kind of refusal was last logged.
+#[derive(Default)]
+struct Said(Mutex<HashMap<&'static str, Instant>>);
+
+impl Said {
+    /// Logs `msg` unless its kind was logged less than 10 s ago.
+    fn say(&self, log: &super::log::Log, kind: &'static str, msg: String) {
+        let mut said = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if said
+            .get(kind)
+            .is_none_or(|t| t.elapsed() > Duration::from_secs(10))
+        {
+            log.event(kind, &msg);
+            said.insert(kind, Instant::now());
+        }
+    }
 }
 
 async fn accept_loop(
@@ -58,19 +90,10 @@ async fn accept_loop(
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
     (permits, conns): (Arc<Semaphore>, Arc<conns::Conns>),
+    said: Arc<Said>,
     mut stop: watch::Receiver<bool>,
 ) {
-    // Each kind of refusal is logged at most every 10 s, with the latest example.
-    let mut said: HashMap<&'static str, Instant> = HashMap::new();
-    let mut say = |kind: &'static str, msg: String| {
-        if said
-            .get(kind)
-            .is_none_or(|t| t.elapsed() > Duration::from_secs(10))
-        {
-            shared.log.event(kind, &msg);
-            said.insert(kind, Instant::now());
-        }
-    };
+    let mut say = |kind: &'static str, msg: String| said.say(&shared.log, kind, msg);
     loop {
         let accepted = tokio::select! {
             r = listener.accept() => r,
@@ -101,6 +124,7 @@ async fn accept_loop(
         let shared = shared.clone();
         let conn = conn.clone();
         let w = stop.clone();
+        // On this worker: the connection stays on the thread that accepted it.
         tokio::spawn(async move {
             let _permit = permit;
             let slot = Arc::new(slot);

@@ -39,6 +39,7 @@ mod shared;
 pub mod text_log;
 mod tls;
 mod watched;
+mod workers;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
@@ -151,7 +152,10 @@ pub fn run(mut opts: Options) -> Result<u8> {
     if !crate::heap::fix_thresholds() {
         ::log::debug!("the C heap's mmap threshold is left to the allocator");
     }
+    // The control runtime: accept loops and connections run on the workers (workers.rs); this
+    // one has reloads, signals, the store's client and the metrics listener.
     let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()
         .context("starting the runtime")?;
@@ -200,15 +204,15 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let permits = Arc::new(Semaphore::new(capacity));
     let conn = Arc::new(conn_opts(&opts));
 
-    let limits = (permits.clone(), conns.clone());
+    let workers = workers::Workers::start()?;
     let tasks = accept_all(
-        tls_listener,
-        plain_listener,
-        &shared,
-        &conn,
-        limits,
+        (tls_listener, plain_listener),
+        workers.handles(),
+        (&shared, &conn),
+        (permits.clone(), conns.clone()),
         &stop_rx,
-    );
+    )
+    .context("handing the listening sockets to the connection workers")?;
     if let Some((revision, s)) = store {
         let stop = stop_rx.clone();
         tokio::spawn(published::follow(shared.clone(), s, revision, stop));
@@ -234,6 +238,7 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     wait_for_stop(term, int).await;
     reloader.abort();
     drain(&log, stop_tx, tasks, &permits, capacity, opts.drain_timeout).await;
+    workers.stop();
     stopped(&shared, &log);
     Ok(crate::exit::OK)
 }

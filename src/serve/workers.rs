@@ -1,0 +1,97 @@
+//! The connection workers: one thread per core, each with a runtime of its own, each accepting
+//! from the same listening sockets and serving the connections it accepted to their end.
+//!
+//! Why not tokio's multi-thread runtime: there a connection's task moves between threads and an
+//! I/O event on one thread wakes another to help (a futex wake for about one request in five,
+//! measured); with connections pinned, a keep-alive request is one `recvfrom` and one `writev`
+//! on one thread. bench/RESULTS.md has the figures. This is nginx's model (workers sharing the
+//! listening sockets, no accept mutex): an idle worker is the one waiting in `epoll_wait`, so it
+//! is the one to take the next connection.
+//!
+//! Invariant: a task spawned on a worker runs only while that worker's thread is in `block_on`,
+//! which lasts until [`Workers::stop`]; the server stops them only after the drain, so a
+//! connection is never dropped unfinished by a worker ending before the drain's timeout.
+
+use std::thread::JoinHandle;
+
+use anyhow::{Context, Result};
+use tokio::runtime::{Builder, Handle};
+use tokio::sync::oneshot;
+
+/// The running workers.
+pub(super) struct Workers {
+    handles: Vec<Handle>,
+    running: Vec<(oneshot::Sender<()>, JoinHandle<()>)>,
+}
+
+impl Workers {
+    /// Starts one worker per core the process may use (at least one).
+    pub fn start() -> Result<Workers> {
+        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut workers = Workers {
+            handles: Vec::with_capacity(n),
+            running: Vec::with_capacity(n),
+        };
+        for i in 0..n {
+            let rt = Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("starting a connection worker's runtime")?;
+            let (end, ended) = oneshot::channel::<()>();
+            workers.handles.push(rt.handle().clone());
+            let thread = std::thread::Builder::new()
+                .name(format!("serve-worker-{i}"))
+                .spawn(move || {
+                    rt.block_on(async {
+                        let _ = ended.await;
+                    });
+                    // Tasks still there (the drain timed out) are dropped without waiting.
+                    rt.shutdown_background();
+                })
+                .context("starting a connection worker")?;
+            workers.running.push((end, thread));
+        }
+        Ok(workers)
+    }
+
+    /// Where connection tasks are spawned: one handle per worker.
+    pub fn handles(&self) -> &[Handle] {
+        &self.handles
+    }
+
+    /// Ends every worker (after the drain) and waits for their threads.
+    pub fn stop(self) {
+        for (end, thread) in self.running {
+            let _ = end.send(());
+            let _ = thread.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_worker_runs_what_is_spawned_on_it_until_stopped() {
+        let workers = Workers::start().unwrap();
+        assert!(!workers.handles().is_empty());
+        let names: Vec<String> = workers
+            .handles()
+            .iter()
+            .map(|h| {
+                let (tx, rx) = std::sync::mpsc::channel();
+                h.spawn(async move {
+                    let name = std::thread::current().name().map(str::to_owned);
+                    tx.send(name.unwrap_or_default()).unwrap();
+                });
+                rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap()
+            })
+            .collect();
+        let expected: Vec<String> = (0..names.len())
+            .map(|i| format!("serve-worker-{i}"))
+            .collect();
+        assert_eq!(names, expected);
+        workers.stop();
+    }
+}
