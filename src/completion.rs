@@ -1,12 +1,18 @@
 //! Completions that know the asset directory: `source <(COMPLETE=bash mcsctl)` (zsh and fish
 //! alike) makes the shell ask mcsctl itself, which offers the directory's pools, token ids and
 //! machine names where a command takes one (clap_complete's environment protocol). The
-//! directory is `$MCSCTL_DIR`, else `mcs-assets`; one that cannot be read offers nothing.
+//! directory is the line's `--dir`, else `$MCSCTL_DIR`, else `mcs-assets`; each offer reads
+//! the one file it needs (a registry of 10,000 machines, not their pointer configs), and a
+//! file that cannot be read offers nothing.
 
 use clap_complete::engine::{ArgValueCandidates, CompletionCandidate};
 
-use crate::assets::AssetDir;
-use crate::ops::Snapshot;
+use std::ffi::{OsStr, OsString};
+use std::path::PathBuf;
+
+use crate::assets::{AssetDir, layout};
+use crate::ops::machines::Registry;
+use crate::token::TokenStore;
 
 /// Answers the shell and exits when it asked (`COMPLETE` is set); returns otherwise.
 pub fn answer_if_asked() {
@@ -33,26 +39,63 @@ pub fn command() -> clap::Command {
         })
 }
 
-fn snapshot() -> Option<Snapshot> {
-    let dir = std::env::var_os("MCSCTL_DIR").unwrap_or_else(|| "mcs-assets".into());
-    Snapshot::read(&AssetDir::new(dir)).ok()
+/// The directory of the line being completed: its last `--dir DIR` (or `--dir=DIR`), else
+/// `$MCSCTL_DIR`, else `mcs-assets`.
+fn dir() -> AssetDir {
+    // The shell runs `mcsctl -- mcsctl WORDS...`: the words of the line follow the `--`.
+    let words: Vec<OsString> = std::env::args_os()
+        .skip_while(|a| a != "--")
+        .skip(1)
+        .collect();
+    let dir = dir_on_line(&words, std::env::var_os("HOME"))
+        .or_else(|| std::env::var_os("MCSCTL_DIR").map(PathBuf::from))
+        .unwrap_or_else(|| PathBuf::from("mcs-assets"));
+    AssetDir::new(dir)
 }
 
-/// mcsctl.json's pools and the rendered ones.
+/// The last `--dir` of `words`, with a leading `~/` read as the shell would (the shell hands
+/// the words over as typed).
+fn dir_on_line(words: &[OsString], home: Option<OsString>) -> Option<PathBuf> {
+    let mut found: Option<&OsStr> = None;
+    let mut words = words.iter();
+    while let Some(w) = words.next() {
+        if w == "--dir" {
+            found = words.next().map(OsString::as_os_str).or(found);
+        } else if let Some(v) = w.to_str().and_then(|w| w.strip_prefix("--dir=")) {
+            found = Some(OsStr::new(v));
+        }
+    }
+    let found = found?;
+    match (found.to_str().and_then(|f| f.strip_prefix("~/")), home) {
+        (Some(rest), Some(home)) => Some(PathBuf::from(home).join(rest)),
+        _ => Some(PathBuf::from(found)),
+    }
+}
+
+/// The pools the directory knows, as the commands do: built in, in mcsctl.json, rendered.
 fn pools() -> Vec<CompletionCandidate> {
-    let Some(s) = snapshot() else {
-        return Vec::new();
-    };
-    let mut names: Vec<String> = s.config.map(|c| c.pools).unwrap_or_default();
-    names.extend(s.rendered);
-    names.sort();
-    names.dedup();
-    names.into_iter().map(CompletionCandidate::new).collect()
+    let dir = dir();
+    let config = dir
+        .read(layout::CONFIG)
+        .ok()
+        .and_then(|b| crate::ops::config::parse(&b, layout::CONFIG).ok());
+    let rendered: Vec<String> = crate::assets::pool_files(&dir.path(layout::RENDERED))
+        .into_iter()
+        .map(|(pool, _)| pool)
+        .collect();
+    crate::ops::known_pools(config.as_ref(), &rendered)
+        .into_iter()
+        .map(CompletionCandidate::new)
+        .collect()
 }
 
 /// The ids of the tokens not revoked, with what each is (never a secret).
 fn token_ids() -> Vec<CompletionCandidate> {
-    let Some(store) = snapshot().and_then(|s| s.tokens) else {
+    let Some(store) = dir()
+        .read(layout::TOKENS)
+        .ok()
+        .and_then(|b| TokenStore::parse(&b, layout::TOKENS).ok())
+    else {
         return Vec::new();
     };
     store
@@ -75,7 +118,11 @@ fn token_ids() -> Vec<CompletionCandidate> {
 
 /// The registered machines' names.
 fn machines() -> Vec<CompletionCandidate> {
-    let Some(reg) = snapshot().and_then(|s| s.machines) else {
+    let Some(reg) = dir()
+        .read(layout::MACHINES)
+        .ok()
+        .and_then(|b| Registry::parse(&b, layout::MACHINES).ok())
+    else {
         return Vec::new();
     };
     reg.machines
@@ -84,4 +131,34 @@ fn machines() -> Vec<CompletionCandidate> {
             CompletionCandidate::new(m.name.clone()).help(Some(format!("pool {}", m.pool).into()))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(line: &str) -> Vec<OsString> {
+        line.split(' ').map(OsString::from).collect()
+    }
+
+    #[test]
+    fn the_last_dir_on_the_line_wins_and_a_tilde_is_home() {
+        let home = Some(OsString::from("/home/ada"));
+        let on = |line: &str| dir_on_line(&words(line), home.clone());
+        assert_eq!(on("mcsctl token revoke "), None);
+        assert_eq!(
+            on("mcsctl --dir a token revoke --dir=b "),
+            Some(PathBuf::from("b"))
+        );
+        assert_eq!(
+            on("mcsctl --dir ~/lab machine remove "),
+            Some(PathBuf::from("/home/ada/lab"))
+        );
+        assert_eq!(
+            on("mcsctl --dir=~x pointer --pool "),
+            Some(PathBuf::from("~x"))
+        );
+        // `--dir` as the last word (its value being typed): no directory from the line.
+        assert_eq!(on("mcsctl --dir"), None);
+    }
 }

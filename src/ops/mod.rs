@@ -74,6 +74,19 @@ pub struct Snapshot {
     pub ledger: Option<crate::ledger::Ledger>,
 }
 
+/// The pools a directory knows: the MCO's built-in ones, those of its `mcsctl.json` and those
+/// with a rendered config, sorted, each once.
+pub fn known_pools(config: Option<&ClusterConfig>, rendered: &[String]) -> Vec<String> {
+    let mut pools = rendered.to_vec();
+    pools.extend(crate::ignition::render::BUILT_IN_POOLS.map(String::from));
+    if let Some(c) = config {
+        pools.extend(c.pools.iter().cloned());
+    }
+    pools.sort();
+    pools.dedup();
+    pools
+}
+
 impl Snapshot {
     /// Takes the directory's lock (completing what a killed command left) and reads the
     /// directory under it: every state-changing command starts here. The lock is proof that no
@@ -135,14 +148,7 @@ impl Snapshot {
     /// The pools of the directory: the MCO's built-in ones, those of mcsctl.json and those with
     /// a rendered config.
     pub fn known_pools(&self) -> Vec<String> {
-        let mut pools = self.rendered.clone();
-        pools.extend(crate::ignition::render::BUILT_IN_POOLS.map(String::from));
-        if let Some(c) = &self.config {
-            pools.extend(c.pools.iter().cloned());
-        }
-        pools.sort();
-        pools.dedup();
-        pools
+        known_pools(self.config.as_ref(), &self.rendered)
     }
 
     /// Refuses a `--pool` this directory does not know (a typo makes a pool nothing serves),

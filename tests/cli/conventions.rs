@@ -224,9 +224,38 @@ fn completions_offer_the_directorys_pools_tokens_and_machines() {
         candidates(d.path(), "bash", &["mcsctl", "machine", "remove", ""]),
         ["w0"]
     );
+    // The pools `--pool` accepts: the MCO's built-in ones and the directory's.
     assert_eq!(
         candidates(d.path(), "bash", &["mcsctl", "pointer", "--pool", ""]),
-        ["master", "worker"]
+        ["arbiter", "master", "worker"]
+    );
+    // The directory the line names, from elsewhere, before or after the command.
+    let elsewhere = tempfile::tempdir().unwrap();
+    let assets = d.path().join("mcs-assets");
+    let dir = assets.to_str().unwrap();
+    assert_eq!(
+        candidates(
+            elsewhere.path(),
+            "bash",
+            &["mcsctl", "--dir", dir, "machine", "remove", ""]
+        ),
+        ["w0"]
+    );
+    assert_eq!(
+        candidates(
+            elsewhere.path(),
+            "bash",
+            &["mcsctl", "machine", "remove", &format!("--dir={dir}"), ""]
+        ),
+        ["w0"]
+    );
+    assert!(
+        candidates(
+            elsewhere.path(),
+            "bash",
+            &["mcsctl", "machine", "remove", ""]
+        )
+        .is_empty()
     );
     // fish and zsh get each candidate with what it is; never a secret.
     let fish = candidates(d.path(), "fish", &["mcsctl", "token", "revoke", ""]);
