@@ -1,5 +1,6 @@
-//! The connection workers: one thread per core, each with a runtime of its own, each accepting
-//! from the same listening sockets and serving the connections it accepted to their end.
+//! The connection workers: one thread per core (at most [`MAX`]), each with a runtime of its
+//! own, each accepting from the same listening sockets and serving the connections it accepted
+//! to their end.
 //!
 //! Why not tokio's multi-thread runtime: there a connection's task moves between threads and an
 //! I/O event on one thread wakes another to help (a futex wake for about one request in five,
@@ -18,6 +19,17 @@ use anyhow::{Context, Result};
 use tokio::runtime::{Builder, Handle};
 use tokio::sync::oneshot;
 
+/// The most workers: each waits on the listening sockets, and a new connection wakes every idle
+/// one (the one that accepts it serves it; mio cannot ask for EPOLLEXCLUSIVE, which would wake
+/// one). Four cores take about 30,000 TLS handshakes a second (serve spends about 120 µs of CPU
+/// on a full handshake and its request, bench/RESULTS.md), more than a fleet's first boot asks.
+pub const MAX: usize = 4;
+
+/// How many workers for `cores` cores.
+fn how_many(cores: usize) -> usize {
+    cores.clamp(1, MAX)
+}
+
 /// The running workers.
 pub(super) struct Workers {
     handles: Vec<Handle>,
@@ -25,9 +37,9 @@ pub(super) struct Workers {
 }
 
 impl Workers {
-    /// Starts one worker per core the process may use (at least one).
+    /// Starts one worker per core the process may use, at least one, at most [`MAX`].
     pub fn start() -> Result<Workers> {
-        let n = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let n = how_many(std::thread::available_parallelism().map_or(1, |n| n.get()));
         let mut workers = Workers {
             handles: Vec::with_capacity(n),
             running: Vec::with_capacity(n),
@@ -71,6 +83,11 @@ impl Workers {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_worker_per_core_up_to_four() {
+        assert_eq!([0, 1, 2, 4, 5, 64].map(how_many), [1, 1, 2, 4, 4, 4]);
+    }
 
     #[test]
     fn every_worker_runs_what_is_spawned_on_it_until_stopped() {
