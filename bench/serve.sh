@@ -9,10 +9,11 @@
 # included (wrk shares the cores, so req/s ratios understate the difference in server cost).
 # Then the new-connection rates as a fraction of what the cores' crypto allows (openssl speed).
 # Then the small config with `Connection: close` again from hey, a Go client: full handshakes, as Ignition makes.
-# Needs: nginx, wrk, hey, openssl (Debian packages), python3.
+# Then bench/floor.c (a plain-TCP server doing nothing but answer) on the keep-alive load.
+# Needs: nginx, wrk, hey, openssl, a C compiler (Debian packages), python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for p in nginx wrk hey openssl; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk hey openssl; }; done
+for p in nginx wrk hey openssl cc; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk hey openssl gcc; }; done
 cargo build --release --quiet
 mcsctl="$PWD/target/release/mcsctl"
 work=$(mktemp -d)
