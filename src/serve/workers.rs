@@ -6,8 +6,8 @@
 //! I/O event on one thread wakes another to help (a futex wake for about one request in five,
 //! measured); with connections pinned, a keep-alive request is one `recvfrom` and one `writev`
 //! on one thread. bench/RESULTS.md has the figures. This is nginx's model (workers sharing the
-//! listening sockets, no accept mutex): an idle worker is the one waiting in `epoll_wait`, so it
-//! is the one to take the next connection.
+//! listening sockets, no accept mutex): a busy worker is not waiting in `epoll_wait`, so an idle
+//! one takes the next connection.
 //!
 //! Invariant: a task spawned on a worker runs only while that worker's thread is in `block_on`,
 //! which lasts until [`Workers::stop`]; the server stops them only after the drain, so a
@@ -21,7 +21,7 @@ use tokio::sync::oneshot;
 
 /// The most workers: each waits on the listening sockets, and a new connection wakes every idle
 /// one (the one that accepts it serves it; mio cannot ask for EPOLLEXCLUSIVE, which would wake
-/// one). Four cores take about 30,000 TLS handshakes a second (serve spends about 120 µs of CPU
+/// one). Four cores take about 28,000 TLS handshakes a second (serve spends about 140 µs of CPU
 /// on a full handshake and its request, bench/RESULTS.md), more than a fleet's first boot asks.
 pub const MAX: usize = 4;
 
