@@ -75,6 +75,11 @@ impl Ui {
         }
     }
 
+    /// `done`, or with `--dry-run` `would` (a result line says what a dry run would have done).
+    pub fn did<'a>(&self, done: &'a str, would: &'a str) -> &'a str {
+        if self.dry_run { would } else { done }
+    }
+
     /// Whether stdout wants a document (JSON or YAML) rather than text.
     pub fn structured(&self) -> bool {
         self.format != Format::Text

@@ -90,6 +90,17 @@ pub enum Overwrite {
     Allow,
 }
 
+impl Overwrite {
+    /// `Allow` with `--force`, else `Never`.
+    pub fn when(force: bool) -> Overwrite {
+        if force {
+            Overwrite::Allow
+        } else {
+            Overwrite::Never
+        }
+    }
+}
+
 impl AssetDir {
     /// An asset directory at `root` (not checked).
     pub fn new(root: impl Into<PathBuf>) -> Self {
@@ -374,6 +385,23 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrit
     Ok(())
 }
 
+/// What [`write_atomic`] would refuse, checked without writing anything (`--dry-run`).
+pub fn check_write(path: &Path, overwrite: Overwrite) -> Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if let Ok(m) = fs::metadata(parent)
+        && !m.is_dir()
+    {
+        bail!("{} is not a directory", parent.display());
+    }
+    if overwrite == Overwrite::Never && fs::symlink_metadata(path).is_ok() {
+        bail!("{} exists; use --force to overwrite", path.display());
+    }
+    Ok(())
+}
+
 /// [`write_atomic`] without the `-v` line (the journal is not the user's business).
 pub(crate) fn write_atomic_quietly(
     path: &Path,
@@ -381,19 +409,12 @@ pub(crate) fn write_atomic_quietly(
     mode: u32,
     overwrite: Overwrite,
 ) -> Result<()> {
+    check_write(path, overwrite)?;
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
     };
-    if let Ok(m) = fs::metadata(&parent)
-        && !m.is_dir()
-    {
-        bail!("{} is not a directory", parent.display());
-    }
     ensure_dir(&AssetDir::new(&parent), &parent)?;
-    if overwrite == Overwrite::Never && fs::symlink_metadata(path).is_ok() {
-        bail!("{} exists; use --force to overwrite", path.display());
-    }
     let mut tmp = tempfile::Builder::new()
         .prefix(change::TMP_PREFIX)
         .permissions(fs::Permissions::from_mode(mode))

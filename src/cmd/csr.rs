@@ -123,12 +123,9 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs, now: OffsetDateTime) -> Re
     let Some(p) = &a.output else {
         return ui.out(&s.issued.cert_pem).map(|_| exit::OK);
     };
-    let ow = if a.force {
-        Overwrite::Allow
-    } else {
-        Overwrite::Never
-    };
+    let ow = Overwrite::when(a.force);
     if ui.dry_run {
+        crate::assets::check_write(p, ow)?;
         ui.info(format!("dry run: {} not written", p.display()));
         return Ok(exit::OK);
     }

@@ -43,6 +43,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     match &inputs.dest {
         Dest::Stdout => {
             super::print_notes(ui, &out.notes);
+            if ui.dry_run && r.token_made {
+                ui.warn("dry run: no pointer config printed: its token, made here, is not saved");
+                return Ok(exit::OK);
+            }
             ui.out(String::from_utf8_lossy(&r.bytes))?;
             return Ok(exit::OK);
         }
@@ -52,12 +56,9 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
             } else {
                 PUBLIC_MODE
             };
-            let ow = if args.force {
-                Overwrite::Allow
-            } else {
-                Overwrite::Never
-            };
+            let ow = Overwrite::when(args.force);
             if ui.dry_run {
+                crate::assets::check_write(p, ow)?;
                 ui.info(format!("dry run: {} not written", p.display()));
             } else {
                 write_atomic(p, &r.bytes, mode, ow)?;
@@ -75,7 +76,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
             None => "no token".into(),
         };
         ui.out(format!(
-            "Wrote {} ({}, spec {}, {tok}, mode {})\n  merge source: {}\n",
+            "{} {} ({}, spec {}, {tok}, mode {})\n  merge source: {}\n",
+            ui.did("Wrote", "Would write"),
             r.path,
             if r.base64 { "base64" } else { "json" },
             r.spec_version,

@@ -40,7 +40,8 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
     print_notes(ui, &out.notes);
     let c = &out.report;
     let about = format!(
-        "Created token {} for pool(s) {} ({}{}).",
+        "{} token {} for pool(s) {} ({}{}).",
+        ui.did("Created", "Would create"),
         c.token.id,
         c.pools.join(", "),
         c.summary.state,
@@ -50,7 +51,10 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
             .map(|e| format!(", expires {e}"))
             .unwrap_or_default()
     );
-    if let Some(bytes) = &c.printed {
+    if ui.dry_run {
+        // No secret of a token that does not exist, in any format.
+        ui.warn(format!("dry run: {about} Its secret is not printed."));
+    } else if let Some(bytes) = &c.printed {
         // The pointer config is the output, whatever --format says: it is JSON already.
         ui.out(String::from_utf8_lossy(bytes))?;
         ui.info(format!(
@@ -88,7 +92,8 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime)
     }
     let mut text = String::new();
     for r in &report.tokens {
-        text.push_str(&format!("{}: current token {}", r.pool, r.token.id));
+        let current = ui.did("current token", "would make current token");
+        text.push_str(&format!("{}: {current} {}", r.pool, r.token.id));
         if let Some(p) = &r.previous {
             text.push_str(&format!(
                 " (replaces {}, valid until {})",
@@ -99,7 +104,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime)
         text.push('\n');
     }
     for r in &report.rewritten {
-        text.push_str(&format!("rewrote: {r}\n"));
+        text.push_str(&format!("{}: {r}\n", ui.did("rewrote", "would rewrite")));
     }
     ui.out(text)?;
     print_notes(ui, &out.notes);

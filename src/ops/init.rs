@@ -100,11 +100,7 @@ pub fn init<'d>(
     } else {
         Vec::new()
     };
-    let ow = if inputs.force {
-        Overwrite::Allow
-    } else {
-        Overwrite::Never
-    };
+    let ow = Overwrite::when(inputs.force);
     let mut files = stage_pki(&mut change, &ca.1, &serving, ow, cfg);
     if let Some(s) = &store {
         change.write(layout::TOKENS, &s.to_bytes()?, SECRET_MODE, ow);

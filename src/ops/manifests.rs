@@ -84,11 +84,7 @@ pub fn manifests<'s>(
         rendered(snap, &mut i)?;
     }
     let objects = build(&i, m.deployment.as_ref());
-    let ow = if m.force {
-        Overwrite::Allow
-    } else {
-        Overwrite::Never
-    };
+    let ow = Overwrite::when(m.force);
     // Every file is decided first: a refusal to overwrite changes nothing.
     let mut report = Vec::new();
     let mut change = snap.change("manifests");

@@ -69,6 +69,9 @@ pub struct PointerReport {
     /// The config's bytes, for `Dest::File` and `Dest::Stdout`.
     #[serde(skip)]
     pub bytes: Vec<u8>,
+    /// Whether its token is one this call made (saved only by committing the change).
+    #[serde(skip)]
+    pub token_made: bool,
 }
 
 /// Decides the pointer config. The change (for `Dest::Dir`, the file; for any destination, a
@@ -111,18 +114,14 @@ pub fn pointer<'s>(
     if let (Some(id), Some(s)) = (&created, &store) {
         super::tokens::stage(&mut change, s)?;
         notes.push(Note::Info(format!(
-            "created token {id} for pool {pool}: the pool had no token of its own (a running serve takes it at its next reload)"
+            "a new token {id} for pool {pool}: the pool had no token of its own (a running serve takes it at its next reload)"
         )));
     }
     let path = match &inputs.dest {
         Dest::Dir => {
             let rel = layout::pointer(pool);
             let mode = if secret { SECRET_MODE } else { PUBLIC_MODE };
-            let ow = if inputs.force {
-                Overwrite::Allow
-            } else {
-                Overwrite::Never
-            };
+            let ow = Overwrite::when(inputs.force);
             change.write(&rel, &bytes, mode, ow);
             if let Some(c) = remember(cfg, pool, inputs.url.is_some(), &url) {
                 c.stage(&mut change)?;
@@ -143,6 +142,7 @@ pub fn pointer<'s>(
         base64: inputs.base64,
         sources,
         bytes,
+        token_made: created.is_some(),
     };
     let change = (!change.is_empty()).then_some(change);
     Ok(Outcome {

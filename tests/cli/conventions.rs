@@ -119,6 +119,39 @@ fn dry_run_writes_nothing_and_says_what_it_would() {
             "{c:?} does not say it is a dry run:\n{out}{err}"
         );
     }
+    // Result lines say what would be done; no secret of a token never saved is printed.
+    let (_, out, err) = run(d.path(), &["token", "create", "--dry-run"]);
+    assert!(out.is_empty(), "a secret that was never saved: {out}");
+    assert!(err.contains("Would create token"), "{err}");
+    let (_, out, _) = run(d.path(), &["token", "rotate", "--dry-run"]);
+    assert!(out.contains("worker: would make current token"), "{out}");
+    assert!(out.contains("would rewrite: worker.ign"), "{out}");
+    let (_, out, _) = run(
+        d.path(),
+        &["pointer", "--pool", "worker", "--force", "--dry-run"],
+    );
+    assert!(out.starts_with("Would write "), "{out}");
+    let new_pool = [
+        "pointer",
+        "--pool",
+        "infra",
+        "--new-pool",
+        "--output",
+        "-",
+        "--dry-run",
+    ];
+    let (code, out, err) = run(d.path(), &new_pool);
+    assert_eq!((code, out.as_str()), (0, ""), "{err}");
+    assert!(err.contains("its token, made here, is not saved"), "{err}");
+    // An --output the real command could not write fails the dry run the same way.
+    std::fs::write(d.path().join("afile"), "x").unwrap();
+    for dry in [true, false] {
+        let mut args = vec!["pointer", "--pool", "worker", "--output", "afile/w.ign"];
+        args.extend(dry.then_some("--dry-run"));
+        let (code, _, err) = run(d.path(), &args);
+        assert_eq!(code, 1, "{err}");
+        assert!(err.contains("afile is not a directory"), "{err}");
+    }
     // A dry run in a directory that does not exist leaves none behind.
     let e = tempfile::tempdir().unwrap();
     let (code, _, err) = run(

@@ -58,7 +58,7 @@ fn a_new_pool_gets_its_own_token_and_a_url_is_remembered() {
     assert_eq!(r.source, "https://lb.example.com:22623/config/infra");
     assert!(
         notes.iter().any(|n| n.starts_with(&format!(
-            "created token {} for pool infra",
+            "a new token {} for pool infra",
             r.token_id.as_deref().unwrap()
         ))),
         "{notes:?}"
