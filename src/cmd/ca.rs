@@ -105,11 +105,12 @@ fn finish(ui: &Ui, (changed, out): (bool, Outcome<'_, CaReport>)) -> Result<u8> 
     let r = &out.report;
     if ui.structured() {
         ui.out_json(r)?;
-    } else if changed {
+    } else if changed || (ui.dry_run && !r.files.is_empty()) {
         print_written(ui, &r.heading, &r.files)?;
         // Only a rotation in progress is news.
         if let Some(n) = r.next {
-            ui.info(format!("\n{}.\nNext: {n}.", r.phase));
+            let then = ui.did("", "Would be: ");
+            ui.info(format!("\n{then}{}.\nNext: {n}.", r.phase));
         }
     } else {
         ui.info(format!("{}.", r.phase));

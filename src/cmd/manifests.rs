@@ -55,7 +55,9 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
             })
             .collect();
         ui.out(crate::ui::table(&["FILE", "MODE", "KIND", "OBJECT"], &rows))?;
-        ui.info(format!("apply with `oc apply -f {}` (Secrets hold keys and tokens: keep the directory private)", inputs.output.display()));
+        if !ui.dry_run {
+            ui.info(format!("apply with `oc apply -f {}` (Secrets hold keys and tokens: keep the directory private)", inputs.output.display()));
+        }
     }
     Ok(exit::OK)
 }

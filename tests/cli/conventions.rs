@@ -126,6 +126,10 @@ fn dry_run_writes_nothing_and_says_what_it_would() {
     let (_, out, _) = run(d.path(), &["token", "rotate", "--dry-run"]);
     assert!(out.contains("worker: would make current token"), "{out}");
     assert!(out.contains("would rewrite: worker.ign"), "{out}");
+    let (_, _, err) = run(d.path(), &["ca", "rotate", "--dry-run"]);
+    assert!(err.contains("Would be: CA rotation, phase 1 of 3"), "{err}");
+    let (_, _, err) = run(d.path(), &["manifests", "--dry-run"]);
+    assert!(!err.contains("apply with"), "{err}");
     let (_, out, _) = run(
         d.path(),
         &["pointer", "--pool", "worker", "--force", "--dry-run"],
