@@ -19,9 +19,12 @@ use crate::ui::{Ui, table};
 #[serde(rename_all = "camelCase")]
 struct ChangeReport<'a> {
     token: &'a TokenSummary,
-    /// `<id>.<secret>`: only `token create` prints it, as its output.
-    bearer: String,
+    /// `<id>.<secret>`: only `token create` prints it, as its output (never for a dry run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    bearer: Option<String>,
     rewritten: &'a [String],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    dry_run: bool,
 }
 
 /// Runs `token create`.
@@ -51,8 +54,15 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
             .map(|e| format!(", expires {e}"))
             .unwrap_or_default()
     );
-    if ui.dry_run {
+    if ui.structured() && (ui.dry_run || c.printed.is_none()) {
         // No secret of a token that does not exist, in any format.
+        ui.out_json(&ChangeReport {
+            token: &c.summary,
+            bearer: (!ui.dry_run).then(|| c.token.bearer()),
+            rewritten: &c.rewritten,
+            dry_run: ui.dry_run,
+        })?;
+    } else if ui.dry_run {
         ui.warn(format!("dry run: {about} Its secret is not printed."));
     } else if let Some(bytes) = &c.printed {
         // The pointer config is the output, whatever --format says: it is JSON already.
@@ -62,12 +72,6 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
             c.pools[0]
         ));
         report_rewritten(ui, &c.rewritten);
-    } else if ui.structured() {
-        ui.out_json(&ChangeReport {
-            token: &c.summary,
-            bearer: c.token.bearer(),
-            rewritten: &c.rewritten,
-        })?;
     } else {
         // Like `kubeadm token create`: the one place the whole token is printed, on request.
         ui.out(format!("{}\n", c.token.bearer()))?;

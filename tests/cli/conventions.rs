@@ -123,6 +123,9 @@ fn dry_run_writes_nothing_and_says_what_it_would() {
     let (_, out, err) = run(d.path(), &["token", "create", "--dry-run"]);
     assert!(out.is_empty(), "a secret that was never saved: {out}");
     assert!(err.contains("Would create token"), "{err}");
+    let (_, out, _) = run(d.path(), &["token", "create", "--dry-run", "-o", "json"]);
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(v["dryRun"] == true && v.get("bearer").is_none(), "{out}");
     let (_, out, _) = run(d.path(), &["token", "rotate", "--dry-run"]);
     assert!(out.contains("worker: would make current token"), "{out}");
     assert!(out.contains("would rewrite: worker.ign"), "{out}");
