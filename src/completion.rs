@@ -72,13 +72,19 @@ fn dir_on_line(words: &[OsString], home: Option<OsString>) -> Option<PathBuf> {
     }
 }
 
+/// The one file `rel` of `dir`, parsed by its format's reader; `None` when either fails.
+fn read<T>(
+    dir: &AssetDir,
+    rel: &str,
+    parse: impl Fn(&[u8], &str) -> anyhow::Result<T>,
+) -> Option<T> {
+    parse(&dir.read(rel).ok()?, rel).ok()
+}
+
 /// The pools the directory knows, as the commands do: built in, in mcsctl.json, rendered.
 fn pools() -> Vec<CompletionCandidate> {
     let dir = dir();
-    let config = dir
-        .read(layout::CONFIG)
-        .ok()
-        .and_then(|b| crate::ops::config::parse(&b, layout::CONFIG).ok());
+    let config = read(&dir, layout::CONFIG, crate::ops::config::parse);
     let rendered: Vec<String> = crate::assets::pool_files(&dir.path(layout::RENDERED))
         .into_iter()
         .map(|(pool, _)| pool)
@@ -91,11 +97,7 @@ fn pools() -> Vec<CompletionCandidate> {
 
 /// The ids of the tokens not revoked, with what each is (never a secret).
 fn token_ids() -> Vec<CompletionCandidate> {
-    let Some(store) = dir()
-        .read(layout::TOKENS)
-        .ok()
-        .and_then(|b| TokenStore::parse(&b, layout::TOKENS).ok())
-    else {
+    let Some(store) = read(&dir(), layout::TOKENS, TokenStore::parse) else {
         return Vec::new();
     };
     store
@@ -118,11 +120,7 @@ fn token_ids() -> Vec<CompletionCandidate> {
 
 /// The registered machines' names.
 fn machines() -> Vec<CompletionCandidate> {
-    let Some(reg) = dir()
-        .read(layout::MACHINES)
-        .ok()
-        .and_then(|b| Registry::parse(&b, layout::MACHINES).ok())
-    else {
+    let Some(reg) = read(&dir(), layout::MACHINES, Registry::parse) else {
         return Vec::new();
     };
     reg.machines

@@ -385,12 +385,17 @@ pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrit
     Ok(())
 }
 
-/// What [`write_atomic`] would refuse, checked without writing anything (`--dry-run`).
-pub fn check_write(path: &Path, overwrite: Overwrite) -> Result<()> {
-    let parent = match path.parent() {
+/// The directory a file named `path` goes in (`.` for a bare name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// What [`write_atomic`] would refuse, checked without writing anything (`--dry-run`).
+pub fn check_write(path: &Path, overwrite: Overwrite) -> Result<()> {
+    let parent = parent_of(path);
     if let Ok(m) = fs::metadata(parent)
         && !m.is_dir()
     {
@@ -410,10 +415,7 @@ pub(crate) fn write_atomic_quietly(
     overwrite: Overwrite,
 ) -> Result<()> {
     check_write(path, overwrite)?;
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let parent = parent_of(path).to_path_buf();
     ensure_dir(&AssetDir::new(&parent), &parent)?;
     let mut tmp = tempfile::Builder::new()
         .prefix(change::TMP_PREFIX)
