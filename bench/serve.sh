@@ -9,8 +9,10 @@
 # included (wrk shares the cores, so req/s ratios understate the difference in server cost).
 # Then the new-connection rates as a fraction of what the cores' crypto allows (openssl speed).
 # Then the small config with `Connection: close` again from hey, a Go client: full handshakes, as Ignition makes.
-# Then bench/floor.c (a plain-TCP server doing nothing but answer) on the keep-alive load.
-# Needs: nginx, wrk, hey, openssl, a C compiler (Debian packages), python3.
+# Then three floors on every case, next to mcsctl and nginx again: plain TCP (bench/floor.c, the
+# keep-alive cases), rustls alone (examples/tls_floor.rs) and serve's stack with no work of its
+# own (examples/hyper_floor.rs).
+# Needs: nginx, wrk, hey, openssl, a C compiler (Debian packages), python3. FLOOR=0 skips the floors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 for p in nginx wrk hey openssl cc; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk hey openssl gcc; }; done
@@ -20,7 +22,7 @@ work=$(mktemp -d)
 cleanup() {
   [ -n "${mpid:-}" ] && kill "$mpid" 2>/dev/null || true
   [ -f "$work/nginx.pid" ] && kill "$(cat "$work/nginx.pid")" 2>/dev/null || true
-  [ -n "${fpid:-}" ] && kill "$fpid" 2>/dev/null || true
+  for p in "${fpid:-}" "${tpid:-}" "${hfpid:-}"; do [ -n "$p" ] && kill "$p" 2>/dev/null || true; done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -211,12 +213,12 @@ hey_check() { # label output: every response a 200, no client error
     echo "non-200 responses or errors from hey ($1):" >&2; echo "$2" >&2; exit 1
   fi
 }
+hey_rps() { awk '/Requests\/sec/{printf "%.0f\n", $2}'; }
+hey_p99() { awk '$1=="99%"{print $3 * 1000}'; }
+hey_n() { grep -oE '\[200\][[:space:]]+[0-9]+' | awk '{print $2}'; }
 if [ -n "$sizes" ] && [ "${HEY:-1}" != 0 ]; then
   both hey_out /config/small "$accept"
   hey_check mcsctl "$m"; hey_check nginx "$n"
-  hey_rps() { awk '/Requests\/sec/{printf "%.0f\n", $2}'; }
-  hey_p99() { awk '$1=="99%"{print $3 * 1000}'; }
-  hey_n() { grep -oE '\[200\][[:space:]]+[0-9]+' | awk '{print $2}'; }
   mr=$(echo "$m" | hey_rps)
   handshakes+=("small close, hey (full handshakes, as Ignition)=$mr")
   row "small, close, hey (Go TLS, full handshakes)" "$mr" "$(echo "$n" | hey_rps)" \
@@ -224,27 +226,74 @@ if [ -n "$sizes" ] && [ "${HEY:-1}" != 0 ]; then
     "$(per_req "$mt" "$(echo "$m" | hey_n)")" "$(per_req "$nt" "$(echo "$n" | hey_n)")"
 fi
 
-# The floor (FLOOR=0 skips): bench/floor.c answers the small keep-alive case's requests with the
-# same bytes over plain TCP, one write per read, no TLS, no HTTP beyond finding the blank line, no
-# auth, no log. Its CPU per request bounds from below what any server pays on this kernel; it is
-# measured here next to nginx and mcsctl on the same wrk load, so the ratios of the table above
-# can be read against it.
+# The floors (FLOOR=0 skips): what a server does at the least, on the same loads, measured here
+# next to mcsctl and nginx again so the ratios of the table above can be read against them.
+# - plain TCP: bench/floor.c answers keep-alive requests with the same bytes, one write per read,
+#   no TLS, no HTTP beyond finding the blank line (keep-alive cases only);
+# - rustls: examples/tls_floor.rs, rustls configured as serve configures it, on a bare event loop
+#   per core, the response found by its request line: no async runtime, no HTTP library;
+# - rustls + hyper: examples/hyper_floor.rs, serve's stack (tokio-rustls and hyper on serve's
+#   worker model, with its header timeout) answering from a map of paths: no auth, no
+#   negotiation, no log.
+# mcsctl's distance from the last is its own work; the first two bound any server on this kernel
+# and on this TLS library.
 if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
   cc -O2 -pthread -o "$work/floor" bench/floor.c
-  fport=22663
-  "$work/floor" "$fport" "$work/docroot/small.ign" 2> "$work/floor.err" &
-  fpid=$!
-  for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$fport/" && break; sleep 0.1; done
-  f0=$(ticks "$fpid"); f=$(run_wrk "http://127.0.0.1:$fport/config/small" "$accept"); f1=$(ticks "$fpid")
-  both run_wrk /config/small "$accept"
-  fc=$(per_req $((f1 - f0)) "$(echo "$f" | requests)")
-  mc=$(per_req "$mt" "$(echo "$m" | requests)"); nc=$(per_req "$nt" "$(echo "$n" | requests)")
+  cargo build --release --quiet --example tls_floor --example hyper_floor
+  fport=22663; tport=22673; hport=22683
+  target/release/examples/tls_floor $tport "$work/a/tls/mcs.crt" "$work/a/tls/mcs.key" "$work/docroot" > "$work/tls_floor.out" 2>&1 &
+  tpid=$!
+  target/release/examples/hyper_floor $hport "$work/a/tls/mcs.crt" "$work/a/tls/mcs.key" "$work/docroot" > "$work/hyper_floor.out" 2>&1 &
+  hfpid=$!
+  for port in $tport $hport; do
+    for _ in $(seq 100); do curl -sf -o /dev/null --cacert "$work/a/tls/mcs-ca.crt" "https://127.0.0.1:$port/config/small" && break; sleep 0.1; done
+    for size in small large; do
+      curl -sf --cacert "$work/a/tls/mcs-ca.crt" -H "$accept" -o "$work/f-$size" "https://127.0.0.1:$port/config/$size"
+      cmp -s "$work/f-$size" "$work/docroot/$size.ign" || { echo "the floor on port $port serves other bytes for $size" >&2; exit 1; }
+    done
+  done
+  cpu_of() { # pid client url header...: the CPU µs per request of pid while client fetches url
+    local pid=$1 client=$2 url=$3 t0 t1 out n
+    shift 3
+    t0=$(ticks "$pid"); out=$("$client" "$url" "$@"); t1=$(ticks "$pid")
+    if [ "$client" = hey_out ]; then
+      hey_check "floor $url" "$out"; n=$(echo "$out" | hey_n)
+    else
+      if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses from $url:" >&2; echo "$out" >&2; exit 1; fi
+      n=$(echo "$out" | requests)
+    fi
+    per_req $((t1 - t0)) "$n"
+  }
   echo
-  echo "| small keep-alive, again | floor (plain TCP) | mcsctl | nginx | floor / nginx | mcsctl / nginx |"
-  echo "| --- | --- | --- | --- | --- | --- |"
-  echo "| CPU µs/req | $fc | $mc | $nc | $(ratio "$fc" "$nc") | $(ratio "$mc" "$nc") |"
-  echo "| req/s | $(echo "$f" | rps) | $(echo "$m" | rps) | $(echo "$n" | rps) | | |"
-  kill "$fpid"; fpid=
+  echo "| case (CPU µs per request) | plain TCP | rustls | rustls + hyper | mcsctl | nginx | plain TCP / nginx | rustls / nginx | rustls + hyper / nginx | mcsctl / nginx |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  cases=("small keep-alive" "small close" "large keep-alive" "large close")
+  [ "${HEY:-1}" != 0 ] && cases+=("small close, hey")
+  for label in "${cases[@]}"; do
+    size=${label%% *}; client=run_wrk; extra=()
+    case $label in *close*) extra=("Connection: close") ;; esac
+    case $label in *hey) client=hey_out; extra=() ;; esac
+    tc="-"
+    if [ "${label#* }" = keep-alive ]; then
+      "$work/floor" "$fport" "$work/docroot/$size.ign" 2> "$work/floor.err" &
+      fpid=$!
+      for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$fport/" && break; sleep 0.1; done
+      tc=$(cpu_of "$fpid" run_wrk "http://127.0.0.1:$fport/config/$size" "$accept")
+      kill "$fpid"; fpid=
+    fi
+    tl=$(cpu_of "$tpid" "$client" "https://127.0.0.1:$tport/config/$size" "$accept" "${extra[@]}")
+    hy=$(cpu_of "$hfpid" "$client" "https://127.0.0.1:$hport/config/$size" "$accept" "${extra[@]}")
+    both "$client" "/config/$size" "$accept" "${extra[@]}"
+    if [ "$client" = hey_out ]; then
+      hey_check mcsctl "$m"; hey_check nginx "$n"
+      mc=$(per_req "$mt" "$(echo "$m" | hey_n)"); nc=$(per_req "$nt" "$(echo "$n" | hey_n)")
+    else
+      mc=$(per_req "$mt" "$(echo "$m" | requests)"); nc=$(per_req "$nt" "$(echo "$n" | requests)")
+    fi
+    tr=-; [ "$tc" != - ] && tr=$(ratio "$tc" "$nc")
+    echo "| $label | $tc | $tl | $hy | $mc | $nc | $tr | $(ratio "$tl" "$nc") | $(ratio "$hy" "$nc") | $(ratio "$mc" "$nc") |"
+  done
+  kill "$tpid" "$hfpid"; tpid=; hfpid=
 fi
 
 # Handshakes against what these cores' crypto allows. A full TLS 1.3 handshake costs one P-256
