@@ -24,13 +24,13 @@ pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
     let header = header.unwrap_or("");
     let mut entries: Vec<(f32, &str, Option<Version>)> = Vec::new();
     for value in header.split(',') {
-        let parts: Vec<&str> = value.trim().split(';').map(str::trim).collect();
-        let Some((_, subtype)) = parts[0].split_once('/') else {
+        let mut parts = value.trim().split(';').map(str::trim);
+        let Some((_, subtype)) = parts.next().and_then(|media| media.split_once('/')) else {
             continue;
         };
         let mut version = None;
         let mut q = None;
-        for ext in &parts[1..] {
+        for ext in parts {
             let Some((k, v)) = ext.split_once('=') else {
                 continue;
             };
@@ -65,9 +65,11 @@ pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
 
 /// `strconv.ParseFloat(s, 32)` for what an Accept header holds.
 fn go_parse_float32(s: &str) -> Option<f32> {
-    let lower = s.to_ascii_lowercase();
-    let body = lower.trim_start_matches(['+', '-']);
-    if matches!(body, "inf" | "infinity" | "nan") {
+    let body = s.trim_start_matches(['+', '-']);
+    if ["inf", "infinity", "nan"]
+        .iter()
+        .any(|w| body.eq_ignore_ascii_case(w))
+    {
         return s.parse::<f32>().ok();
     }
     if body.is_empty()

@@ -6,6 +6,7 @@
 //! matching nothing) counts towards a block; a stale token the server knows (expired,
 //! revoked) is refused with its reason and never counts.
 
+use std::borrow::Cow;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
@@ -62,7 +63,7 @@ pub struct Response {
     /// the token's uses are spent) before the config is sent.
     pub machine: Option<MachineFetch>,
     /// The spec version of the config served.
-    pub spec: Option<String>,
+    pub spec: Option<crate::ignition::spec::Spec>,
 }
 
 /// A full-config fetch made with a machine token.
@@ -129,7 +130,7 @@ pub fn handle(
         Route::Pool(p) => p,
         Route::Answer(r) => return *r,
     };
-    let pool = pool.as_str();
+    let pool = &*pool;
     let who = classify(&state.tokens, presented(req), now);
     let label = match &who {
         Presented::Nothing => Auth::None,
@@ -193,7 +194,7 @@ pub fn handle(
 
 /// The pool a request asks for (`/config/<pool>`), or the answer for any other request: a
 /// redirect to the clean path, /healthz, 404, 405.
-fn route(req: &Request<'_>) -> Route {
+fn route<'a>(req: &Request<'a>) -> Route<'a> {
     let get_or_head = req.method == "GET" || req.method == "HEAD";
     // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
     // redirected to its clean form.
@@ -204,11 +205,11 @@ fn route(req: &Request<'_>) -> Route {
         )));
     };
     let clean = clean_path(&path);
-    if clean != path {
+    if *clean != *path {
         let mut r = Response::text(301, "moved permanently");
         let location = match req.query {
             Some(q) => format!("{clean}?{q}"),
-            None => clean,
+            None => clean.into_owned(),
         };
         r.headers.push(("location", location));
         return Route::Answer(Box::new(r));
@@ -230,17 +231,25 @@ fn route(req: &Request<'_>) -> Route {
     }
     // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
     // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
-    let pool = path.trim_end_matches('/').rsplit('/').next().unwrap_or("");
-    if !is_dns_label(pool) {
+    let base = |p: &str| -> (usize, usize) {
+        let trimmed = p.trim_end_matches('/');
+        let start = trimmed.rfind('/').map_or(0, |i| i + 1);
+        (start, trimmed.len())
+    };
+    let (start, end) = base(&path);
+    if !is_dns_label(&path[start..end]) {
         return Route::Answer(Box::new(Response::text(404, "not found")));
     }
-    Route::Pool(pool.to_string())
+    Route::Pool(match path {
+        Cow::Borrowed(p) => Cow::Borrowed(&p[start..end]),
+        Cow::Owned(p) => Cow::Owned(p[start..end].to_string()),
+    })
 }
 
 /// Where a request goes.
-enum Route {
+enum Route<'a> {
     /// `/config/<pool>`.
-    Pool(String),
+    Pool(Cow<'a, str>),
     /// Anything else, answered as it is.
     Answer(Box<Response>),
 }
@@ -342,21 +351,47 @@ fn serve_config(
         auth: Auth::None,
         blocked_for: None,
         machine: None,
-        spec: Some(spec.to_string()),
+        spec: Some(spec),
     }
 }
 
 /// `%XX` decoded as Go's `url.PathUnescape` does for a request path; `None` for a bad escape
 /// or a path that is not UTF-8.
-fn percent_decode(p: &str) -> Option<String> {
+fn percent_decode(p: &str) -> Option<Cow<'_, str>> {
     if !p.contains('%') {
-        return Some(p.to_string());
+        return Some(Cow::Borrowed(p));
     }
-    String::from_utf8(crate::percent::decode(p.as_bytes()).ok()?).ok()
+    String::from_utf8(crate::percent::decode(p.as_bytes()).ok()?)
+        .ok()
+        .map(Cow::Owned)
 }
 
-/// net/http's `cleanPath`: `path.Clean`, keeping a trailing slash.
-fn clean_path(p: &str) -> String {
+/// net/http's `cleanPath`: `path.Clean`, keeping a trailing slash. A path it leaves as it is
+/// (every request a machine makes) is returned without a copy.
+fn clean_path(p: &str) -> Cow<'_, str> {
+    if is_clean(p) {
+        return Cow::Borrowed(p);
+    }
+    Cow::Owned(cleaned(p))
+}
+
+/// Whether [`cleaned`] leaves `p` as it is: rooted, and no segment empty (but the one after a
+/// trailing slash), `.` or `..`.
+fn is_clean(p: &str) -> bool {
+    let Some(rest) = p.strip_prefix('/') else {
+        return false;
+    };
+    let mut segments = rest.split('/').peekable();
+    while let Some(s) = segments.next() {
+        let last = segments.peek().is_none();
+        if s == "." || s == ".." || (s.is_empty() && !last) {
+            return false;
+        }
+    }
+    true
+}
+
+fn cleaned(p: &str) -> String {
     if p.is_empty() {
         return "/".into();
     }
@@ -375,6 +410,18 @@ fn clean_path(p: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_clean_path_is_kept_without_a_copy_and_only_then() {
+        let paths = "/ // /. /.. /./ /../ config /config /config/ /config/worker /config/worker/ \
+             /config//worker /config/./worker /config/../worker /config/worker/. /config/worker/.. \
+             /config/.worker /config/worker.. /config/worker// /a/b/c/ /a/b/../c /%2e";
+        for p in paths.split(' ').chain([""]) {
+            let kept = matches!(clean_path(p), Cow::Borrowed(_));
+            assert_eq!(kept, cleaned(p) == p, "{p:?}");
+            assert_eq!(clean_path(p), cleaned(p), "{p:?}");
+        }
+    }
 
     #[test]
     fn presented_tokens() {

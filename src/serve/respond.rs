@@ -234,9 +234,10 @@ async fn record(
     let client = addr_str(peer.client, &mut buf);
     let mut via = [0u8; 64];
     let via = peer.via.map(|v| addr_str(v, &mut via));
+    let spec = r.spec.map(|s| s.to_string()).unwrap_or_default();
     let sent = Sent {
         pool: r.pool.as_deref().unwrap_or_default(),
-        spec: r.spec.as_deref().unwrap_or_default(),
+        spec: &spec,
         bytes: r.body.len() as u64,
         client,
         via,
