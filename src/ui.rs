@@ -124,12 +124,30 @@ impl Ui {
     }
 
     /// Writes the document to stdout: pretty JSON (fields in their declared order), or YAML
-    /// as `sigs.k8s.io/yaml` writes it (keys sorted, as `oc -o yaml`).
+    /// as `sigs.k8s.io/yaml` writes it (keys sorted, as `oc -o yaml`). Under `--dry-run` a
+    /// document that is an object says so first, `"dryRun": true`, so that a script reading it
+    /// cannot take what would be done for what was.
     pub fn out_json<T: Serialize>(&self, value: &T) -> Result<()> {
+        let mut doc = serde_json::to_value(value)?;
+        let mark = self.dry_run
+            && doc
+                .as_object()
+                .is_some_and(|o| !o.contains_key(DRY_RUN_KEY));
         if self.format == Format::Yaml {
-            return self.out(crate::golang::yaml::marshal(&serde_json::to_value(value)?));
+            if mark && let Some(o) = doc.as_object_mut() {
+                o.insert(DRY_RUN_KEY.into(), true.into());
+            }
+            return self.out(crate::golang::yaml::marshal(&doc));
         }
         let mut s = serde_json::to_string_pretty(value)?;
+        if mark {
+            // serde_json's map sorts its keys; the declared order is kept by marking the text:
+            // a pretty object starts "{" and a newline, or is "{}".
+            s = match s.strip_prefix("{\n") {
+                Some(rest) => format!("{{\n  \"{DRY_RUN_KEY}\": true,\n{rest}"),
+                None => format!("{{\n  \"{DRY_RUN_KEY}\": true\n}}"),
+            };
+        }
         s.push('\n');
         self.out(s)
     }
@@ -180,6 +198,9 @@ impl log::Log for VerboseLog {
 }
 
 static VERBOSE_LOG: VerboseLog = VerboseLog;
+
+/// The field a structured report made under `--dry-run` carries.
+const DRY_RUN_KEY: &str = "dryRun";
 
 /// Turns the `-v` lines on.
 pub fn enable_verbose_log() {

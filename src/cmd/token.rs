@@ -23,8 +23,6 @@ struct ChangeReport<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     bearer: Option<String>,
     rewritten: &'a [String],
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    dry_run: bool,
 }
 
 /// Runs `token create`.
@@ -60,7 +58,6 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
             token: &c.summary,
             bearer: (!ui.dry_run).then(|| c.token.bearer()),
             rewritten: &c.rewritten,
-            dry_run: ui.dry_run,
         })?;
     } else if ui.dry_run {
         ui.warn(format!("dry run: {about} Its secret is not printed."));

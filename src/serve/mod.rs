@@ -238,7 +238,7 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     wait_for_stop(term, int).await;
     reloader.abort();
     drain(&log, stop_tx, tasks, &permits, capacity, opts.drain_timeout).await;
-    workers.stop();
+    workers.stop().await;
     stopped(&shared, &log);
     Ok(crate::exit::OK)
 }

@@ -71,12 +71,20 @@ impl Workers {
         &self.handles
     }
 
-    /// Ends every worker (after the drain) and waits for their threads.
-    pub fn stop(self) {
+    /// Ends every worker (after the drain) and waits for their threads, off the async thread:
+    /// each ends as soon as its `block_on` returns, dropping what the drain left.
+    pub async fn stop(self) {
+        let mut threads = Vec::with_capacity(self.running.len());
         for (end, thread) in self.running {
             let _ = end.send(());
-            let _ = thread.join();
+            threads.push(thread);
         }
+        let _ = tokio::task::spawn_blocking(move || {
+            for thread in threads {
+                let _ = thread.join();
+            }
+        })
+        .await;
     }
 }
 
@@ -109,6 +117,9 @@ mod tests {
             .map(|i| format!("serve-worker-{i}"))
             .collect();
         assert_eq!(names, expected);
-        workers.stop();
+        let control = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        control.block_on(workers.stop());
     }
 }

@@ -119,6 +119,32 @@ fn dry_run_writes_nothing_and_says_what_it_would() {
             "{c:?} does not say it is a dry run:\n{out}{err}"
         );
     }
+    // Every structured report of a dry run says so, first, in JSON and in YAML.
+    for c in commands {
+        for format in ["json", "yaml"] {
+            let args = [c, &["--dry-run", "-o", format]].concat();
+            let (code, out, err) = run(d.path(), &args);
+            assert_eq!(code, 0, "{c:?} -o {format}: {err}");
+            let v: Value = if format == "json" {
+                serde_json::from_str(&out).unwrap_or_else(|e| panic!("{c:?}: {e}: {out}"))
+            } else {
+                serde_yaml_ng::from_str(&out).unwrap_or_else(|e| panic!("{c:?}: {e}: {out}"))
+            };
+            assert_eq!(v["dryRun"], true, "{c:?} -o {format}: {out}");
+            if format == "json" {
+                assert!(out.starts_with("{\n  \"dryRun\": true,"), "{c:?}: {out}");
+            }
+        }
+    }
+    let (_, out, _) = run(
+        d.path(),
+        &["machine", "add", "w2", "--pool", "worker", "-o", "json"],
+    );
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v.get("dryRun").is_none(),
+        "a real change is no dry run: {out}"
+    );
     // Result lines say what would be done; no secret of a token never saved is printed.
     let (_, out, err) = run(d.path(), &["token", "create", "--dry-run"]);
     assert!(out.is_empty(), "a secret that was never saved: {out}");
