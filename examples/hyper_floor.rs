@@ -19,30 +19,30 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioIo, TokioTimer};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+#[path = "floor/setup.rs"]
+mod setup;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        eprintln!("usage: hyper_floor PORT CERT-PEM KEY-PEM DOCROOT");
-        std::process::exit(2);
-    }
-    let port: u16 = args[1].parse().expect("PORT");
-    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(server_config(&args[2], &args[3])));
-    let bodies = Arc::new(bodies(&args[4]));
-    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("bind");
-    listener.set_nonblocking(true).expect("nonblocking");
+    let args = setup::args("hyper_floor");
+    let listener = setup::listen("hyper_floor", args.port);
+    let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(args.tls));
+    let bodies: HashMap<String, Bytes> = args
+        .files
+        .into_iter()
+        .map(|(name, body)| (format!("/config/{name}"), Bytes::from(body)))
+        .collect();
+    let bodies = Arc::new(bodies);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: Vec<_> = (0..cores)
         .map(|_| {
-            let listener = listener.try_clone().expect("dup");
+            let listener = listener.try_clone().expect("a listening socket's copy");
             let (acceptor, bodies) = (acceptor.clone(), bodies.clone());
             std::thread::spawn(move || {
                 let rt = tokio::runtime::Builder::new_current_thread()
                     .enable_all()
                     .build()
-                    .expect("runtime");
+                    .expect("a tokio runtime");
                 rt.block_on(worker(listener, acceptor, bodies));
             })
         })
@@ -53,51 +53,12 @@ fn main() {
     }
 }
 
-/// Each `DOCROOT/NAME.ign` as the body for `/config/NAME`.
-fn bodies(docroot: &str) -> HashMap<String, Bytes> {
-    let mut found = HashMap::new();
-    for entry in std::fs::read_dir(docroot).expect("DOCROOT") {
-        let path = entry.expect("DOCROOT").path();
-        let (Some(name), Some("ign")) = (
-            path.file_stem().and_then(|s| s.to_str()),
-            path.extension().and_then(|s| s.to_str()),
-        ) else {
-            continue;
-        };
-        let body = std::fs::read(&path).expect("a file in DOCROOT");
-        found.insert(format!("/config/{name}"), Bytes::from(body));
-    }
-    found
-}
-
-/// serve's configuration (src/serve/tls.rs), less what only a reload needs.
-fn server_config(cert: &str, key: &str) -> rustls::ServerConfig {
-    let chain = CertificateDer::pem_file_iter(cert)
-        .expect("CERT-PEM")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("CERT-PEM");
-    let key = PrivateKeyDer::from_pem_file(key).expect("KEY-PEM");
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut tls = rustls::ServerConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(chain, key)
-        .expect("certificate and key");
-    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-    tls.ignore_client_order = true;
-    tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
-    tls.ticketer = rustls::crypto::aws_lc_rs::Ticketer::new().expect("ticketer");
-    tls.send_tls13_tickets = 1;
-    tls
-}
-
 async fn worker(
     listener: std::net::TcpListener,
     acceptor: tokio_rustls::TlsAcceptor,
     bodies: Arc<HashMap<String, Bytes>>,
 ) {
-    let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+    let listener = tokio::net::TcpListener::from_std(listener).expect("the listening socket");
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
         .header_read_timeout(Duration::from_secs(10))

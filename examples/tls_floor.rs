@@ -20,26 +20,21 @@ use std::sync::Arc;
 
 use mio::net::{TcpListener, TcpStream};
 use mio::{Events, Interest, Poll, Token};
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+
+#[path = "floor/setup.rs"]
+mod setup;
 
 const LISTENER: Token = Token(usize::MAX);
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        eprintln!("usage: tls_floor PORT CERT-PEM KEY-PEM DOCROOT");
-        std::process::exit(2);
-    }
-    let port: u16 = args[1].parse().expect("PORT");
-    let config = Arc::new(server_config(&args[2], &args[3]));
-    let responses = Arc::new(responses(&args[4]));
-    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("bind");
-    listener.set_nonblocking(true).expect("nonblocking");
+    let args = setup::args("tls_floor");
+    let listener = setup::listen("tls_floor", args.port);
+    let config = Arc::new(args.tls);
+    let responses = Arc::new(Responses::of(args.files));
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let threads: Vec<_> = (0..cores)
         .map(|_| {
-            let listener = listener.try_clone().expect("dup");
+            let listener = listener.try_clone().expect("a listening socket's copy");
             let (config, responses) = (config.clone(), responses.clone());
             std::thread::spawn(move || worker(listener, config, responses))
         })
@@ -50,33 +45,24 @@ fn main() {
     }
 }
 
-/// Each `DOCROOT/NAME.ign` as the whole response to `GET /config/NAME`, head and body.
-fn responses(docroot: &str) -> Responses {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir(docroot).expect("DOCROOT") {
-        let path = entry.expect("DOCROOT").path();
-        let (Some(name), Some("ign")) = (
-            path.file_stem().and_then(|s| s.to_str()),
-            path.extension().and_then(|s| s.to_str()),
-        ) else {
-            continue;
-        };
-        let body = std::fs::read(&path).expect("a file in DOCROOT");
-        let mut response = format!(
-            "HTTP/1.1 200 OK\r\ncontent-type: application/vnd.coreos.ignition+json;version=3.3.0\r\ncontent-length: {}\r\n\r\n",
-            body.len()
-        )
-        .into_bytes();
-        response.extend_from_slice(&body);
-        found.push((format!("GET /config/{name} ").into_bytes(), response));
-    }
-    Responses(found)
-}
-
-/// The request line's start (method, path and a space) and the response to it.
+/// The request line's start (method, path and a space) and the whole response to it.
 struct Responses(Vec<(Vec<u8>, Vec<u8>)>);
 
 impl Responses {
+    /// `GET /config/NAME` answered with NAME's bytes.
+    fn of(files: Vec<(String, Vec<u8>)>) -> Responses {
+        let each = files.into_iter().map(|(name, body)| {
+            let mut response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/vnd.coreos.ignition+json;version=3.3.0\r\ncontent-length: {}\r\n\r\n",
+                body.len()
+            )
+            .into_bytes();
+            response.extend_from_slice(&body);
+            (format!("GET /config/{name} ").into_bytes(), response)
+        });
+        Responses(each.collect())
+    }
+
     fn to(&self, head: &[u8]) -> &[u8] {
         self.0
             .iter()
@@ -86,28 +72,6 @@ impl Responses {
 }
 
 const NOT_FOUND: &[u8] = b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n";
-
-/// serve's configuration (src/serve/tls.rs), less what only a reload needs.
-fn server_config(cert: &str, key: &str) -> rustls::ServerConfig {
-    let chain = CertificateDer::pem_file_iter(cert)
-        .expect("CERT-PEM")
-        .collect::<Result<Vec<_>, _>>()
-        .expect("CERT-PEM");
-    let key = PrivateKeyDer::from_pem_file(key).expect("KEY-PEM");
-    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut tls = rustls::ServerConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(chain, key)
-        .expect("certificate and key");
-    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-    tls.ignore_client_order = true;
-    tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
-    tls.ticketer = rustls::crypto::aws_lc_rs::Ticketer::new().expect("ticketer");
-    tls.send_tls13_tickets = 1;
-    tls
-}
 
 struct Conn {
     sock: TcpStream,
@@ -125,11 +89,11 @@ fn worker(
     config: Arc<rustls::ServerConfig>,
     responses: Arc<Responses>,
 ) {
-    let mut poll = Poll::new().expect("epoll");
+    let mut poll = Poll::new().expect("an epoll instance");
     let mut listener = TcpListener::from_std(listener);
     poll.registry()
         .register(&mut listener, LISTENER, Interest::READABLE)
-        .expect("register");
+        .expect("the listening socket in epoll");
     let mut conns: HashMap<usize, Conn> = HashMap::new();
     let mut next = 0usize;
     let mut events = Events::with_capacity(256);
@@ -150,7 +114,7 @@ fn worker(
                         continue;
                     }
                     let mut tls =
-                        rustls::ServerConnection::new(config.clone()).expect("connection");
+                        rustls::ServerConnection::new(config.clone()).expect("a TLS connection");
                     // A whole response is sealed at once and left to drain: the least work,
                     // paid for in memory (serve streams a large body under a bound instead).
                     tls.set_buffer_limit(None);
@@ -171,7 +135,7 @@ fn worker(
                 continue;
             };
             if turn(conn, &responses) {
-                let mut conn = conns.remove(&key).expect("present");
+                let mut conn = conns.remove(&key).expect("the connection just served");
                 let _ = poll.registry().deregister(&mut conn.sock);
                 continue;
             }
