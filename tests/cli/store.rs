@@ -13,13 +13,15 @@ use std::time::{Duration, Instant};
 use crate::ignition_client::{ignition_boot, ignition_fetch_within};
 use crate::support::{Https, Serve, machine_token, ok, run, token_for, tool};
 
-/// A free loopback port (bound, then let go: the member binds it a moment later).
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+/// `n` distinct free loopback ports (all bound at once, then let go: the members bind them a
+/// moment later, and another process may take one first; see [`Etcd::start_with`]).
+fn free_ports(n: usize) -> Vec<u16> {
+    let held: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
+        .collect();
+    held.iter()
+        .map(|l| l.local_addr().unwrap().port())
+        .collect()
 }
 
 /// One etcd member.
@@ -47,27 +49,63 @@ impl Etcd {
         Etcd::start_with(n, None)
     }
 
+    /// Every member must answer healthy before the cluster is handed out: a test that stops
+    /// one member counts on the others. A port let go by [`free_ports`] can be taken by another
+    /// process before its member binds it (that member then exits); the cluster is then started
+    /// again on other ports, in a new directory, at most three times.
     fn start_with(n: usize, tls: Option<PathBuf>) -> Option<Etcd> {
         let bin = tool("etcd", "ETCD_BIN", "etcd/usr/bin/etcd")?;
-        let members = (0..n)
-            .map(|i| Member {
-                name: format!("m{i}"),
-                client: free_port(),
-                peer: free_port(),
-                child: None,
-            })
-            .collect();
-        let mut e = Etcd {
-            bin,
-            members,
-            dir: tempfile::tempdir().unwrap(),
-            tls,
-        };
-        for i in 0..n {
-            e.spawn(i);
+        let mut failed = String::new();
+        for _ in 0..3 {
+            let ports = free_ports(2 * n);
+            let members = (0..n)
+                .map(|i| Member {
+                    name: format!("m{i}"),
+                    client: ports[2 * i],
+                    peer: ports[2 * i + 1],
+                    child: None,
+                })
+                .collect();
+            let mut e = Etcd {
+                bin: bin.clone(),
+                members,
+                dir: tempfile::tempdir().unwrap(),
+                tls: tls.clone(),
+            };
+            for i in 0..n {
+                e.spawn(i);
+            }
+            if e.await_every_member() {
+                return Some(e);
+            }
+            failed = e.log_tails(20);
         }
-        e.await_quorum();
-        Some(e)
+        panic!("etcd's members never all became healthy, three times; the last logs:\n{failed}");
+    }
+
+    /// Waits (bounded) until every member answers healthy; false as soon as one has exited.
+    fn await_every_member(&mut self) -> bool {
+        let start = Instant::now();
+        loop {
+            let mut all = true;
+            for i in 0..self.members.len() {
+                let exited = self.members[i]
+                    .child
+                    .as_mut()
+                    .is_none_or(|c| c.try_wait().ok().flatten().is_some());
+                if exited {
+                    return false;
+                }
+                all &= self.healthy(i);
+            }
+            if all {
+                return true;
+            }
+            if start.elapsed() > Duration::from_secs(30) {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 
     fn spawn(&mut self, i: usize) {
@@ -179,11 +217,37 @@ impl Etcd {
         while !(0..self.members.len()).any(|i| self.members[i].child.is_some() && self.healthy(i)) {
             assert!(
                 start.elapsed() < Duration::from_secs(30),
-                "etcd never became healthy; logs in {}",
-                self.dir.path().display()
+                "etcd never became healthy; the members' last log lines:\n{}",
+                self.log_tails(20)
             );
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+impl Etcd {
+    /// The last `n` lines of each member's log: the directory goes when the test fails.
+    fn log_tails(&self, n: usize) -> String {
+        let mut out = String::new();
+        for m in &self.members {
+            let running = if m.child.is_some() {
+                "running"
+            } else {
+                "stopped"
+            };
+            let log = std::fs::read_to_string(self.dir.path().join(format!("{}.log", m.name)))
+                .unwrap_or_else(|e| format!("(no log: {e})"));
+            let lines: Vec<&str> = log.lines().collect();
+            out.push_str(&format!(
+                "--- {} ({running}, client port {}, peer port {})\n",
+                m.name, m.client, m.peer
+            ));
+            for l in &lines[lines.len().saturating_sub(n)..] {
+                out.push_str(l);
+                out.push('\n');
+            }
+        }
+        out
     }
 }
 
