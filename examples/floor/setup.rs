@@ -4,8 +4,7 @@
 
 use std::fmt::Display;
 
-use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::pki_types::CertificateDer;
 
 /// `PORT CERT-PEM KEY-PEM DOCROOT`, read.
 pub struct Args {
@@ -47,26 +46,19 @@ pub fn fail(name: &str, msg: impl Display) -> ! {
     std::process::exit(2)
 }
 
-/// serve's configuration (src/serve/tls.rs), less what only a reload needs.
+/// serve's own configuration (`mcsctl::serve::tls::server_config`, with serve's provider and
+/// its suite order) of the pair, read by mcsctl's PEM reader.
 fn server_config(cert: &str, key: &str) -> Result<rustls::ServerConfig, String> {
-    let chain = CertificateDer::pem_file_iter(cert)
-        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| format!("{cert}: {e}"))?;
-    let key = PrivateKeyDer::from_pem_file(key).map_err(|e| format!("{key}: {e}"))?;
-    let provider = std::sync::Arc::new(rustls::crypto::aws_lc_rs::default_provider());
-    let mut tls = rustls::ServerConfig::builder_with_provider(provider)
-        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-        .map_err(|e| format!("TLS versions: {e}"))?
-        .with_no_client_auth()
-        .with_single_cert(chain, key)
-        .map_err(|e| format!("{cert} and its key: {e}"))?;
-    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-    tls.ignore_client_order = true;
-    tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
-    tls.ticketer =
-        rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| format!("TLS ticketer: {e}"))?;
-    tls.send_tls13_tickets = 1;
-    Ok(tls)
+    let read = |path: &str| std::fs::read(path).map_err(|e| format!("{path}: {e}"));
+    let chain = mcsctl::pki::cert_ders(&read(cert)?, cert)
+        .map_err(|e| format!("{e:#}"))?
+        .into_iter()
+        .map(CertificateDer::from)
+        .collect();
+    let key_der = mcsctl::pki::private_key_der(&read(key)?, key).map_err(|e| format!("{e:#}"))?;
+    let provider = mcsctl::serve::tls::provider();
+    mcsctl::serve::tls::server_config(&provider, chain, key_der, &format!("{cert} and {key}"))
+        .map_err(|e| format!("{e:#}"))
 }
 
 /// Each `DOCROOT/NAME.ign` as NAME and its bytes.

@@ -37,7 +37,7 @@ mod respond;
 mod scrape;
 mod shared;
 pub mod text_log;
-mod tls;
+pub mod tls;
 mod watched;
 mod workers;
 

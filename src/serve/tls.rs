@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result, anyhow, bail};
 use rustls::crypto::CryptoProvider;
-use rustls::pki_types::CertificateDer;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use time::OffsetDateTime;
 
 use super::watched::{FileId, Outcome, file_id};
@@ -144,31 +144,8 @@ impl Tls {
             .map_err(|_| unlike(&key_path, &key_bytes, crate::pki::kind::Wanted::PrivateKey))?;
         let leaf = CertInfo::from_der(&chain[0])
             .with_context(|| format!("reading {}", cert_path.display()))?;
-        let mut tls = rustls::ServerConfig::builder_with_provider(provider.clone())
-            .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-            .map_err(|e| anyhow!("TLS setup: {e}"))?
-            .with_no_client_auth()
-            .with_single_cert(chain, key)
-            .map_err(|e| {
-                anyhow!(
-                    "{} and {} do not form a usable pair: {e}",
-                    cert_path.display(),
-                    key_path.display()
-                )
-            })?;
-        tls.alpn_protocols = vec![b"http/1.1".to_vec()];
-        // The suites in serve's order (see [`provider`]).
-        tls.ignore_client_order = true;
-        // Resumption: a session cache for TLS 1.2 and stateless tickets for both versions.
-        tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
-        tls.ticketer =
-            rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
-        // One TLS 1.3 ticket per handshake, not rustls' two: a client resuming takes one per
-        // connection (OpenSSL and Go keep the newest), and each costs both sides an
-        // encryption and a parse. A client that offers no resumption gets none: Ignition
-        // (Go with no session cache) sends no psk_key_exchange_modes, and rustls then sends no
-        // ticket (server/tls13.rs).
-        tls.send_tls13_tickets = 1;
+        let pair = format!("{} and {}", cert_path.display(), key_path.display());
+        let tls = server_config(provider, chain, key, &pair)?;
         // The snapshot's reader; an unreadable CA certificate only leaves its fingerprint out.
         let ca_fingerprint = crate::ops::cas::certs(dir, layout::CA_CERT)
             .ok()
@@ -193,4 +170,35 @@ impl Tls {
         }
         Status::reason(&self.leaf, now, 0).map(|why| format!("{} {why}", layout::SERVING_CERT))
     }
+}
+
+/// serve's rustls configuration for the serving `chain` and `key` (`pair` names them in an
+/// error): TLS 1.3 and 1.2 with `provider`'s suites in its order, HTTP/1.1 by ALPN, resumption.
+/// bench/serve.sh's floors (examples/) take it too, so they measure what serve configures.
+pub fn server_config(
+    provider: &Arc<CryptoProvider>,
+    chain: Vec<CertificateDer<'static>>,
+    key: PrivateKeyDer<'static>,
+    pair: &str,
+) -> Result<rustls::ServerConfig> {
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+        .map_err(|e| anyhow!("TLS setup: {e}"))?
+        .with_no_client_auth()
+        .with_single_cert(chain, key)
+        .map_err(|e| anyhow!("{pair} do not form a usable pair: {e}"))?;
+    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+    // The suites in serve's order (see [`provider`]).
+    tls.ignore_client_order = true;
+    // Resumption: a session cache for TLS 1.2 and stateless tickets for both versions.
+    tls.session_storage = rustls::server::ServerSessionMemoryCache::new(4096);
+    tls.ticketer =
+        rustls::crypto::aws_lc_rs::Ticketer::new().map_err(|e| anyhow!("TLS ticketer: {e}"))?;
+    // One TLS 1.3 ticket per handshake, not rustls' two: a client resuming takes one per
+    // connection (OpenSSL and Go keep the newest), and each costs both sides an
+    // encryption and a parse. A client that offers no resumption gets none: Ignition
+    // (Go with no session cache) sends no psk_key_exchange_modes, and rustls then sends no
+    // ticket (server/tls13.rs).
+    tls.send_tls13_tickets = 1;
+    Ok(tls)
 }
