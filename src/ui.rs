@@ -128,19 +128,22 @@ impl Ui {
     /// document that is an object says so first, `"dryRun": true`, so that a script reading it
     /// cannot take what would be done for what was.
     pub fn out_json<T: Serialize>(&self, value: &T) -> Result<()> {
-        let mut doc = serde_json::to_value(value)?;
-        let mark = self.dry_run
-            && doc
-                .as_object()
-                .is_some_and(|o| !o.contains_key(DRY_RUN_KEY));
         if self.format == Format::Yaml {
-            if mark && let Some(o) = doc.as_object_mut() {
-                o.insert(DRY_RUN_KEY.into(), true.into());
+            let mut doc = serde_json::to_value(value)?;
+            if self.dry_run
+                && let Some(o) = doc.as_object_mut()
+            {
+                o.entry(DRY_RUN_KEY).or_insert(true.into());
             }
             return self.out(crate::golang::yaml::marshal(&doc));
         }
         let mut s = serde_json::to_string_pretty(value)?;
-        if mark {
+        // Only a dry run's document is looked at as a value (whether it says so already).
+        if self.dry_run
+            && serde_json::to_value(value)?
+                .as_object()
+                .is_some_and(|o| !o.contains_key(DRY_RUN_KEY))
+        {
             // serde_json's map sorts its keys; the declared order is kept by marking the text:
             // a pretty object starts "{" and a newline, or is "{}".
             s = match s.strip_prefix("{\n") {
