@@ -45,7 +45,12 @@ impl Clock {
 
     /// The current time, to the second.
     pub fn now(&self) -> OffsetDateTime {
-        let t = self.now_precise();
+        Clock::to_second(self.now_precise())
+    }
+
+    /// `t` to the second, as [`Clock::now`] gives it: for a caller that needs both forms of
+    /// one reading.
+    pub fn to_second(t: OffsetDateTime) -> OffsetDateTime {
         t.replace_nanosecond(0).unwrap_or(t)
     }
 

@@ -35,6 +35,16 @@ impl<'a> Object<'a> {
         string(self.out, value);
     }
 
+    /// A string field whose value is `parts` joined, each escaped as it is written.
+    pub fn str_cat(&mut self, key: &str, parts: &[&str]) {
+        self.key(key);
+        self.out.push(b'"');
+        for p in parts {
+            escaped(self.out, p);
+        }
+        self.out.push(b'"');
+    }
+
     /// A string field, `null` when absent.
     pub fn opt_str(&mut self, key: &str, value: Option<&str>) {
         match value {
@@ -94,6 +104,12 @@ impl<'a> Object<'a> {
 /// all such runs) and copied whole.
 fn string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
+    escaped(out, s);
+    out.push(b'"');
+}
+
+/// `s` escaped as inside a JSON string, without the quotes.
+fn escaped(out: &mut Vec<u8>, s: &str) {
     let bytes = s.as_bytes();
     let mut from = 0;
     let mut i = plain_run(bytes, 0);
@@ -126,7 +142,6 @@ fn string(out: &mut Vec<u8>, s: &str) {
         i = plain_run(bytes, i + 1);
     }
     out.extend_from_slice(&bytes[from..]);
-    out.push(b'"');
 }
 
 /// The start of the first eight-byte block at or after `i` that holds a byte JSON escapes (a
@@ -214,6 +229,7 @@ mod tests {
             name: &'a str,
             count: u64,
             gone: Option<&'a str>,
+            joined: String,
             ok: bool,
             inner: serde_json::Value,
         }
@@ -222,6 +238,7 @@ mod tests {
         o.str("name", TRICKY[3]);
         o.u64("count", u64::MAX);
         o.opt_str("gone", None);
+        o.str_cat("joined", &["token:", TRICKY[3]]);
         o.bool("ok", true);
         let at = o.offset();
         o.raw("inner", br#"{"a":[1,2]}"#);
@@ -230,6 +247,7 @@ mod tests {
             name: TRICKY[3],
             count: u64::MAX,
             gone: None,
+            joined: format!("token:{}", TRICKY[3]),
             ok: true,
             inner: serde_json::json!({"a": [1, 2]}),
         })

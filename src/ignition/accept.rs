@@ -63,6 +63,34 @@ pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
     Ok(Spec::V2_2)
 }
 
+/// [`negotiate`], remembering the last header this thread read: a fleet's machines send the
+/// same few headers (one per Ignition version), so most requests are one comparison. Headers
+/// longer than [`REMEMBERED`] bytes are read afresh and not kept.
+pub fn negotiate_remembered(header: Option<&str>) -> Result<Spec, Refused> {
+    type Last = (String, Option<Result<Spec, Refused>>);
+    thread_local! {
+        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new((String::new(), None)) };
+    }
+    // `None` reads as the empty header: the same answer.
+    let h = header.unwrap_or("");
+    if h.len() > REMEMBERED {
+        return negotiate(header);
+    }
+    LAST.with_borrow_mut(|(last, answer)| match answer {
+        Some(a) if last == h => a.clone(),
+        _ => {
+            let a = negotiate(header);
+            last.clear();
+            last.push_str(h);
+            *answer = Some(a.clone());
+            a
+        }
+    })
+}
+
+/// The longest header [`negotiate_remembered`] keeps (Ignition's are under 100 bytes).
+pub const REMEMBERED: usize = 256;
+
 /// `strconv.ParseFloat(s, 32)` for what an Accept header holds.
 fn go_parse_float32(s: &str) -> Option<f32> {
     let body = s.trim_start_matches(['+', '-']);
@@ -87,6 +115,26 @@ mod tests {
     use super::*;
 
     const IGN: &str = "application/vnd.coreos.ignition+json";
+
+    #[test]
+    fn a_remembered_answer_is_the_answer_for_that_header() {
+        let headers = [
+            format!("{IGN};version=3.3.0, */*;q=0.1"),
+            format!("{IGN};version=3.3.0, */*;q=0.1"),
+            format!("{IGN};version=4.0.0"),
+            format!("{IGN};version=4.0.0"),
+            String::new(),
+            format!("{IGN};version=3.0.0"),
+            format!("{IGN};version=3.3.0, */*;q=0.1"),
+            format!("{}{IGN};version=3.1.0", "a/b, ".repeat(60)),
+            format!("{IGN};version=3.3.0, */*;q=0.1"),
+        ];
+        for h in &headers {
+            assert_eq!(negotiate_remembered(Some(h)), negotiate(Some(h)), "{h}");
+        }
+        assert_eq!(negotiate_remembered(None), Ok(Spec::V2_2));
+        assert!(headers[7].len() > REMEMBERED);
+    }
 
     #[test]
     fn as_the_mcs_reads_it() {

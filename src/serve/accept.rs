@@ -226,7 +226,7 @@ async fn handle_conn(
     }
     let guarded = io::WriteGuard::new(tcp, conn.write_timeout, conn.min_send_rate);
     let abort = guarded.abort_flag();
-    let peer = Peer { client, via };
+    let peer = Peer::new(client, via);
     if tls {
         let cfg = shared.current().tls.config.clone();
         let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
@@ -276,15 +276,16 @@ async fn serve_conn<I>(
         inner: io,
         delivery: delivery.clone(),
     };
-    let svc_shared = shared.clone();
-    let svc_slot = slot.clone();
+    // What each request needs, behind one `Arc` of this connection's: a request clones
+    // nothing that other workers' requests also count (`shared`'s count is on a line every
+    // worker writes).
+    let ctx = Arc::new((shared.clone(), slot.clone(), delivery));
     let svc = service_fn(move |req| {
-        let shared = svc_shared.clone();
-        let slot = svc_slot.clone();
-        let delivery = delivery.clone();
+        let ctx = ctx.clone();
         async move {
+            let (shared, slot, delivery) = &*ctx;
             slot.busy(true);
-            let r = respond(&shared, peer, req, &delivery).await;
+            let r = respond(shared, peer, req, delivery).await;
             slot.busy(false);
             Ok::<_, Infallible>(r)
         }

@@ -19,7 +19,7 @@ use super::auth::Auth;
 use super::classify::{Presented, classify};
 use super::limit::RateLimiter;
 use super::live::{State, TokenDigest};
-use crate::ignition::accept::negotiate;
+use crate::ignition::accept::negotiate_remembered;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 
@@ -329,7 +329,7 @@ fn serve_config(
     let Some(v) = variants else {
         return Response::text(404, "no config for this pool");
     };
-    let spec = match negotiate(accept) {
+    let spec = match negotiate_remembered(accept) {
         Ok(s) => s,
         Err(refused) => return Response::text(400, refused.to_string()),
     };

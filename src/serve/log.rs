@@ -223,14 +223,61 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// The time `t`.
+    /// The time `t`. A UTC time within years 0 to 9999 (every time the system clock gives)
+    /// is written from the date and time of its second, kept per thread and made once a
+    /// second, and its nanoseconds; any other as the `time` crate writes it.
     pub fn at(t: OffsetDateTime) -> Stamp {
+        if !t.offset().is_utc() || !(0..=9999).contains(&t.year()) {
+            return Stamp::formatted(t);
+        }
+        thread_local! {
+            static SECOND: std::cell::Cell<(i64, [u8; 19])> = const { std::cell::Cell::new((i64::MIN, [0; 19])) };
+        }
+        let secs = t.unix_timestamp();
+        let date = SECOND.with(|cell| {
+            let (at, date) = cell.get();
+            if at == secs {
+                return date;
+            }
+            // "YYYY-MM-DDTHH:MM:SS" then "Z": the whole second as the crate writes it.
+            let whole = Stamp::formatted(Clock::to_second(t));
+            let mut date = [0u8; 19];
+            date.copy_from_slice(&whole.buf[..19]);
+            cell.set((secs, date));
+            date
+        });
+        let mut buf = [0u8; 32];
+        buf[..19].copy_from_slice(&date);
+        let mut len = 19;
+        let nanos = t.nanosecond();
+        if nanos != 0 {
+            // Nine digits without their trailing zeros.
+            let mut digits = 9;
+            let mut n = nanos;
+            while n.is_multiple_of(10) {
+                n /= 10;
+                digits -= 1;
+            }
+            buf[len] = b'.';
+            for d in (0..digits).rev() {
+                buf[len + 1 + d] = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            len += 1 + digits;
+        }
+        buf[len] = b'Z';
+        Stamp { buf, len: len + 1 }
+    }
+
+    /// `t` as the `time` crate writes it.
+    fn formatted(t: OffsetDateTime) -> Stamp {
         let mut buf = [0u8; 32];
         let mut w = &mut buf[..];
         let room = w.len();
-        // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnnZ" is 30 bytes: it always fits, and a year past 9999
-        // (the only way to fail) leaves the stamp empty, as the String form did. The length is
-        // what the writer took: `format_into`'s count leaves out the fraction's digits.
+        // "YYYY-MM-DDTHH:MM:SS.nnnnnnnnn+HH:MM" is 35 bytes, too long for the buffer: it is
+        // only reached by a test clock set with an offset, and fails to an empty stamp, as a
+        // year past 9999 does. The length is what the writer took: `format_into`'s count
+        // leaves out the fraction's digits.
         let ok = t
             .format_into(&mut w, &time::format_description::well_known::Rfc3339)
             .is_ok();
@@ -274,6 +321,33 @@ mod tests {
             t.format(&Rfc3339).unwrap(),
             s,
             "as the time crate writes it"
+        );
+    }
+
+    #[test]
+    fn a_stamp_is_what_the_time_crate_writes() {
+        use time::format_description::well_known::Rfc3339;
+        let base = OffsetDateTime::now_utc().replace_nanosecond(0).unwrap();
+        for (secs, nanos) in [
+            (0, 0),
+            (0, 1),
+            (0, 10),
+            (0, 120_000_000),
+            (0, 999_999_999),
+            (1, 500),
+            (1, 500),
+            (86_400 * 365, 7),
+            (-86_400 * 40_000, 123_456_780),
+        ] {
+            let t = (base + time::Duration::seconds(secs))
+                .replace_nanosecond(nanos)
+                .unwrap();
+            assert_eq!(Stamp::at(t).as_str(), t.format(&Rfc3339).unwrap(), "{t}");
+        }
+        let shifted = base.to_offset(time::macros::offset!(+2));
+        assert_eq!(
+            Stamp::at(shifted).as_str(),
+            shifted.format(&Rfc3339).unwrap()
         );
     }
 

@@ -12,10 +12,27 @@ use std::sync::Mutex;
 use super::handshakes::Reason;
 use super::live::State;
 
-/// The counters.
+/// The counters, in shards: each thread counts in its own (a request's count writes nothing
+/// another worker writes), and a scrape adds them up.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    inner: Mutex<Counters>,
+    shards: [Shard; SHARDS],
+}
+
+/// Shards: more than the most workers ([`super::workers::MAX`]), so that workers rarely share
+/// one; threads take them in turn.
+const SHARDS: usize = 8;
+
+/// A shard on cache lines of its own.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Shard(Mutex<Counters>);
+
+/// The shard each new thread takes.
+static NEXT_SHARD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+thread_local! {
+    static SHARD: usize = NEXT_SHARD.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % SHARDS;
 }
 
 #[derive(Debug, Default)]
@@ -31,6 +48,27 @@ struct Counters {
     reloads: BTreeMap<(String, &'static str), u64>,
 }
 
+impl Counters {
+    /// Adds `other`'s counts to these.
+    fn add(&mut self, other: &Counters) {
+        for (pool, by) in &other.requests {
+            let mine = self.requests.entry(pool.clone()).or_default();
+            for (k, n) in by {
+                *mine.entry(*k).or_default() += n;
+            }
+        }
+        for (k, n) in &other.handshakes {
+            *self.handshakes.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &other.machine_fetches {
+            *self.machine_fetches.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &other.reloads {
+            *self.reloads.entry(k.clone()).or_default() += n;
+        }
+    }
+}
+
 /// The `pool` label of a request for `pool`: the pool when serve has a config for it (full or
 /// pre-approval), else `other`, so that a client naming pools cannot grow the series without
 /// end; empty for a request that names none.
@@ -44,7 +82,8 @@ pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
 
 impl Metrics {
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
-        f(&mut self.inner.lock().unwrap_or_else(|p| p.into_inner()))
+        let shard = &self.shards[SHARD.with(|s| *s)];
+        f(&mut shard.0.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
     /// One request answered. `pool` is a configured pool, `other` or empty: never what a
@@ -88,10 +127,19 @@ impl Metrics {
         self.with(|c| *c.reloads.entry((part.to_string(), result)).or_default() += 1);
     }
 
+    /// Every shard's counts added up.
+    fn summed(&self) -> Counters {
+        let mut all = Counters::default();
+        for shard in &self.shards {
+            all.add(&shard.0.lock().unwrap_or_else(|p| p.into_inner()));
+        }
+        all
+    }
+
     /// The exposition: the counters, and the gauges of `state` and `open` connections.
     pub fn render(&self, state: &State, open: usize) -> String {
         let mut out = String::new();
-        self.with(|c| counters(&mut out, c));
+        counters(&mut out, &self.summed());
         gauges(&mut out, state, open);
         out
     }
@@ -224,4 +272,32 @@ fn gauges(out: &mut String, state: &State, open: usize) {
         "Connections open now.",
     );
     let _ = writeln!(out, "mcsctl_connections_open {open}");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_from_many_threads_add_up() {
+        let m = Metrics::default();
+        std::thread::scope(|s| {
+            for _ in 0..SHARDS + 3 {
+                s.spawn(|| {
+                    for _ in 0..1000 {
+                        m.request("worker", 200, "token");
+                    }
+                    m.request("master", 404, "none");
+                    m.machine_fetch("worker");
+                    m.reload("tokens", true);
+                });
+            }
+        });
+        let all = m.summed();
+        let n = (SHARDS + 3) as u64;
+        assert_eq!(all.requests["worker"][&(200, "token")], 1000 * n);
+        assert_eq!(all.requests["master"][&(404, "none")], n);
+        assert_eq!(all.machine_fetches["worker"], n);
+        assert_eq!(all.reloads[&("tokens".to_string(), "success")], n);
+    }
 }

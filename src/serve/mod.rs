@@ -17,6 +17,7 @@ pub mod auth;
 mod banner;
 mod classify;
 pub mod conns;
+mod current;
 mod delivery;
 mod fds;
 mod fetches;
@@ -42,7 +43,7 @@ mod watched;
 mod workers;
 
 use std::net::SocketAddr;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -296,7 +297,7 @@ async fn connect_store(opts: &Options) -> Result<Option<crate::store::Store>> {
 fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::Store>) -> Shared {
     Shared {
         max_header_bytes: opts.max_header_bytes,
-        state: RwLock::new(Arc::new(state)),
+        state: current::Current::new(state),
         limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
         log: log.clone(),
         handshakes: handshakes::Handshakes::default(),

@@ -55,15 +55,19 @@ pub(super) async fn respond(
     delivery: &Arc<Delivery>,
 ) -> hyper::Response<Body> {
     let start = Instant::now();
-    let state = shared.current();
+    // The wall clock, read once: to the second for the handler's checks, whole for the line.
+    let precise = shared.clock.now_precise();
+    let now = crate::clock::Clock::to_second(precise);
+    let state = shared.here();
     let headers = req.headers();
-    let h = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    use hyper::header::{ACCEPT, AUTHORIZATION, HeaderName, USER_AGENT};
+    let h = |name: HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
     let request = Request {
         method: req.method().as_str(),
         path: req.uri().path(),
         query: req.uri().query(),
-        authorization: h("authorization"),
-        accept: h("accept"),
+        authorization: h(AUTHORIZATION),
+        accept: h(ACCEPT),
         remote: peer.client.ip(),
     };
     // Counted without allocating: the request line's target plus every header line.
@@ -75,15 +79,15 @@ pub(super) async fn respond(
     let mut r = if head_size > shared.max_header_bytes {
         handler::Response::too_large()
     } else {
-        guarded(|| handler::handle(&state, &shared.limiter, &request, shared.clock.now(), start))
+        guarded(|| handler::handle(&state, &shared.limiter, &request, now, start))
     };
     if request.path == "/healthz" && r.status == 200 {
         r = ready(shared, &state, r);
     }
-    let mut r = gated(shared, peer, r);
+    let mut r = gated(shared, peer, r, now);
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
-    let time = Stamp::at(shared.clock.now_precise());
+    let time = Stamp::at(precise);
     let (r, claimed) = match r.machine.take() {
         Some(f) if head => (check(shared, peer, &f, r, &state).await, None),
         Some(f) => record(shared, peer, &f, r, time.as_str(), &state).await,
@@ -103,7 +107,7 @@ pub(super) async fn respond(
         r: &r,
         bytes: if head { 0 } else { r.body.len() },
         start,
-        ua: h("user-agent"),
+        ua: h(USER_AGENT),
         time: time.as_str(),
     };
     let (line, at) = line.write(claimed.as_ref().map(|c| (&c.line[..], c.at)));
@@ -121,7 +125,12 @@ pub(super) async fn respond(
 
 /// What the handler decided, past serve's own gates: a token is not served while the store
 /// has been silent past its grace; a client blocked for guessing is logged.
-fn gated(shared: &Shared, peer: Peer, r: handler::Response) -> handler::Response {
+fn gated(
+    shared: &Shared,
+    peer: Peer,
+    r: handler::Response,
+    now: time::OffsetDateTime,
+) -> handler::Response {
     if let Some(block) = r.blocked_for {
         shared.log.event(
             "blocked",
@@ -134,7 +143,7 @@ fn gated(shared: &Shared, peer: Peer, r: handler::Response) -> handler::Response
     }
     if r.status == 200
         && matches!(r.auth, super::auth::Auth::Token(_))
-        && let Some(why) = shared.fetches.store_stale(shared.clock.now())
+        && let Some(why) = shared.fetches.store_stale(now)
     {
         return handler::Response {
             pool: r.pool,
@@ -229,11 +238,8 @@ async fn record(
     time: &str,
     state: &super::live::State,
 ) -> (handler::Response, Option<Claimed>) {
-    // Written on the stack: an address is at most 47 characters.
-    let mut buf = [0u8; 64];
-    let client = addr_str(peer.client, &mut buf);
-    let mut via = [0u8; 64];
-    let via = peer.via.map(|v| addr_str(v, &mut via));
+    let client = peer.client_str();
+    let via = peer.via_str();
     let spec = r.spec.map(|s| s.to_string()).unwrap_or_default();
     let sent = Sent {
         pool: r.pool.as_deref().unwrap_or_default(),
@@ -318,17 +324,6 @@ fn refused(
     }
 }
 
-/// `addr` as `IP:PORT` in `buf`.
-fn addr_str(addr: std::net::SocketAddr, buf: &mut [u8; 64]) -> &str {
-    use std::io::Write as _;
-    let mut w = &mut buf[..];
-    let room = w.len();
-    // 64 bytes hold any socket address ("[v6%scope]:port" is at most 54).
-    let _ = write!(w, "{addr}");
-    let n = room - w.len();
-    std::str::from_utf8(&buf[..n]).unwrap_or_default()
-}
-
 /// The facts of one access-log line.
 struct Line<'a> {
     req: &'a Request<'a>,
@@ -349,24 +344,26 @@ impl Line<'_> {
     fn write(&self, record: Option<(&[u8], usize)>) -> (String, usize) {
         /// At most `n` characters of a client-controlled value.
         fn cut(s: &str, n: usize) -> &str {
+            if s.len() <= n {
+                return s;
+            }
             s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
         }
-        let (mut remote, mut via) = ([0u8; 64], [0u8; 64]);
         let ms = (self.start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
         let mut out = Vec::with_capacity(768);
         let mut o = crate::json_line::Object::new(&mut out);
-        o.str("auth", &self.r.auth.logged());
+        o.str_cat("auth", &self.r.auth.logged_parts());
         o.u64("bytes", self.bytes as u64);
         o.f64("durationMs", ms);
         o.str("method", cut(self.req.method, 16));
         o.str("path", cut(self.req.path, 256));
         o.opt_str("pool", self.r.pool.as_deref());
-        o.str("remote", addr_str(self.peer.client, &mut remote));
+        o.str("remote", self.peer.client_str());
         o.u64("status", u64::from(self.r.status));
         o.str("time", self.time);
         o.opt_str("userAgent", self.ua.map(|u| cut(u, 256)));
-        if let Some(v) = self.peer.via {
-            o.str("via", addr_str(v, &mut via));
+        if let Some(v) = self.peer.via_str() {
+            o.str("via", v);
         }
         let mut at = 0;
         if let Some((record, flag)) = record {

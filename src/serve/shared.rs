@@ -2,7 +2,7 @@
 //! rate limiter, the log, the handshake and token-event counters, the clock, the fetch
 //! claims and the metrics.
 
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use super::limit::RateLimiter;
 use super::live::{State, Tokens};
@@ -11,7 +11,7 @@ use super::{fetches, handshakes, metrics, repeats};
 
 pub(super) struct Shared {
     pub(super) max_header_bytes: usize,
-    pub(super) state: RwLock<Arc<State>>,
+    pub(super) state: super::current::Current,
     pub(super) limiter: RateLimiter,
     pub(super) log: Log,
     pub(super) handshakes: handshakes::Handshakes,
@@ -30,11 +30,12 @@ impl Shared {
     /// Taken under the state's write lock, so a reload and a publication never undo each
     /// other.
     pub(super) fn swap(&self, mut next: State) {
-        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
-        if let Some((t, _)) = &*self.published.lock().unwrap_or_else(|p| p.into_inner()) {
-            next.tokens = t.clone();
-        }
-        *state = Arc::new(next);
+        self.state.replace(|_| {
+            if let Some((t, _)) = &*self.published.lock().unwrap_or_else(|p| p.into_inner()) {
+                next.tokens = t.clone();
+            }
+            next
+        });
     }
 
     /// The revision of the store's tokens in place, if any.
@@ -49,20 +50,25 @@ impl Shared {
     /// The store published `tokens` (at `revision`): they replace the state's at once.
     pub(super) fn set_published(&self, tokens: Tokens, revision: i64) {
         let tokens = Arc::new(tokens);
-        let mut state = self.state.write().unwrap_or_else(|p| p.into_inner());
-        *self.published.lock().unwrap_or_else(|p| p.into_inner()) =
-            Some((tokens.clone(), revision));
-        let cur = state.clone();
-        *state = Arc::new(State {
-            tls: cur.tls.clone(),
-            tokens,
-            auth: cur.auth,
-            full: cur.full.clone(),
-            pre: cur.pre.clone(),
+        self.state.replace(|cur| {
+            *self.published.lock().unwrap_or_else(|p| p.into_inner()) =
+                Some((tokens.clone(), revision));
+            State {
+                tls: cur.tls.clone(),
+                tokens,
+                auth: cur.auth,
+                full: cur.full.clone(),
+                pre: cur.pre.clone(),
+            }
         });
     }
     pub(super) fn current(&self) -> Arc<State> {
-        self.state.read().unwrap_or_else(|p| p.into_inner()).clone()
+        self.state.get()
+    }
+
+    /// The state for a request: [`super::current::Current::here`].
+    pub(super) fn here(&self) -> Arc<super::current::Held> {
+        self.state.here()
     }
 
     /// Logs `msg` as a `kind` event of `token` when it is the first of its kind for that token
