@@ -105,7 +105,7 @@ impl Delivery {
         } else if let Some(msg) = self.shared.fetches.cut(p.id) {
             self.shared.say_of_token(&msg.0, "fetch-cut", &msg.1);
         }
-        self.shared.log.access(p.line);
+        self.shared.log.access(&p.line);
     }
 }
 

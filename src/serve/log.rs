@@ -1,5 +1,5 @@
 //! The access log (stdout) and events (stderr), written by their own threads through bounded
-//! queues: a reader that stops reading stdout or stderr (a stalled pipe, a full disk behind a
+//! queues (the access log's: per-thread buffers, [`super::lines`]): a reader that stops reading stdout or stderr (a stalled pipe, a full disk behind a
 //! log shipper) must never block a request, `/healthz` included. When a queue is full the line
 //! is dropped and counted; the count is reported as an event once output flows again.
 
@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 
 use time::OffsetDateTime;
 
-/// Lines each queue holds before dropping.
+use super::lines::{Lines, Wake};
+
+/// Event lines the events queue holds before dropping.
 const QUEUE: usize = 8192;
 
 /// What a writer thread is given.
@@ -25,9 +27,10 @@ enum Msg {
 /// Where serve writes its lines.
 #[derive(Clone)]
 pub struct Log {
-    access: SyncSender<Msg>,
+    /// Access-log lines, gathered per thread ([`super::lines`]), and the writer's wake-ups.
+    lines: Arc<Lines>,
+    access: SyncSender<Wake>,
     events: SyncSender<Msg>,
-    dropped_access: Arc<AtomicU64>,
     dropped_events: Arc<AtomicU64>,
     /// What an event line's time is read from.
     clock: Clock,
@@ -40,14 +43,14 @@ impl Log {
         use std::io::IsTerminal;
         let access_text = format.text(std::io::stdout().is_terminal());
         let events_text = format.text(std::io::stderr().is_terminal());
-        let (access, access_rx) = sync_channel::<Msg>(QUEUE);
+        let (access, access_rx) = super::lines::channel();
         let (events, events_rx) = sync_channel::<Msg>(QUEUE);
-        let dropped_access = Arc::new(AtomicU64::new(0));
+        let lines = Arc::new(Lines::default());
         let dropped_events = Arc::new(AtomicU64::new(0));
         let log = Log {
+            lines: lines.clone(),
             access,
             events,
-            dropped_access: dropped_access.clone(),
             dropped_events: dropped_events.clone(),
             clock: clock.clone(),
         };
@@ -55,18 +58,12 @@ impl Log {
         std::thread::Builder::new()
             .name("access-log".into())
             .spawn(move || {
-                writer(
-                    access_rx,
-                    std::io::stdout(),
-                    access_text,
-                    &dropped_access,
-                    |n| {
-                        report.event(
-                            "log-dropped",
-                            &format!("dropped {n} access-log line(s): stdout was not being read"),
-                        )
-                    },
-                )
+                lines.write(access_rx, std::io::stdout(), access_text, |n| {
+                    report.event(
+                        "log-dropped",
+                        &format!("dropped {n} access-log line(s): stdout was not being read"),
+                    )
+                })
             })
             .ok();
         std::thread::Builder::new()
@@ -91,8 +88,14 @@ impl Log {
     }
 
     /// One access-log line (JSON, without the newline).
-    pub fn access(&self, line: String) {
-        push(&self.access, line, &self.dropped_access);
+    pub fn access(&self, line: &str) {
+        self.access_with(|b| b.extend_from_slice(line.as_bytes()));
+    }
+
+    /// One access-log line, written by `write` (JSON, without the newline) straight into the
+    /// calling thread's buffer.
+    pub fn access_with(&self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.lines.push_with(&self.access, write);
     }
 
     /// One event: `{"time", "event", "message"}` on stderr.
@@ -112,24 +115,29 @@ impl Log {
     /// Waits until both queues are written out (at shutdown), at most `limit` in all.
     pub fn flush(&self, limit: Duration) {
         let deadline = Instant::now() + limit;
-        for q in [&self.access, &self.events] {
-            let (ack, done) = sync_channel::<()>(1);
-            let mut msg = Msg::Flush(ack);
-            loop {
-                match q.try_send(msg) {
-                    Ok(()) => break,
-                    Err(TrySendError::Full(m)) if Instant::now() < deadline => {
-                        msg = m;
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                    Err(_) => return,
+        let (ack, done) = sync_channel::<()>(1);
+        if Lines::flush(&self.access, ack, limit).is_err() {
+            return;
+        }
+        if done
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            .is_err()
+        {
+            return;
+        }
+        let (ack, done) = sync_channel::<()>(1);
+        let mut msg = Msg::Flush(ack);
+        loop {
+            match self.events.try_send(msg) {
+                Ok(()) => break,
+                Err(TrySendError::Full(m)) if Instant::now() < deadline => {
+                    msg = m;
+                    std::thread::sleep(Duration::from_millis(5));
                 }
-            }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if done.recv_timeout(left).is_err() {
-                return;
+                Err(_) => return,
             }
         }
+        let _ = done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
     }
 }
 

@@ -11,28 +11,13 @@ use std::sync::Mutex;
 
 use super::handshakes::Reason;
 use super::live::State;
+use super::shard::{Padded, SHARDS};
 
-/// The counters, in shards: each thread counts in its own (a request's count writes nothing
-/// another worker writes), and a scrape adds them up.
+/// The counters, in shards ([`super::shard`]): each thread counts in its own, and a scrape adds
+/// them up.
 #[derive(Debug, Default)]
 pub struct Metrics {
-    shards: [Shard; SHARDS],
-}
-
-/// Shards: more than the most workers ([`super::workers::MAX`]), so that workers rarely share
-/// one; threads take them in turn.
-const SHARDS: usize = 8;
-
-/// A shard on cache lines of its own.
-#[derive(Debug, Default)]
-#[repr(align(128))]
-struct Shard(Mutex<Counters>);
-
-/// The shard each new thread takes.
-static NEXT_SHARD: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-
-thread_local! {
-    static SHARD: usize = NEXT_SHARD.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % SHARDS;
+    shards: [Padded<Mutex<Counters>>; SHARDS],
 }
 
 #[derive(Debug, Default)]
@@ -82,7 +67,7 @@ pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
 
 impl Metrics {
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
-        let shard = &self.shards[SHARD.with(|s| *s)];
+        let shard = &self.shards[super::shard::mine()];
         f(&mut shard.0.lock().unwrap_or_else(|p| p.into_inner()))
     }
 

@@ -110,14 +110,19 @@ pub(super) async fn respond(
         ua: h(USER_AGENT),
         time: time.as_str(),
     };
-    let (line, at) = line.write(claimed.as_ref().map(|c| (&c.line[..], c.at)));
     match claimed {
         Some(c) => {
+            let mut out = Vec::with_capacity(768);
+            let at = line.write(&mut out, Some((&c.line[..], c.at)));
+            // Every piece is a str or ASCII written by the object.
+            let line = String::from_utf8(out).unwrap_or_default();
             delivery.start(c.id, line, at);
             reply(r, |b| Body::tracked(b, delivery.clone()))
         }
         None => {
-            shared.log.access(line);
+            shared.log.access_with(|out| {
+                line.write(out, None);
+            });
             reply(r, Body::new)
         }
     }
@@ -340,8 +345,9 @@ impl Line<'_> {
     /// may carry `?token=`), nor any header but the user agent; long client-controlled values
     /// are cut. A machine token's fetch gains its ledger `record` (as written to the ledger,
     /// with the place of its `"whole"` flag) as the last field, `ledger`; the place of that
-    /// flag in the line is returned with it.
-    fn write(&self, record: Option<(&[u8], usize)>) -> (String, usize) {
+    /// flag in the line (counted from the start of `out`) is returned. Written at the end of
+    /// `out`.
+    fn write(&self, out: &mut Vec<u8>, record: Option<(&[u8], usize)>) -> usize {
         /// At most `n` characters of a client-controlled value.
         fn cut(s: &str, n: usize) -> &str {
             if s.len() <= n {
@@ -350,8 +356,7 @@ impl Line<'_> {
             s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
         }
         let ms = (self.start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
-        let mut out = Vec::with_capacity(768);
-        let mut o = crate::json_line::Object::new(&mut out);
+        let mut o = crate::json_line::Object::new(out);
         o.str_cat("auth", &self.r.auth.logged_parts());
         o.u64("bytes", self.bytes as u64);
         o.f64("durationMs", ms);
@@ -372,8 +377,7 @@ impl Line<'_> {
             at = o.offset() - record.len() + flag;
         }
         o.end();
-        // Every piece is a str or ASCII written by the object.
-        (String::from_utf8(out).unwrap_or_default(), at)
+        at
     }
 }
 

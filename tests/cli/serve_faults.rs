@@ -335,7 +335,8 @@ fn a_stalled_stdout_blocks_no_request() {
     let mut s = Serve::start_with_stdout_pipe(d.path(), &[]);
     let ca = a.join("tls/mcs-ca.crt");
     // Nobody reads the access log: the pipe (64 KiB) fills after a few hundred lines, the
-    // queue after 8192. Every request must still be answered (each read is bounded).
+    // worker's buffer (512 KiB) after about 2,000 more. Every request must still be answered
+    // (each read is bounded).
     let mut c = Https::connect(s.addr, &ca);
     for i in 0..10_000 {
         let r = c
