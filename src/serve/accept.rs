@@ -228,7 +228,7 @@ async fn handle_conn(
     let abort = guarded.abort_flag();
     let peer = Peer::new(client, via);
     if tls {
-        let cfg = shared.current().tls.config.clone();
+        let cfg = shared.here().tls.config.clone();
         let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
         let stream =
             match tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await {
