@@ -69,7 +69,8 @@ pub struct PointerReport {
     /// The config's bytes, for `Dest::File` and `Dest::Stdout`.
     #[serde(skip)]
     pub bytes: Vec<u8>,
-    /// Whether its token is one this call made (saved only by committing the change).
+    /// Whether its token is one this call made (saved only by committing the change): the
+    /// pool had none of its own.
     #[serde(skip)]
     pub token_made: bool,
 }
@@ -111,11 +112,8 @@ pub fn pointer<'s>(
     }
     let secret = bearer.is_some();
     let mut change = snap.change("pointer");
-    if let (Some(id), Some(s)) = (&created, &store) {
+    if let (Some(_), Some(s)) = (&created, &store) {
         super::tokens::stage(&mut change, s)?;
-        notes.push(Note::Info(format!(
-            "a new token {id} for pool {pool}: the pool had no token of its own (a running serve takes it at its next reload)"
-        )));
     }
     let path = match &inputs.dest {
         Dest::Dir => {

@@ -54,14 +54,15 @@ fn a_new_pool_gets_its_own_token_and_a_url_is_remembered() {
     let mut i = inputs("infra");
     i.new_pool = true;
     i.url = Some("https://lb.example.com:22623/config/infra".into());
-    let (r, notes) = write(&lab, &i).unwrap();
+    let (r, _) = write(&lab, &i).unwrap();
     assert_eq!(r.source, "https://lb.example.com:22623/config/infra");
-    assert!(
-        notes.iter().any(|n| n.starts_with(&format!(
-            "a new token {} for pool infra",
-            r.token_id.as_deref().unwrap()
-        ))),
-        "{notes:?}"
+    assert!(r.token_made, "the pool had no token of its own");
+    let id = r.token_id.as_deref().unwrap();
+    let saved = lab.snap().tokens.unwrap();
+    assert_eq!(
+        saved.current_for("infra", t0()).map(|t| t.id.as_str()),
+        Some(id),
+        "saved"
     );
     let cfg = lab.snap().config.unwrap();
     assert_eq!(
