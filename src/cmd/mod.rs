@@ -352,6 +352,7 @@ pub(crate) fn print_notes(ui: &Ui, notes: &[Note]) {
         match n {
             Note::Warn(w) => ui.warn(w),
             Note::Info(i) => ui.info(i),
+            Note::Done { done, would } => ui.info(if ui.dry_run { would } else { done }),
         }
     }
 }

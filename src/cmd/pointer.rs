@@ -43,7 +43,6 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     match &inputs.dest {
         Dest::Stdout => {
             super::print_notes(ui, &out.notes);
-            token_note(ui, r, &inputs.pool);
             if ui.dry_run && r.token_made {
                 ui.warn("dry run: no pointer config printed: its token, made here, is not saved");
                 return Ok(exit::OK);
@@ -69,18 +68,10 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     }
     drop(lock);
     super::print_notes(ui, &out.notes);
-    token_note(ui, r, &inputs.pool);
     if ui.structured() {
         ui.out_json(r)?;
     } else {
-        let tok = match &r.token_id {
-            // Under --dry-run its id is one no token will have.
-            Some(_) if ui.dry_run && r.token_made => {
-                format!("a new token in {}", r.token_transport)
-            }
-            Some(id) => format!("token {id} in {}", r.token_transport),
-            None => "no token".into(),
-        };
+        let tok = token_text(ui, r);
         ui.out(format!(
             "{} {} ({}, spec {}, {tok}, mode {})\n  merge source: {}\n",
             ui.did("Wrote", "Would write"),
@@ -94,19 +85,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     Ok(exit::OK)
 }
 
-/// Says that the pointer's token was made for it (the pool had none), or would be.
-fn token_note(ui: &Ui, r: &PointerReport, pool: &str) {
-    if !r.token_made {
-        return;
-    }
-    if ui.dry_run {
-        ui.info(format!(
-            "dry run: would make a new token for pool {pool}: the pool has no token of its own"
-        ));
-    } else {
-        ui.info(format!(
-            "a new token {} for pool {pool}: the pool had no token of its own (a running serve takes it at its next reload)",
-            r.token_id.as_deref().unwrap_or_default()
-        ));
+/// The summary's word on the token: under --dry-run a token made here has an id no token will
+/// have.
+fn token_text(ui: &Ui, r: &PointerReport) -> String {
+    match &r.token_id {
+        Some(_) if ui.dry_run && r.token_made => format!("a new token in {}", r.token_transport),
+        Some(id) => format!("token {id} in {}", r.token_transport),
+        None => "no token".into(),
     }
 }

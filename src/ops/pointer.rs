@@ -112,8 +112,9 @@ pub fn pointer<'s>(
     }
     let secret = bearer.is_some();
     let mut change = snap.change("pointer");
-    if let (Some(_), Some(s)) = (&created, &store) {
+    if let (Some(id), Some(s)) = (&created, &store) {
         super::tokens::stage(&mut change, s)?;
+        notes.push(token_made_note(id, pool));
     }
     let path = match &inputs.dest {
         Dest::Dir => {
@@ -276,4 +277,17 @@ fn remember(
         changed = true;
     }
     changed.then_some(c)
+}
+
+/// The note for a token made because the pool had none. Under --dry-run its id is one no token
+/// will have: not said.
+fn token_made_note(id: &str, pool: &str) -> Note {
+    Note::Done {
+        done: format!(
+            "a new token {id} for pool {pool}: the pool had no token of its own (a running serve takes it at its next reload)"
+        ),
+        would: format!(
+            "dry run: would make a new token for pool {pool}: the pool has no token of its own"
+        ),
+    }
 }

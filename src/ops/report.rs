@@ -11,6 +11,13 @@ pub enum Note {
     Warn(String),
     /// What happened besides the files written, or what to do next.
     Info(String),
+    /// What happened, and what a dry run says instead (it has not happened).
+    Done {
+        /// Said after a change.
+        done: String,
+        /// Said under `--dry-run`.
+        would: String,
+    },
 }
 
 /// What a file a command wrote is, as its summary and JSON name it.

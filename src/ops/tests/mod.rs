@@ -118,6 +118,7 @@ pub fn said(notes: &[Note]) -> Vec<String> {
         .map(|n| match n {
             Note::Warn(w) => format!("warning: {w}"),
             Note::Info(i) => i.clone(),
+            Note::Done { done, .. } => done.clone(),
         })
         .collect()
 }

@@ -54,9 +54,16 @@ fn a_new_pool_gets_its_own_token_and_a_url_is_remembered() {
     let mut i = inputs("infra");
     i.new_pool = true;
     i.url = Some("https://lb.example.com:22623/config/infra".into());
-    let (r, _) = write(&lab, &i).unwrap();
+    let (r, notes) = write(&lab, &i).unwrap();
     assert_eq!(r.source, "https://lb.example.com:22623/config/infra");
     assert!(r.token_made, "the pool had no token of its own");
+    assert!(
+        notes.iter().any(|n| n.starts_with(&format!(
+            "a new token {} for pool infra",
+            r.token_id.as_deref().unwrap()
+        ))),
+        "{notes:?}"
+    );
     let id = r.token_id.as_deref().unwrap();
     let saved = lab.snap().tokens.unwrap();
     assert_eq!(
