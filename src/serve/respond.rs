@@ -88,10 +88,9 @@ pub(super) async fn respond(
     let head = req.method() == hyper::Method::HEAD;
     let machine = r.machine.is_some();
     let time = Stamp::at(precise);
-    // Boxed: the ledger's futures made every request's future 6 KB (1.4 KB without them).
     let (r, claimed) = match r.machine.take() {
-        Some(f) if head => (Box::pin(check(shared, peer, &f, r, &state)).await, None),
-        Some(f) => Box::pin(record(shared, peer, &f, r, time.as_str(), &state)).await,
+        Some(f) if head => (check(shared, peer, &f, r, &state).await, None),
+        Some(f) => record(shared, peer, &f, r, time.as_str(), &state).await,
         None => (r, None),
     };
     let outcome = r.auth.outcome(machine);
