@@ -63,8 +63,6 @@ measure() { # mode: prints "serve floor"
   vpid=$!
   local s f
   s=$(count serve "$mode" "Authorization: Bearer $token")
-  curl -sf -o "$work/docroot/small.ign" --cacert "$ca" -H "$accept" -H "Authorization: Bearer $token" \
-    "https://127.0.0.1:$port/config/small" 2>/dev/null || true
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.floor.%p" "$floor" "$port" \
     "$work/a/tls/mcs.crt" "$work/a/tls/mcs.key" "$work/docroot" > "$work/floor.out" 2>&1 &
   vpid=$!

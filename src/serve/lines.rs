@@ -15,7 +15,7 @@
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError};
+use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::Duration;
 
 use super::shard::{Padded, SHARDS};
@@ -69,23 +69,6 @@ impl Lines {
         if first {
             // Full: wake-ups are waiting, and the writer takes every buffer after each.
             let _ = wake.try_send(Wake::Lines);
-        }
-    }
-
-    /// Asks the writer, through `wake`, to acknowledge on `ack` once what is appended is
-    /// written; waits while its queue is full, for at most `limit`. `Err` when it could not.
-    pub fn flush(wake: &SyncSender<Wake>, ack: SyncSender<()>, limit: Duration) -> Result<(), ()> {
-        let deadline = std::time::Instant::now() + limit;
-        let mut msg = Wake::Flush(ack);
-        loop {
-            match wake.try_send(msg) {
-                Ok(()) => return Ok(()),
-                Err(TrySendError::Full(m)) if std::time::Instant::now() < deadline => {
-                    msg = m;
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(_) => return Err(()),
-            }
         }
     }
 
@@ -155,20 +138,8 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::serve::log::tests::Shared as Sink;
     use std::sync::Arc;
-
-    #[derive(Clone, Default)]
-    struct Sink(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Sink {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn every_thread_s_lines_come_out_whole_and_in_its_order_before_a_flush_is_acknowledged() {
@@ -192,7 +163,7 @@ mod tests {
             }
         });
         let (ack, done) = std::sync::mpsc::sync_channel(1);
-        Lines::flush(&wake, ack, Duration::from_secs(5)).unwrap();
+        wake.send(Wake::Flush(ack)).unwrap();
         done.recv_timeout(Duration::from_secs(10)).unwrap();
         let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
         let mut next = [0; 5];
@@ -231,7 +202,7 @@ mod tests {
             });
         }
         let (ack, done) = std::sync::mpsc::sync_channel(1);
-        Lines::flush(&wake, ack, Duration::from_secs(5)).unwrap();
+        wake.send(Wake::Flush(ack)).unwrap();
         done.recv_timeout(Duration::from_secs(10)).unwrap();
         assert_eq!(reported.load(Ordering::Relaxed), dropped);
         let written = out.0.lock().unwrap().len();

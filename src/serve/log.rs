@@ -115,29 +115,32 @@ impl Log {
     /// Waits until both queues are written out (at shutdown), at most `limit` in all.
     pub fn flush(&self, limit: Duration) {
         let deadline = Instant::now() + limit;
+        let acked = |done: Receiver<()>| {
+            done.recv_timeout(deadline.saturating_duration_since(Instant::now()))
+                .is_ok()
+        };
         let (ack, done) = sync_channel::<()>(1);
-        if Lines::flush(&self.access, ack, limit).is_err() {
-            return;
-        }
-        if done
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-            .is_err()
-        {
+        if !send_by(&self.access, Wake::Flush(ack), deadline) || !acked(done) {
             return;
         }
         let (ack, done) = sync_channel::<()>(1);
-        let mut msg = Msg::Flush(ack);
-        loop {
-            match self.events.try_send(msg) {
-                Ok(()) => break,
-                Err(TrySendError::Full(m)) if Instant::now() < deadline => {
-                    msg = m;
-                    std::thread::sleep(Duration::from_millis(5));
-                }
-                Err(_) => return,
+        if send_by(&self.events, Msg::Flush(ack), deadline) {
+            acked(done);
+        }
+    }
+}
+
+/// Sends `msg` on `q`, waiting while it is full until `deadline`; whether it was sent.
+fn send_by<T>(q: &SyncSender<T>, mut msg: T, deadline: Instant) -> bool {
+    loop {
+        match q.try_send(msg) {
+            Ok(()) => return true,
+            Err(TrySendError::Full(m)) if Instant::now() < deadline => {
+                msg = m;
+                std::thread::sleep(Duration::from_millis(5));
             }
+            Err(_) => return false,
         }
-        let _ = done.recv_timeout(deadline.saturating_duration_since(Instant::now()));
     }
 }
 
@@ -300,12 +303,13 @@ impl Stamp {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::sync::Mutex;
 
+    /// An output that keeps what is written to it, readable from the test.
     #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
+    pub(in crate::serve) struct Shared(pub Arc<Mutex<Vec<u8>>>);
 
     impl Write for Shared {
         fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
