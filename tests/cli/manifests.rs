@@ -596,8 +596,9 @@ fn one_replica_admits_machines_as_its_pod_runs_it_and_keeps_the_evidence() {
         ),
         "{text}"
     );
+    // Said at start, by the events thread: it may follow the `ready` banner by a write.
     assert!(
-        s.stderr().contains("\"event\":\"not-ready\""),
+        s.wait_stderr("\"event\":\"not-ready\"", Duration::from_secs(5)),
         "{}",
         s.stderr()
     );
