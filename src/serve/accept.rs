@@ -4,7 +4,9 @@
 
 use std::collections::HashMap;
 use std::convert::Infallible;
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,7 +14,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
-use tokio::sync::{Semaphore, watch};
+use tokio::sync::{Semaphore, futures::Notified, watch};
 
 use super::delivery::{Confirming, Delivery};
 use super::peer::Peer;
@@ -127,13 +129,9 @@ async fn accept_loop(
         // On this worker: the connection stays on the thread that accepted it.
         tokio::spawn(async move {
             let _permit = permit;
-            let slot = Arc::new(slot);
-            let evict = slot.evict.clone();
-            // Closed to make room (before or during the handshake: an idle connection).
-            tokio::select! {
-                _ = handle_conn(tcp, peer, tls, shared, conn, w, slot) => {}
-                _ = evict.notified() => {}
-            }
+            // Boxed: a task's future is moved by value into the task, and this one holds the
+            // connection's TLS and HTTP state (about 5 KB, copied for every connection).
+            Box::pin(handle_conn(tcp, peer, tls, shared, conn, w, Arc::new(slot))).await;
         });
     }
 }
@@ -195,10 +193,20 @@ async fn handle_conn(
     stop: watch::Receiver<bool>,
     slot: Arc<conns::Slot>,
 ) {
+    // One wait for eviction for the connection's whole life (`notify_one` wakes the oldest
+    // waiter): before and during the handshake it drops the connection, once HTTP is served it
+    // closes it gracefully.
+    let evict = slot.evict.clone();
+    let evicted = evict.notified();
+    tokio::pin!(evicted);
     let mut client = peer;
     let mut via = None;
     if conn.proxy_from.iter().any(|c| c.contains(peer.ip())) {
-        match proxy::read_header(&mut tcp, conn.handshake_timeout).await {
+        let header = proxy::read_header(&mut tcp, conn.handshake_timeout);
+        let Some(header) = unless_evicted(evicted.as_mut(), header).await else {
+            return;
+        };
+        match header {
             Ok(Some(real)) => {
                 client = real;
                 via = Some(peer);
@@ -230,33 +238,45 @@ async fn handle_conn(
     if tls {
         let cfg = shared.here().tls.config.clone();
         let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
-        let stream =
-            match tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded)).await {
-                Ok(Ok(stream)) => stream,
-                failed => {
-                    let reason = match failed {
-                        Ok(Err(e)) => handshakes::Reason::of(&e),
-                        _ => Some(handshakes::Reason::Timeout),
-                    };
-                    if let Some(r) = &reason {
-                        shared.metrics.handshake_failed(r);
-                    }
-                    if let Some(r) = reason
-                        && let Some(line) = shared.handshakes.record(
-                            client.ip(),
-                            r,
-                            Instant::now(),
-                            &handshakes::clock_time(shared.clock.now()),
-                        )
-                    {
-                        shared.log.event("handshake-failed", &line);
-                    }
-                    return;
-                }
-            };
-        serve_conn(TokioIo::new(stream), peer, shared, conn, stop, abort, slot).await;
+        let handshake = tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded));
+        let Some(handshake) = unless_evicted(evicted.as_mut(), handshake).await else {
+            return;
+        };
+        let stream = match handshake {
+            Ok(Ok(stream)) => stream,
+            Ok(Err(e)) => return handshake_failed(&shared, client, handshakes::Reason::of(&e)),
+            Err(_) => return handshake_failed(&shared, client, Some(handshakes::Reason::Timeout)),
+        };
+        let io = TokioIo::new(stream);
+        serve_conn(io, peer, shared, conn, (stop, evicted), abort, slot).await;
     } else {
-        serve_conn(TokioIo::new(guarded), peer, shared, conn, stop, abort, slot).await;
+        let io = TokioIo::new(guarded);
+        serve_conn(io, peer, shared, conn, (stop, evicted), abort, slot).await;
+    }
+}
+
+/// Counts a failed handshake by its reason (`None`: one not counted, such as a client that
+/// closed before saying anything) and logs it, at most once a while per client.
+fn handshake_failed(shared: &Shared, client: SocketAddr, reason: Option<handshakes::Reason>) {
+    let Some(r) = reason else { return };
+    shared.metrics.handshake_failed(&r);
+    let at = handshakes::clock_time(shared.clock.now());
+    if let Some(line) = shared
+        .handshakes
+        .record(client.ip(), r, Instant::now(), &at)
+    {
+        shared.log.event("handshake-failed", &line);
+    }
+}
+
+/// `f`'s output, or `None` when the connection is evicted first.
+async fn unless_evicted<T>(
+    evicted: Pin<&mut Notified<'_>>,
+    f: impl Future<Output = T>,
+) -> Option<T> {
+    tokio::select! {
+        r = f => Some(r),
+        _ = evicted => None,
     }
 }
 
@@ -265,7 +285,7 @@ async fn serve_conn<I>(
     peer: Peer,
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
-    mut stop: watch::Receiver<bool>,
+    (mut stop, evicted): (watch::Receiver<bool>, Pin<&mut Notified<'_>>),
     abort: io::AbortFlag,
     slot: Arc<conns::Slot>,
 ) where
@@ -290,7 +310,6 @@ async fn serve_conn<I>(
             Ok::<_, Infallible>(r)
         }
     });
-    let evict = slot.evict.clone();
     let c = conn.http.serve_connection(io, svc);
     tokio::pin!(c);
     let deadline = tokio::time::sleep(conn.connection_deadline);
@@ -302,7 +321,7 @@ async fn serve_conn<I>(
             c.as_mut().graceful_shutdown();
             c.await
         }
-        _ = evict.notified() => {
+        _ = evicted => {
             // Idle: closes at once (a response still being written gets the write timeout).
             c.as_mut().graceful_shutdown();
             match tokio::time::timeout(conn.write_timeout, c).await {

@@ -658,6 +658,46 @@ fn one_address_holding_idle_connections_never_starves_another() {
     drop(more);
 }
 
+#[test]
+fn an_idle_keep_alive_connection_closed_to_make_room_ends_with_close_notify() {
+    let (d, a) = setup(&[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let s = Serve::start(
+        d.path(),
+        &[
+            "--max-connections",
+            "2",
+            "--max-connections-per-client",
+            "2",
+        ],
+    );
+    let good = format!("Bearer {}", token_for(&a, "worker"));
+    // Two connections from one address: one served and left idle (the longest idle), one that
+    // never starts its handshake.
+    let mut served = Https::over(connect_from("127.0.0.2", s.addr), &ca);
+    let r = served
+        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .unwrap();
+    assert_eq!(r.status, 200);
+    let _quiet = connect_from("127.0.0.2", s.addr);
+    // A newcomer is let in by closing the served one, which is past its handshake: HTTP's
+    // graceful close, so its TLS session ends with close_notify rather than a bare FIN.
+    let r = Https::over(connect_from("127.0.0.3", s.addr), &ca)
+        .request("GET", "/config/worker", &[("Authorization", &good)])
+        .unwrap();
+    assert_eq!(r.status, 200);
+    assert!(
+        s.wait_stderr("\"event\":\"connection-evicted\"", Duration::from_secs(5)),
+        "{}",
+        s.stderr()
+    );
+    let mut buf = [0u8; 64];
+    match served.read_some(&mut buf) {
+        Ok(0) => {}
+        other => panic!("the evicted connection did not end cleanly: {other:?}"),
+    }
+}
+
 /// The `"whole"` flags of the asset directory's ledger records, in order.
 fn whole_flags(assets: &std::path::Path) -> Vec<bool> {
     ledger_records(assets)
