@@ -16,8 +16,8 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
-use std::time::Duration;
 
+use super::log::{COALESCE, deliver, report_dropped};
 use super::shard::{Padded, SHARDS};
 
 /// The bytes a thread's buffer holds before its lines are dropped and counted (a stalled
@@ -26,10 +26,6 @@ const LIMIT: usize = 512 << 10;
 
 /// A buffer kept by the writer after a burst is given back past this size.
 const KEEP: usize = 256 << 10;
-
-/// How long a busy writer lets lines gather before it takes the buffers again (each wake-up
-/// costs the request that sends it a system call). Lines wait at most this.
-const COALESCE: Duration = Duration::from_millis(2);
 
 /// What wakes the writer.
 pub(super) enum Wake {
@@ -103,23 +99,15 @@ impl Lines {
                 } else {
                     &spare
                 };
-                if out.write_all(bytes).and_then(|_| out.flush()).is_err() {
-                    // The reader is gone for good (closed pipe): count what is lost from now on.
-                    let lost = spare.iter().filter(|b| **b == b'\n').count() as u64;
-                    self.dropped.fetch_add(lost, Ordering::Relaxed);
-                } else {
-                    wrote = true;
-                }
+                let lines = || spare.iter().filter(|b| **b == b'\n').count() as u64;
+                wrote |= deliver(&mut out, bytes, lines, &self.dropped);
                 spare.clear();
                 if spare.capacity() > KEEP {
                     spare = Vec::new();
                 }
             }
             if wrote {
-                let n = self.dropped.swap(0, Ordering::Relaxed);
-                if n > 0 {
-                    report(n);
-                }
+                report_dropped(&self.dropped, &report);
             }
             for ack in acks.drain(..) {
                 let _ = ack.try_send(());
@@ -140,6 +128,7 @@ mod tests {
     use super::*;
     use crate::serve::log::tests::Shared as Sink;
     use std::sync::Arc;
+    use std::time::Duration;
 
     #[test]
     fn every_thread_s_lines_come_out_whole_and_in_its_order_before_a_flush_is_acknowledged() {

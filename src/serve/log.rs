@@ -1,7 +1,8 @@
 //! The access log (stdout) and events (stderr), written by their own threads through bounded
-//! queues (the access log's: per-thread buffers, [`super::lines`]): a reader that stops reading stdout or stderr (a stalled pipe, a full disk behind a
-//! log shipper) must never block a request, `/healthz` included. When a queue is full the line
-//! is dropped and counted; the count is reported as an event once output flows again.
+//! queues (the access log's: per-thread buffers, [`super::lines`]): a reader that stops
+//! reading stdout or stderr (a stalled pipe, a full disk behind a log shipper) must never block
+//! a request, `/healthz` included. When a queue is full the line is dropped and counted; the
+//! count is reported as an event once output flows again.
 
 use crate::clock::Clock;
 use std::io::Write;
@@ -195,14 +196,8 @@ fn writer(
             };
         }
         if !buf.is_empty() {
-            if out.write_all(&buf).and_then(|_| out.flush()).is_err() {
-                // The reader is gone for good (closed pipe): count what is lost from now on.
-                dropped.fetch_add(lines, Ordering::Relaxed);
-            } else {
-                let n = dropped.swap(0, Ordering::Relaxed);
-                if n > 0 {
-                    report(n);
-                }
+            if deliver(&mut out, &buf, || lines, dropped) {
+                report_dropped(dropped, &report);
             }
             buf.clear();
         }
@@ -217,8 +212,33 @@ fn writer(
     }
 }
 
-/// How long a busy writer lets lines gather before the next write.
-const COALESCE: Duration = Duration::from_millis(2);
+/// How long a busy writer lets lines gather before the next write (both writers: each
+/// wake-up costs the request that sends it a system call). Lines wait at most this.
+pub(super) const COALESCE: Duration = Duration::from_millis(2);
+
+/// Writes `bytes` to `out`; whether they were written. When the reader is gone for good (a
+/// closed pipe), their lines (`lines()`: counted only then) are added to `dropped`, as is what
+/// is lost from then on.
+pub(super) fn deliver(
+    out: &mut impl Write,
+    bytes: &[u8],
+    lines: impl FnOnce() -> u64,
+    dropped: &AtomicU64,
+) -> bool {
+    let ok = out.write_all(bytes).and_then(|_| out.flush()).is_ok();
+    if !ok {
+        dropped.fetch_add(lines(), Ordering::Relaxed);
+    }
+    ok
+}
+
+/// Once output flows again: tells `report` how many lines were dropped, if any.
+pub(super) fn report_dropped(dropped: &AtomicU64, report: &impl Fn(u64)) {
+    let n = dropped.swap(0, Ordering::Relaxed);
+    if n > 0 {
+        report(n);
+    }
+}
 
 /// `{"time": RFC 3339, "event": kind, "message": message}`.
 pub fn event_line(clock: &Clock, kind: &str, message: &str) -> String {

@@ -8,12 +8,19 @@ use std::time::{Duration, Instant};
 
 use crate::serve::{FULL_34, KARGS_33, PRE_32};
 use crate::support::{
-    Https, Serve, accept, connect_from, https_get, ledger_records, machine_token, ok, render,
-    token_for,
+    HttpResponse, Https, Serve, accept, connect_from, https_get, ledger_records, machine_token, ok,
+    render, token_for,
 };
 
 fn setup(extra_init: &[&str]) -> (tempfile::TempDir, std::path::PathBuf) {
     crate::serve::setup_with(extra_init)
+}
+
+/// `GET /config/worker` with `bearer`, on a new connection from the loopback address `from`.
+fn worker_from(from: &str, s: &Serve, ca: &std::path::Path, bearer: &str) -> HttpResponse {
+    Https::over(connect_from(from, s.addr), ca)
+        .request("GET", "/config/worker", &[("Authorization", bearer)])
+        .unwrap()
 }
 
 /// Polls `f` until it is true, at most `limit`.
@@ -635,9 +642,7 @@ fn one_address_holding_idle_connections_never_starves_another() {
     // Another address is served, request after request.
     let good = format!("Bearer {}", token_for(&a, "worker"));
     for i in 0..100 {
-        let r = Https::over(connect_from("127.0.0.3", s.addr), &ca)
-            .request("GET", "/config/worker", &[("Authorization", &good)])
-            .unwrap();
+        let r = worker_from("127.0.0.3", &s, &ca, &good);
         assert_eq!(r.status, 200, "request {i}");
     }
     // All 100 taken by idle connections (40 + 40 + 20 from three addresses): a newcomer is let
@@ -646,9 +651,7 @@ fn one_address_holding_idle_connections_never_starves_another() {
         .map(|_| connect_from("127.0.0.4", s.addr))
         .chain((0..20).map(|_| connect_from("127.0.0.5", s.addr)))
         .collect();
-    let r = Https::over(connect_from("127.0.0.6", s.addr), &ca)
-        .request("GET", "/config/worker", &[("Authorization", &good)])
-        .unwrap();
+    let r = worker_from("127.0.0.6", &s, &ca, &good);
     assert_eq!(r.status, 200);
     assert!(
         s.wait_stderr("\"event\":\"connection-evicted\"", Duration::from_secs(5)),
@@ -682,9 +685,7 @@ fn an_idle_keep_alive_connection_closed_to_make_room_ends_with_close_notify() {
     let _quiet = connect_from("127.0.0.2", s.addr);
     // A newcomer is let in by closing the served one, which is past its handshake: HTTP's
     // graceful close, so its TLS session ends with close_notify rather than a bare FIN.
-    let r = Https::over(connect_from("127.0.0.3", s.addr), &ca)
-        .request("GET", "/config/worker", &[("Authorization", &good)])
-        .unwrap();
+    let r = worker_from("127.0.0.3", &s, &ca, &good);
     assert_eq!(r.status, 200);
     assert!(
         s.wait_stderr("\"event\":\"connection-evicted\"", Duration::from_secs(5)),
