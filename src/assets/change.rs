@@ -26,7 +26,7 @@ use super::{AssetDir, DirLock, Overwrite, ensure_dir, sync_dir};
 /// The journal of a committed change.
 pub const JOURNAL: &str = ".mcsctl-journal";
 /// Prefix of staged files.
-const STAGED_PREFIX: &str = ".mcsctl-new-";
+pub(super) const STAGED_PREFIX: &str = ".mcsctl-new-";
 /// Prefix of temporary files of single atomic writes.
 pub const TMP_PREFIX: &str = ".mcsctl-tmp-";
 
@@ -38,7 +38,8 @@ enum Op {
         mode: u32,
         overwrite: Overwrite,
     },
-    Remove,
+    /// `purge`: an explicit purge, which may delete a kept key ([`super::custody`]).
+    Remove { purge: bool },
 }
 
 /// A change to the asset directory, described before anything is written.
@@ -52,14 +53,14 @@ pub struct Change<'d> {
 /// The journal as written: targets and staged files, absolute or relative to the directory.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Journal {
-    command: String,
+pub(super) struct Journal {
+    pub(super) command: String,
     steps: Vec<Step>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Step {
+pub(super) struct Step {
     target: PathBuf,
     /// The staged file to rename over the target; none for a removal.
     staged: Option<PathBuf>,
@@ -92,9 +93,19 @@ impl<'d> Change<'d> {
         ));
     }
 
-    /// Removes `rel` (inside the directory) if it exists.
+    /// Removes `rel` (inside the directory) if it exists. A CA key (or anything under
+    /// `backup/` or `tls/retired/`) must be kept elsewhere by the same change
+    /// ([`super::custody`]).
     pub fn remove(&mut self, rel: &str) {
-        self.steps.push((self.dir.path(rel), Op::Remove));
+        self.steps
+            .push((self.dir.path(rel), Op::Remove { purge: false }));
+    }
+
+    /// Deletes `rel`, a kept key or backup, on the user's explicit word (`ca retire --purge`):
+    /// the one way a CA key leaves the directory.
+    pub fn purge(&mut self, rel: &str) {
+        self.steps
+            .push((self.dir.path(rel), Op::Remove { purge: true }));
     }
 
     /// The bytes the change writes to `rel`, if it writes it.
@@ -119,6 +130,26 @@ impl<'d> Change<'d> {
             .collect()
     }
 
+    /// Refuses a change that would lose a CA key ([`super::custody`]); `commit` runs it
+    /// first, and a `--dry-run` runs it instead, so it refuses what the real run would.
+    pub fn verify(&self) -> Result<()> {
+        let mut outcome = super::custody::Outcome::new();
+        let mut purged = Vec::new();
+        for (target, op) in &self.steps {
+            let after = match op {
+                Op::Write { bytes, .. } => Some(bytes.as_slice()),
+                Op::Remove { purge } => {
+                    if *purge {
+                        purged.push(target.as_path());
+                    }
+                    None
+                }
+            };
+            outcome.insert(target.as_path(), after);
+        }
+        super::custody::check(self.dir, &self.command, &outcome, &purged)
+    }
+
     /// Lands the change. The lock proves the caller holds the directory; it was taken (and any
     /// earlier change recovered) before the caller read the state this change is built on.
     pub fn commit(self, _lock: &DirLock) -> Result<()> {
@@ -126,6 +157,7 @@ impl<'d> Change<'d> {
             return Ok(());
         }
         // Refusals first: nothing is staged when one target may not be replaced.
+        self.verify()?;
         for (target, op) in &self.steps {
             if let Op::Write {
                 overwrite: Overwrite::Never,
@@ -174,7 +206,7 @@ impl<'d> Change<'d> {
                 Op::Write { mode, .. } => {
                     log::info!("wrote {} (mode {mode:04o})", target.display())
                 }
-                Op::Remove => log::info!("removed {}", target.display()),
+                Op::Remove { .. } => log::info!("removed {}", target.display()),
             }
         }
         Ok(())
@@ -226,7 +258,7 @@ impl<'d> Change<'d> {
                         parents.push(parent);
                     }
                 }
-                Op::Remove => staged.push(Step {
+                Op::Remove { .. } => staged.push(Step {
                     target: target.clone(),
                     staged: None,
                 }),
@@ -259,7 +291,7 @@ fn parent_of(p: &Path) -> PathBuf {
 
 /// Rolls a journal forward: each staged file still there is renamed over its target (a
 /// missing one was renamed before the kill), each removal done.
-fn apply(j: &Journal) -> Result<()> {
+pub(super) fn apply(j: &Journal) -> Result<()> {
     let mut parents: Vec<PathBuf> = Vec::new();
     for s in &j.steps {
         match &s.staged {
@@ -289,72 +321,9 @@ fn apply(j: &Journal) -> Result<()> {
     Ok(())
 }
 
-/// What recovery found and did.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Recovered {
-    /// The command whose committed change was completed.
-    pub completed: Option<String>,
-    /// Leftover staged or temporary files removed.
-    pub removed_leftovers: usize,
-}
-
-/// Completes a committed change and removes leftovers of interrupted ones. Call with the lock.
-pub(super) fn recover(dir: &AssetDir) -> Result<Recovered> {
-    let root = dir.root();
-    let mut out = Recovered::default();
-    let jpath = root.join(JOURNAL);
-    match fs::read(&jpath) {
-        Ok(bytes) => {
-            let j: Journal = serde_json::from_slice(&bytes).with_context(|| {
-                format!(
-                    "{} is not a journal mcsctl wrote; move it away after checking the directory",
-                    jpath.display()
-                )
-            })?;
-            apply(&j).with_context(|| format!("completing the interrupted `{}`", j.command))?;
-            fs::remove_file(&jpath).context("removing the journal")?;
-            sync_dir(root)?;
-            out.completed = Some(j.command);
-        }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e).with_context(|| format!("reading {}", jpath.display())),
-    }
-    out.removed_leftovers = remove_leftovers(root, 3)?;
-    Ok(out)
-}
-
-/// Removes `.mcsctl-new-*` and `.mcsctl-tmp-*` files (which may hold private keys) below
-/// `d`, `depth` levels deep. Only called with no journal pending.
-fn remove_leftovers(d: &Path, depth: usize) -> Result<usize> {
-    let rd = match fs::read_dir(d) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
-    };
-    let mut n = 0;
-    for e in rd.flatten() {
-        let name = e.file_name().to_string_lossy().into_owned();
-        let Ok(ft) = e.file_type() else { continue };
-        if ft.is_file() && (name.starts_with(STAGED_PREFIX) || name.starts_with(TMP_PREFIX)) {
-            fs::remove_file(e.path())
-                .with_context(|| format!("removing leftover {}", e.path().display()))?;
-            n += 1;
-        } else if ft.is_dir() && depth > 0 && !name.starts_with('.') {
-            n += remove_leftovers(&e.path(), depth - 1)?;
-        }
-    }
-    Ok(n)
-}
-
-/// Whether anything is left for [`recover`] to do (checked without the lock, to decide
-/// whether a reader needs to take it).
-pub(super) fn pending(dir: &AssetDir) -> bool {
-    dir.root().join(JOURNAL).exists()
-}
-
 /// For tests of interrupted changes: the journal of `steps` as commit writes it.
 #[cfg(test)]
-fn journal_for(command: &str, steps: Vec<(PathBuf, Option<PathBuf>)>) -> Vec<u8> {
+pub(super) fn journal_for(command: &str, steps: Vec<(PathBuf, Option<PathBuf>)>) -> Vec<u8> {
     let j = Journal {
         command: command.into(),
         steps: steps
@@ -445,47 +414,5 @@ mod tests {
             assert_eq!(fs::metadata(&p).unwrap().permissions().mode() & 0o777, want);
         }
         assert!(!d.exists(JOURNAL));
-    }
-
-    #[test]
-    fn a_committed_change_is_completed_by_the_next_lock() {
-        let (_t, d) = dir();
-        fs::write(d.path("a"), b"old a").unwrap();
-        fs::write(d.path("b"), b"old b").unwrap();
-        fs::write(d.path("gone"), b"x").unwrap();
-        // Killed after the journal landed and `a` was replaced, before `b` and the removal.
-        let staged_b = d.path(".mcsctl-new-b-1");
-        fs::write(&staged_b, b"new b").unwrap();
-        fs::write(d.path("a"), b"new a").unwrap();
-        fs::write(
-            d.path(JOURNAL),
-            journal_for(
-                "cert renew",
-                vec![
-                    (d.path("a"), Some(d.path(".mcsctl-new-a-1"))),
-                    (d.path("b"), Some(staged_b)),
-                    (d.path("gone"), None),
-                ],
-            ),
-        )
-        .unwrap();
-        // A leftover of another, uncommitted change.
-        fs::create_dir(d.path("tls")).unwrap();
-        fs::write(d.path("tls/.mcsctl-tmp-abc"), b"private key").unwrap();
-        let r = d.lock().unwrap().recovered().clone();
-        assert_eq!(r.completed.as_deref(), Some("cert renew"));
-        assert_eq!(r.removed_leftovers, 1);
-        assert_eq!(fs::read(d.path("a")).unwrap(), b"new a");
-        assert_eq!(fs::read(d.path("b")).unwrap(), b"new b");
-        assert!(!d.exists("gone") && !d.exists(JOURNAL) && !d.exists("tls/.mcsctl-tmp-abc"));
-        assert_eq!(d.lock().unwrap().recovered().clone(), Recovered::default());
-    }
-
-    #[test]
-    fn a_foreign_journal_is_refused_not_guessed_at() {
-        let (_t, d) = dir();
-        fs::write(d.path(JOURNAL), b"{\"something\": 1}").unwrap();
-        let e = format!("{:#}", d.lock().unwrap_err());
-        assert!(e.contains("is not a journal mcsctl wrote"), "{e}");
     }
 }

@@ -2,8 +2,10 @@
 //! lock, directories with exact modes. What the files mean is `crate::ops`'s business.
 
 pub mod change;
+pub mod custody;
 mod image;
 mod read;
+mod recover;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
@@ -12,12 +14,13 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-pub use change::{Change, Recovered};
+pub use change::Change;
 pub use image::{Image, PointerFile};
 pub use read::{
     DEFAULT_MAX_INPUT, input_files, max_input, parse_file, read_bounded, read_file, read_input,
     read_input_text, read_stdin, read_text, read_texts, set_max_input,
 };
+pub use recover::Recovered;
 
 /// Relative paths inside the asset directory.
 pub mod layout {
@@ -241,7 +244,7 @@ impl AssetDir {
             .with_context(|| format!("opening lock file {}", p.display()))?;
         file.lock()
             .with_context(|| format!("locking {}", p.display()))?;
-        let recovered = change::recover(self)?;
+        let recovered = recover::recover(self)?;
         Ok(DirLock {
             _file: file,
             recovered,
@@ -252,7 +255,7 @@ impl AssetDir {
     /// before reading, so a killed command is never seen half done. Returns the command it
     /// completed. Cheap when nothing is pending (no lock taken).
     pub fn settle(&self) -> Result<Option<String>> {
-        if !change::pending(self) {
+        if !recover::pending(self) {
             return Ok(None);
         }
         Ok(self.lock()?.recovered.completed)
@@ -274,7 +277,7 @@ impl AssetDir {
 
     /// Whether a committed change is waiting to be completed.
     pub fn change_pending(&self) -> bool {
-        change::pending(self)
+        recover::pending(self)
     }
 
     /// A change to this directory, named after the command making it (shown if it has to be

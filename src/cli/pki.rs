@@ -73,8 +73,9 @@ pub struct InitArgs {
     #[arg(long = "for", value_enum, default_value_t = Flavour::OpenShift, value_name = "FLAVOUR")]
     pub flavour: Flavour,
 
-    /// Replace an existing, non-empty asset directory: keys it replaces are kept under
-    /// backup-<time>/, pointer configs of pools no longer listed are removed.
+    /// Replace an existing, non-empty asset directory: the keys, tokens and pointer configs it
+    /// replaces are kept under backup/<time>/ (and listed), pointer configs of pools no longer
+    /// listed are removed; tls/retired/ is left as it is.
     #[arg(long)]
     pub force: bool,
 
@@ -120,7 +121,8 @@ pub struct CaCreateArgs {
 
     /// Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one
     /// step. Refused while pointer configs trust the CA (their copies would stop working) unless
-    /// --yes; `ca rotate` keeps them working.
+    /// --yes; `ca rotate` keeps them working. No key is lost: the replaced CA's key is kept as
+    /// tls/mcs-ca-previous.key, a previous one's under tls/retired/.
     #[arg(long)]
     pub force: bool,
 
@@ -149,13 +151,16 @@ pub struct CaImportArgs {
     pub key: Option<PathBuf>,
 
     /// A cluster's CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap
-    /// (oc get -o json|yaml), or PEM.
+    /// (oc get -o json|yaml), or PEM; with the Secret of the same name (or --key), its signing
+    /// key. The directory's own bundle again changes nothing; a bundle without the CA whose key
+    /// is here needs --force, and that key is kept under tls/retired/.
     #[arg(long, value_name = "FILE", required_unless_present = "cert")]
     pub bundle: Option<PathBuf>,
 
     /// Replace an existing CA (rotate to the imported one and promote it in one step). Refused
     /// while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them
-    /// working. Not needed to put the active CA's own key back.
+    /// working. Not needed to put the active CA's own key back. No key is lost: a replaced one
+    /// is kept as tls/mcs-ca-previous.key or under tls/retired/ (and listed).
     #[arg(long)]
     pub force: bool,
 
@@ -223,7 +228,8 @@ pub struct CaPromoteArgs {
 /// Arguments of `ca retire`.
 #[derive(Debug, Args)]
 pub struct CaRetireArgs {
-    /// Also delete the keys of retired CAs kept under tls/retired/.
+    /// Also delete the keys of retired CAs kept under tls/retired/: the one way mcsctl deletes
+    /// a CA key. Without it, the retired CA's key is kept there (and listed).
     #[arg(long)]
     pub purge: bool,
 

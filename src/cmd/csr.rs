@@ -123,6 +123,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs, now: OffsetDateTime) -> Re
     let Some(p) = &a.output else {
         return ui.out(&s.issued.cert_pem).map(|_| exit::OK);
     };
+    crate::pki::refuse_output_over_key(p, crate::assets::read_file(p).ok().as_deref())?;
     let ow = Overwrite::when(a.force);
     if ui.dry_run {
         crate::assets::check_write(p, ow)?;

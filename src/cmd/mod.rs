@@ -330,6 +330,7 @@ pub(crate) fn commit<'s, R>(
     let changed = match out.change.take() {
         // --dry-run: the change is dropped unwritten, and said.
         Some(c) if ui.dry_run => {
+            c.verify()?;
             for (path, write) in c.paths() {
                 let verb = if write { "write" } else { "remove" };
                 ui.info(format!("dry run: would {verb} {}", path.display()));

@@ -14,6 +14,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     let dest = match args.output.as_deref() {
         Some(p) if p.as_os_str() == "-" => Dest::Stdout,
         Some(p) => {
+            crate::pki::refuse_output_over_key(p, crate::assets::read_file(p).ok().as_deref())?;
             if p.exists() && !args.force {
                 bail!("{} exists; pass --force to replace it", p.display());
             }

@@ -243,7 +243,7 @@ fn replace<'s>(
         files.extend(
             retire_into(snap, &mut change, now)?
                 .into_iter()
-                .filter(|f| f.kind == FileKind::CaRetired),
+                .filter(|f| matches!(f.kind, FileKind::CaRetired | FileKind::KeptKey)),
         );
     }
     let bundle = rotation::bundle([&new.info, &active.info], now.unix_timestamp());

@@ -54,6 +54,8 @@ pub enum FileKind {
     CaPrevious,
     /// `ca-retired`.
     CaRetired,
+    /// `kept-key`: a CA key a command moved, kept where the row says (never deleted).
+    KeptKey,
 }
 
 impl FileKind {
@@ -75,6 +77,7 @@ impl FileKind {
             FileKind::CaNextKey => "ca-next-key",
             FileKind::CaPrevious => "ca-previous",
             FileKind::CaRetired => "ca-retired",
+            FileKind::KeptKey => "kept-key",
         }
     }
 }

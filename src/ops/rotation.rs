@@ -191,15 +191,21 @@ pub(super) fn promote_into(
             PUBLIC_MODE,
             Overwrite::Allow,
         );
-        if let Some(k) = &active.key_pem {
-            change.write(layout::CA_PREVIOUS_KEY, k, SECRET_MODE, Overwrite::Allow);
-        }
         files.push(Written::cert(
             layout::CA_PREVIOUS_CERT,
             FileKind::CaPrevious,
             &active.info,
             "still trusted until `ca retire`".into(),
         ));
+        if let Some(k) = &active.key_pem {
+            change.write(layout::CA_PREVIOUS_KEY, k, SECRET_MODE, Overwrite::Allow);
+            files.push(Written::file(
+                layout::CA_PREVIOUS_KEY,
+                true,
+                FileKind::KeptKey,
+                Some(format!("kept: moved from {}", layout::CA_KEY)),
+            ));
+        }
     }
     change.write(
         layout::CA_CERT,
@@ -207,9 +213,6 @@ pub(super) fn promote_into(
         PUBLIC_MODE,
         Overwrite::Allow,
     );
-    if let Some(k) = &next.key_pem {
-        change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow);
-    }
     change.remove(layout::CA_NEXT_CERT);
     change.remove(layout::CA_NEXT_KEY);
     files.push(Written::cert(
@@ -218,6 +221,25 @@ pub(super) fn promote_into(
         &next.info,
         next.info.key.clone(),
     ));
+    if let Some(k) = &next.key_pem {
+        change.write(layout::CA_KEY, k, SECRET_MODE, Overwrite::Allow);
+        // The introduced CA's key moves out of its slot; a CA made or given here is new.
+        let moved = snap
+            .cas
+            .next
+            .as_ref()
+            .is_some_and(|n| n.info.der == next.info.der);
+        files.push(if moved {
+            Written::file(
+                layout::CA_KEY,
+                true,
+                FileKind::KeptKey,
+                Some(format!("kept: moved from {}", layout::CA_NEXT_KEY)),
+            )
+        } else {
+            Written::file(layout::CA_KEY, true, FileKind::CaKey, None)
+        });
+    }
     if snap.cas.serving.is_some() {
         let issued = serving::reissue(snap, ca, validity, None, keys, now)?;
         files.extend(serving::stage(change, &issued));
@@ -236,7 +258,7 @@ pub fn retire(snap: &Snapshot, purge: bool, now: OffsetDateTime) -> Result<Outco
     let purged = if purge { snap.cas.retired.len() } else { 0 };
     if purge {
         for f in &snap.cas.retired {
-            change.remove(f);
+            change.purge(f);
         }
     }
     if files.is_empty() && purged == 0 {
@@ -308,22 +330,27 @@ pub(super) fn retire_into(
         let tag = p.info.tag();
         let cert_rel = format!("{}/{tag}.crt", layout::RETIRED);
         change.write(&cert_rel, &p.cert_pem, PUBLIC_MODE, Overwrite::Allow);
-        if let Some(k) = &p.key_pem {
-            change.write(
-                &format!("{}/{tag}.key", layout::RETIRED),
-                k,
-                SECRET_MODE,
-                Overwrite::Allow,
-            );
-        }
         change.remove(layout::CA_PREVIOUS_CERT);
-        change.remove(layout::CA_PREVIOUS_KEY);
         files.push(Written::cert(
             &cert_rel,
             FileKind::CaRetired,
             &p.info,
-            "key kept until `ca retire --purge`".into(),
+            "no longer trusted".into(),
         ));
+        if let Some(k) = &p.key_pem {
+            let key_rel = format!("{}/{tag}.key", layout::RETIRED);
+            change.write(&key_rel, k, SECRET_MODE, Overwrite::Allow);
+            files.push(Written::file(
+                &key_rel,
+                true,
+                FileKind::KeptKey,
+                Some(format!(
+                    "kept: moved from {} until `ca retire --purge`",
+                    layout::CA_PREVIOUS_KEY
+                )),
+            ));
+        }
+        change.remove(layout::CA_PREVIOUS_KEY);
     }
     files.extend(bundle_and_pointers(&bundle, &ptrs));
     Ok(files)

@@ -123,6 +123,29 @@ pub fn is_pem(bytes: &[u8]) -> bool {
     bytes.windows(PEM_BEGIN.len()).any(|w| w == PEM_BEGIN)
 }
 
+/// Whether `bytes` hold a private key: a PEM block labelled `... PRIVATE KEY`, or a DER key.
+pub fn holds_private_key(bytes: &[u8]) -> bool {
+    if is_pem(bytes) {
+        return pem::parse_many(bytes)
+            .is_ok_and(|blocks| blocks.iter().any(|b| b.tag().ends_with("PRIVATE KEY")));
+    }
+    der_key(bytes).is_some()
+}
+
+/// Refuses an `--output` file `path` that holds a private key (`existing`: its bytes, when it
+/// is there), whatever `--force` says: a pointer config or a certificate written over
+/// `tls/mcs-ca.key` (a slip of the shell's completion) would destroy a key that cannot be
+/// made again.
+pub fn refuse_output_over_key(path: &std::path::Path, existing: Option<&[u8]>) -> Result<()> {
+    if existing.is_some_and(holds_private_key) {
+        bail!(
+            "{} holds a private key: mcsctl never writes over a key, even with --force; choose another --output",
+            path.display()
+        );
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,6 +8,7 @@ mod conformance;
 mod conventions;
 mod crash;
 mod csr;
+mod custody;
 mod docs;
 mod doctor;
 mod evidence;

@@ -1,0 +1,130 @@
+//! Recovery from an interrupted command, run by whoever takes the directory lock next: a
+//! change whose journal landed is completed (see [`super::change`]), and what a command left
+//! before its commit point (staged `.mcsctl-new-*` files, `.mcsctl-tmp-*` files) is removed.
+
+use std::fs;
+use std::io;
+use std::path::Path;
+
+use anyhow::{Context, Result};
+
+use super::change::{JOURNAL, Journal, STAGED_PREFIX, TMP_PREFIX, apply};
+use super::{AssetDir, sync_dir};
+
+/// What recovery found and did.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Recovered {
+    /// The command whose committed change was completed.
+    pub completed: Option<String>,
+    /// Leftover staged or temporary files removed.
+    pub removed_leftovers: usize,
+}
+
+/// Completes a committed change and removes leftovers of interrupted ones. Call with the lock.
+pub(super) fn recover(dir: &AssetDir) -> Result<Recovered> {
+    let root = dir.root();
+    let mut out = Recovered::default();
+    let jpath = root.join(JOURNAL);
+    match fs::read(&jpath) {
+        Ok(bytes) => {
+            let j: Journal = serde_json::from_slice(&bytes).with_context(|| {
+                format!(
+                    "{} is not a journal mcsctl wrote; move it away after checking the directory",
+                    jpath.display()
+                )
+            })?;
+            apply(&j).with_context(|| format!("completing the interrupted `{}`", j.command))?;
+            fs::remove_file(&jpath).context("removing the journal")?;
+            sync_dir(root)?;
+            out.completed = Some(j.command);
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e).with_context(|| format!("reading {}", jpath.display())),
+    }
+    out.removed_leftovers = remove_leftovers(root, 3)?;
+    Ok(out)
+}
+
+/// Removes `.mcsctl-new-*` and `.mcsctl-tmp-*` files (which may hold private keys) below
+/// `d`, `depth` levels deep. Only called with no journal pending.
+fn remove_leftovers(d: &Path, depth: usize) -> Result<usize> {
+    let rd = match fs::read_dir(d) {
+        Ok(rd) => rd,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
+    };
+    let mut n = 0;
+    for e in rd.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Ok(ft) = e.file_type() else { continue };
+        if ft.is_file() && (name.starts_with(STAGED_PREFIX) || name.starts_with(TMP_PREFIX)) {
+            fs::remove_file(e.path())
+                .with_context(|| format!("removing leftover {}", e.path().display()))?;
+            n += 1;
+        } else if ft.is_dir() && depth > 0 && !name.starts_with('.') {
+            n += remove_leftovers(&e.path(), depth - 1)?;
+        }
+    }
+    Ok(n)
+}
+
+/// Whether anything is left for [`recover`] to do (checked without the lock, to decide
+/// whether a reader needs to take it).
+pub(super) fn pending(dir: &AssetDir) -> bool {
+    dir.root().join(JOURNAL).exists()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::change::journal_for;
+
+    fn dir() -> (tempfile::TempDir, AssetDir) {
+        let t = tempfile::tempdir().unwrap();
+        let d = AssetDir::new(t.path().join("a"));
+        d.create().unwrap();
+        (t, d)
+    }
+
+    #[test]
+    fn a_committed_change_is_completed_by_the_next_lock() {
+        let (_t, d) = dir();
+        fs::write(d.path("a"), b"old a").unwrap();
+        fs::write(d.path("b"), b"old b").unwrap();
+        fs::write(d.path("gone"), b"x").unwrap();
+        // Killed after the journal landed and `a` was replaced, before `b` and the removal.
+        let staged_b = d.path(".mcsctl-new-b-1");
+        fs::write(&staged_b, b"new b").unwrap();
+        fs::write(d.path("a"), b"new a").unwrap();
+        fs::write(
+            d.path(JOURNAL),
+            journal_for(
+                "cert renew",
+                vec![
+                    (d.path("a"), Some(d.path(".mcsctl-new-a-1"))),
+                    (d.path("b"), Some(staged_b)),
+                    (d.path("gone"), None),
+                ],
+            ),
+        )
+        .unwrap();
+        // A leftover of another, uncommitted change.
+        fs::create_dir(d.path("tls")).unwrap();
+        fs::write(d.path("tls/.mcsctl-tmp-abc"), b"private key").unwrap();
+        let r = d.lock().unwrap().recovered().clone();
+        assert_eq!(r.completed.as_deref(), Some("cert renew"));
+        assert_eq!(r.removed_leftovers, 1);
+        assert_eq!(fs::read(d.path("a")).unwrap(), b"new a");
+        assert_eq!(fs::read(d.path("b")).unwrap(), b"new b");
+        assert!(!d.exists("gone") && !d.exists(JOURNAL) && !d.exists("tls/.mcsctl-tmp-abc"));
+        assert_eq!(d.lock().unwrap().recovered().clone(), Recovered::default());
+    }
+
+    #[test]
+    fn a_foreign_journal_is_refused_not_guessed_at() {
+        let (_t, d) = dir();
+        fs::write(d.path(JOURNAL), b"{\"something\": 1}").unwrap();
+        let e = format!("{:#}", d.lock().unwrap_err());
+        assert!(e.contains("is not a journal mcsctl wrote"), "{e}");
+    }
+}
