@@ -84,7 +84,7 @@ fn read<T>(
 /// The pools the directory knows, as the commands do: built in, in mcsctl.json, rendered.
 fn pools() -> Vec<CompletionCandidate> {
     let dir = dir();
-    let config = read(&dir, layout::CONFIG, crate::ops::config::parse);
+    let config = read(&dir, layout::CONFIG, crate::ops::config::parse).flatten();
     let rendered: Vec<String> = crate::assets::pool_files(&dir.path(layout::RENDERED))
         .into_iter()
         .map(|(pool, _)| pool)

@@ -212,6 +212,18 @@ pub fn enable_verbose_log() {
     }
 }
 
+/// Says why and where a command stopped on a signal (one line, see
+/// `assets::interrupt`), puts a cursor a prompt hid back, and exits with `code`.
+pub fn stopped(line: &str, code: i32) {
+    let term = console::Term::stderr();
+    if term.is_term() {
+        let _ = term.show_cursor();
+        eprintln!();
+    }
+    eprintln!("mcsctl: {}", crate::escape::text(line, false));
+    std::process::exit(code);
+}
+
 /// Renders rows as left-aligned columns separated by two spaces (no trailing spaces).
 pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     // A cell is one value: a line break in it (a CSR subject, a file name) must not start a

@@ -175,13 +175,15 @@ impl<'d> Change<'d> {
             }
         }
         let mut staged: Vec<Step> = Vec::new();
+        super::interrupt::staging(self.steps.len());
         let result = self.stage(&mut staged);
         if let Err(e) = result {
             for s in &staged {
                 if let Some(p) = &s.staged {
-                    let _ = fs::remove_file(p);
+                    super::recover::wipe(p);
                 }
             }
+            super::interrupt::abandoned();
             return Err(e);
         }
         let journal = Journal {
@@ -190,6 +192,8 @@ impl<'d> Change<'d> {
         };
         let text = serde_json::to_vec_pretty(&journal).context("encoding the journal")?;
         let root = self.dir.root();
+        // From here a signal waits until the change is in place (or an error stops it).
+        let committing = super::interrupt::committing();
         super::write_atomic_quietly(&root.join(JOURNAL), &text, 0o600, Overwrite::Allow)
             .context("committing the change")?;
         apply(&journal).with_context(|| {
@@ -201,6 +205,7 @@ impl<'d> Change<'d> {
         })?;
         fs::remove_file(root.join(JOURNAL)).context("removing the journal")?;
         sync_dir(root)?;
+        committing.landed();
         for (target, op) in &self.steps {
             match op {
                 Op::Write { mode, .. } => {
@@ -233,6 +238,7 @@ impl<'d> Change<'d> {
                         .permissions(fs::Permissions::from_mode(*mode))
                         .tempfile_in(&parent)
                         .with_context(|| format!("staging {}", target.display()))?;
+                    super::interrupt::staged(tmp.path());
                     // The umask may have narrowed the mode: make it exact.
                     tmp.as_file()
                         .set_permissions(fs::Permissions::from_mode(*mode))

@@ -4,11 +4,13 @@
 pub mod change;
 pub mod custody;
 mod image;
+pub mod interrupt;
 mod read;
 mod recover;
+mod write;
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{self, Write};
+use std::io;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
@@ -20,7 +22,9 @@ pub use read::{
     DEFAULT_MAX_INPUT, input_files, max_input, parse_file, read_bounded, read_file, read_input,
     read_input_text, read_stdin, read_text, read_texts, set_max_input,
 };
-pub use recover::Recovered;
+pub use recover::{Recovered, leftovers};
+pub(crate) use write::write_atomic_quietly;
+pub use write::{check_write, create_output_dir, write_atomic};
 
 /// Relative paths inside the asset directory.
 pub mod layout {
@@ -104,7 +108,66 @@ impl Overwrite {
     }
 }
 
+/// What a command needs of its `--dir`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DirUse {
+    /// It makes the asset directory (`init`): it checks the directory itself.
+    Creates,
+    /// It may start one step by step, in a directory that is missing or empty (`ca create`,
+    /// `ca import`); any other must be an asset directory.
+    StartsStepByStep,
+    /// It works without one (`inspect FILE`, `doctor POINTER`, `csr`): the default directory
+    /// is used when it is there; a directory named (`--dir`, `MCSCTL_DIR`) must be one.
+    WhenThere,
+    /// It needs an asset directory.
+    Assets,
+    /// It has no directory.
+    None,
+}
+
 impl AssetDir {
+    /// Refuses a directory that is not an asset directory (one with `mcsctl.json`), for a
+    /// command that uses it as `how`; `named` says whether the user named it (`--dir`,
+    /// `MCSCTL_DIR`) rather than it being the default. Checked before anything is read or
+    /// locked, so nothing (not even a lock file) is left in a directory that is not one.
+    pub fn check_use(&self, how: DirUse, named: bool) -> Result<()> {
+        let missing = fs::symlink_metadata(&self.root).is_err();
+        match how {
+            DirUse::Creates | DirUse::None => return Ok(()),
+            DirUse::StartsStepByStep if missing || self.is_empty()? => return Ok(()),
+            DirUse::WhenThere if missing && !named => return Ok(()),
+            _ => {}
+        }
+        self.require()?;
+        if self.path(layout::CONFIG).is_file() {
+            return Ok(());
+        }
+        let d = self.root.display();
+        let ours = if self.exists(layout::CA_CERT) {
+            format!(
+                " (if an earlier mcsctl made it step by step, write {{\"formatVersion\": 1}} to {}, as `ca create` now does)",
+                self.path(layout::CONFIG).display()
+            )
+        } else {
+            String::new()
+        };
+        let fix = if self.is_empty()? {
+            let left = match recover::leftovers(self).len() {
+                0 => String::new(),
+                n => format!(
+                    " (it holds only what a command stopped before its change landed left: {n} staged file(s), which it removes)"
+                ),
+            };
+            format!("`mcsctl init --dir {d}` makes one there{left}")
+        } else {
+            "pass --dir with an asset directory (one `mcsctl init` made)".to_string()
+        };
+        bail!(
+            "{d} is not an asset directory: it has no {}{ours}; {fix}",
+            layout::CONFIG
+        )
+    }
+
     /// An asset directory at `root` (not checked).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         AssetDir { root: root.into() }
@@ -197,21 +260,14 @@ impl AssetDir {
         Ok(out)
     }
 
-    /// Whether the directory holds anything but our lock file.
+    /// Whether the directory holds nothing of value: nothing but our lock file, what an
+    /// interrupted command left before its commit point (`.mcsctl-new-*`, `.mcsctl-tmp-*`),
+    /// and directories holding only those. A directory `init` was stopped in counts as empty.
     pub fn is_empty(&self) -> Result<bool> {
-        match fs::read_dir(&self.root) {
-            Ok(entries) => {
-                for e in entries {
-                    let e = e.with_context(|| format!("reading {}", self.root.display()))?;
-                    if e.file_name() != layout::LOCK {
-                        return Ok(false);
-                    }
-                }
-                Ok(true)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(true),
-            Err(e) => Err(e).with_context(|| format!("reading {}", self.root.display())),
+        if recover::pending(self) {
+            return Ok(false);
         }
+        holds_nothing(&self.root, 0)
     }
 
     /// Names of the pointer configs at the top of the directory (`*.ign`, sorted).
@@ -305,6 +361,35 @@ impl DirLock {
     }
 }
 
+/// Whether `d`, `depth` levels below the asset directory, holds nothing but leftovers, empty
+/// directories and (at the top) the lock. Deeper than a command ever writes counts as something.
+fn holds_nothing(d: &Path, depth: usize) -> Result<bool> {
+    if depth > 4 {
+        return Ok(false);
+    }
+    let entries = match fs::read_dir(d) {
+        Ok(e) => e,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(true),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
+    };
+    for e in entries {
+        let e = e.with_context(|| format!("reading {}", d.display()))?;
+        let name = e.file_name().to_string_lossy().into_owned();
+        let ft = e
+            .file_type()
+            .with_context(|| format!("reading {}", d.display()))?;
+        let nothing = if ft.is_dir() {
+            holds_nothing(&e.path(), depth + 1)?
+        } else {
+            ft.is_file() && ((depth == 0 && name == layout::LOCK) || recover::is_leftover(&name))
+        };
+        if !nothing {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
 /// Creates `path` and its missing parents with exact modes whatever the umask: `auth/` (and
 /// below) of an asset directory 0700, every other directory 0755. Existing directories are
 /// left as they are.
@@ -371,114 +456,5 @@ impl Mode0600 for OpenOptions {
     fn mode_0600(&mut self) -> &mut Self {
         use std::os::unix::fs::OpenOptionsExt;
         self.mode(SECRET_MODE)
-    }
-}
-
-/// Creates an output directory the user named (and its parents), 0755.
-pub fn create_output_dir(path: &Path) -> Result<()> {
-    fs::create_dir_all(path).with_context(|| format!("creating {}", path.display()))
-}
-
-/// Atomic write of one file outside a [`Change`] (an `--output` file, a man page): temporary
-/// file in the same directory created with `mode`, fsync, rename, fsync of the directory;
-/// creates the parent directory (0755).
-pub fn write_atomic(path: &Path, contents: &[u8], mode: u32, overwrite: Overwrite) -> Result<()> {
-    write_atomic_quietly(path, contents, mode, overwrite)?;
-    log::info!("wrote {} (mode {mode:04o})", path.display());
-    Ok(())
-}
-
-/// The directory a file named `path` goes in (`.` for a bare name).
-fn parent_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// What [`write_atomic`] would refuse, checked without writing anything (`--dry-run`).
-pub fn check_write(path: &Path, overwrite: Overwrite) -> Result<()> {
-    let parent = parent_of(path);
-    if let Ok(m) = fs::metadata(parent)
-        && !m.is_dir()
-    {
-        bail!("{} is not a directory", parent.display());
-    }
-    if overwrite == Overwrite::Never && fs::symlink_metadata(path).is_ok() {
-        bail!("{} exists; use --force to overwrite", path.display());
-    }
-    Ok(())
-}
-
-/// [`write_atomic`] without the `-v` line (the journal is not the user's business).
-pub(crate) fn write_atomic_quietly(
-    path: &Path,
-    contents: &[u8],
-    mode: u32,
-    overwrite: Overwrite,
-) -> Result<()> {
-    check_write(path, overwrite)?;
-    let parent = parent_of(path).to_path_buf();
-    ensure_dir(&AssetDir::new(&parent), &parent)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(change::TMP_PREFIX)
-        .permissions(fs::Permissions::from_mode(mode))
-        .tempfile_in(&parent)
-        .with_context(|| format!("creating a temporary file in {}", parent.display()))?;
-    // The umask may have narrowed the mode (never widened it beyond what we asked): make it exact.
-    tmp.as_file()
-        .set_permissions(fs::Permissions::from_mode(mode))
-        .with_context(|| {
-            format!(
-                "setting the mode of a temporary file in {}",
-                parent.display()
-            )
-        })?;
-    tmp.write_all(contents)
-        .and_then(|_| tmp.as_file().sync_all())
-        .with_context(|| format!("writing {}", path.display()))?;
-    match overwrite {
-        Overwrite::Allow => {
-            tmp.persist(path)
-                .map_err(|e| e.error)
-                .with_context(|| format!("replacing {}", path.display()))?;
-        }
-        Overwrite::Never => {
-            tmp.persist_noclobber(path).map_err(|e| {
-                if e.error.kind() == io::ErrorKind::AlreadyExists {
-                    anyhow::anyhow!("{} exists; use --force to overwrite", path.display())
-                } else {
-                    anyhow::Error::new(e.error).context(format!("writing {}", path.display()))
-                }
-            })?;
-        }
-    }
-    sync_dir(&parent)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn atomic_write_creates_with_mode_and_refuses_overwrite() {
-        let d = tempfile::tempdir().unwrap();
-        let p = d.path().join("sub/secret");
-        write_atomic(&p, b"one", SECRET_MODE, Overwrite::Never).unwrap();
-        assert_eq!(
-            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
-            0o600
-        );
-        let err = write_atomic(&p, b"two", SECRET_MODE, Overwrite::Never).unwrap_err();
-        assert!(err.to_string().contains("use --force"), "{err}");
-        assert_eq!(fs::read(&p).unwrap(), b"one");
-        write_atomic(&p, b"two", PUBLIC_MODE, Overwrite::Allow).unwrap();
-        assert_eq!(fs::read(&p).unwrap(), b"two");
-        assert_eq!(
-            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
-            0o644
-        );
-        // no temp files left behind
-        assert_eq!(fs::read_dir(d.path().join("sub")).unwrap().count(), 1);
     }
 }

@@ -3,10 +3,10 @@
 //! before its commit point (staged `.mcsctl-new-*` files, `.mcsctl-tmp-*` files) is removed.
 
 use std::fs;
-use std::io;
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 
 use super::change::{JOURNAL, Journal, STAGED_PREFIX, TMP_PREFIX, apply};
 use super::{AssetDir, sync_dir};
@@ -41,31 +41,76 @@ pub(super) fn recover(dir: &AssetDir) -> Result<Recovered> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {}
         Err(e) => return Err(e).with_context(|| format!("reading {}", jpath.display())),
     }
-    out.removed_leftovers = remove_leftovers(root, 3)?;
+    out.removed_leftovers = remove_leftovers(dir)?;
     Ok(out)
 }
 
-/// Removes `.mcsctl-new-*` and `.mcsctl-tmp-*` files (which may hold private keys) below
-/// `d`, `depth` levels deep. Only called with no journal pending.
-fn remove_leftovers(d: &Path, depth: usize) -> Result<usize> {
-    let rd = match fs::read_dir(d) {
-        Ok(rd) => rd,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", d.display())),
+/// The `.mcsctl-new-*` and `.mcsctl-tmp-*` files an interrupted command left (staged files
+/// of a change that never reached its commit point, which may hold private keys), up to three
+/// levels below the directory; none while a journal is pending (they are its files then).
+pub fn leftovers(dir: &AssetDir) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if !pending(dir) {
+        find_leftovers(dir.root(), 3, &mut out);
+    }
+    out
+}
+
+fn find_leftovers(d: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = fs::read_dir(d) else {
+        return;
     };
-    let mut n = 0;
     for e in rd.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
         let Ok(ft) = e.file_type() else { continue };
-        if ft.is_file() && (name.starts_with(STAGED_PREFIX) || name.starts_with(TMP_PREFIX)) {
-            fs::remove_file(e.path())
-                .with_context(|| format!("removing leftover {}", e.path().display()))?;
-            n += 1;
+        if ft.is_file() && is_leftover(&name) {
+            out.push(e.path());
         } else if ft.is_dir() && depth > 0 && !name.starts_with('.') {
-            n += remove_leftovers(&e.path(), depth - 1)?;
+            find_leftovers(&e.path(), depth - 1, out);
         }
     }
-    Ok(n)
+}
+
+/// Whether a file name is one a command stages or writes temporarily.
+pub(super) fn is_leftover(name: &str) -> bool {
+    name.starts_with(STAGED_PREFIX) || name.starts_with(TMP_PREFIX)
+}
+
+/// Removes each leftover, wiped first; says each at `-v`. Only called with no journal pending.
+fn remove_leftovers(dir: &AssetDir) -> Result<usize> {
+    let found = leftovers(dir);
+    for p in &found {
+        wipe(p);
+        if p.exists() {
+            bail!("removing leftover {}: it is still there", p.display());
+        }
+        log::info!(
+            "removed {}, left by an interrupted command (overwritten first: it may have held a private key)",
+            p.display()
+        );
+    }
+    Ok(found.len())
+}
+
+/// Removes a file that may hold a private key: its bytes overwritten with zeros and flushed
+/// first, so the key is not left in the freed blocks for whoever reads the disk next (on
+/// filesystems that write in place). Best effort: the file goes in any case.
+pub(super) fn wipe(path: &Path) {
+    if let Ok(mut f) = fs::OpenOptions::new().write(true).open(path)
+        && let Ok(m) = f.metadata()
+    {
+        let zeros = vec![0u8; (m.len() as usize).min(1 << 20)];
+        let mut left = m.len();
+        while left > 0 {
+            let n = (left as usize).min(zeros.len());
+            if f.write_all(&zeros[..n]).is_err() {
+                break;
+            }
+            left -= n as u64;
+        }
+        let _ = f.sync_all();
+    }
+    let _ = fs::remove_file(path);
 }
 
 /// Whether anything is left for [`recover`] to do (checked without the lock, to decide

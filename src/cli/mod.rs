@@ -77,6 +77,21 @@ pub struct Cli {
     pub command: Command,
 }
 
+impl Command {
+    /// What the command needs of its `--dir`. A command added later needs an asset directory
+    /// unless it is listed here.
+    pub fn dir_use(&self) -> crate::assets::DirUse {
+        use crate::assets::DirUse;
+        match self {
+            Command::Init(_) => DirUse::Creates,
+            Command::Ca(CaCommand::Create(_) | CaCommand::Import(_)) => DirUse::StartsStepByStep,
+            Command::Inspect(_) | Command::Doctor(_) | Command::Csr(_) => DirUse::WhenThere,
+            Command::Completions(_) | Command::Man(_) | Command::Version(_) => DirUse::None,
+            _ => DirUse::Assets,
+        }
+    }
+}
+
 /// Options given before the command.
 #[derive(Debug, Args)]
 pub struct GlobalArgs {
@@ -133,6 +148,21 @@ pub struct DirArg {
     /// else mcs-assets).
     #[arg(long = "dir", value_name = "DIR", help_heading = GLOBAL)]
     pub dir: Option<PathBuf>,
+}
+
+impl DirArg {
+    /// The asset directory the user named: `--dir` after the command, else before it, else
+    /// `$MCSCTL_DIR`; `None` for the default (`mcs-assets`).
+    pub fn named(after: Option<&DirArg>, before: Option<&PathBuf>) -> Option<PathBuf> {
+        after
+            .and_then(|d| d.dir.clone())
+            .or_else(|| before.cloned())
+            .or_else(|| {
+                std::env::var_os("MCSCTL_DIR")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            })
+    }
 }
 
 /// `--format` after the command, for the commands that print data.

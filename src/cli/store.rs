@@ -34,6 +34,23 @@ pub struct StoreArgs {
     pub store_prefix: Option<String>,
 }
 
+impl StoreArgs {
+    /// The store's options, when `--store` was given (its files read and checked).
+    pub fn options(&self) -> anyhow::Result<Option<crate::store::Options>> {
+        let Some(url) = &self.store else {
+            return Ok(None);
+        };
+        crate::store::Options::new(
+            url.clone(),
+            self.store_ca.as_deref(),
+            self.store_cert.as_deref(),
+            self.store_key.as_deref(),
+            self.store_prefix.clone(),
+        )
+        .map(Some)
+    }
+}
+
 /// `ledger` subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub enum LedgerCommand {

@@ -9,7 +9,7 @@ use crate::ui::Ui;
 
 /// Runs `ledger import`.
 pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
-    let Some(o) = super::store_options(&a.store)? else {
+    let Some(o) = a.store.options()? else {
         return Err(exit::usage(
             "ledger import needs --store etcd://HOST:PORT[,HOST:PORT...]: the store to import into",
         ));

@@ -38,7 +38,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
             new_pool: a.new_pool,
         })
         .collect();
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::add(&snap, &inputs, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
@@ -52,7 +52,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
 
 /// Runs `machine remove`.
 pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTime) -> Result<u8> {
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::remove(&snap, &a.name, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;

@@ -17,7 +17,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
             "--store is for --serve-deployment: the store its replicas share",
         ));
     }
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let inputs = ManifestsInputs {
         include_ca_key: a.include_ca_key,
         include_root_ca: a.include_root_ca,

@@ -51,15 +51,13 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
             "{name} writes {writes}: --format does not apply"
         )));
     }
-    let dir = dir_arg
-        .and_then(|d| d.dir.clone())
-        .or_else(|| g.dir.clone())
-        .or_else(|| {
-            std::env::var_os("MCSCTL_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .unwrap_or_else(|| PathBuf::from("mcs-assets"));
+    let named = cli::DirArg::named(dir_arg, g.dir.as_ref());
+    let dir = AssetDir::new(named.clone().unwrap_or_else(|| PathBuf::from("mcs-assets")));
+    dir.check_use(cli.command.dir_use(), named.is_some())?;
+    if name != "serve" {
+        let d = dir_arg.map(|_| dir.root());
+        crate::assets::interrupt::install(name, d, crate::ui::stopped)?;
+    }
     let format = format_arg
         .ok()
         .and_then(|f| f.format)
@@ -74,9 +72,9 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
         crate::ui::enable_verbose_log();
     }
     if dir_arg.is_some() {
-        ui.detail(format!("asset directory {}", dir.display()));
+        ui.detail(format!("asset directory {}", dir.root().display()));
     }
-    run(&ui, &AssetDir::new(&dir), clock)
+    run(&ui, &dir, clock)
 }
 
 /// A command's handler, given the output, the asset directory and the clock.
@@ -174,21 +172,6 @@ fn entry(c: &Command) -> Entry<'_> {
     }
 }
 
-/// The store's options of `--store*`, when `--store` was given.
-pub(crate) fn store_options(a: &cli::StoreArgs) -> Result<Option<crate::store::Options>> {
-    let Some(url) = &a.store else {
-        return Ok(None);
-    };
-    crate::store::Options::new(
-        url.clone(),
-        a.store_ca.as_deref(),
-        a.store_cert.as_deref(),
-        a.store_key.as_deref(),
-        a.store_prefix.clone(),
-    )
-    .map(Some)
-}
-
 /// Adds the fetch evidence to `snap`: the store's records with `--store`, else the
 /// directory's ledger files and `ledgers`.
 pub(crate) fn with_evidence(
@@ -196,7 +179,7 @@ pub(crate) fn with_evidence(
     ledgers: &[PathBuf],
     store: &cli::StoreArgs,
 ) -> Result<Snapshot> {
-    let Some(o) = store_options(store)? else {
+    let Some(o) = store.options()? else {
         return snap.with_ledger(ledgers);
     };
     if !ledgers.is_empty() {

@@ -16,7 +16,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
             .clone()
             .unwrap_or_else(|| crate::ledger::default_path(dir, &crate::ledger::hostname())),
         max_partial_fetches: a.max_partial_fetches,
-        store: super::store_options(&a.store)?,
+        store: a.store.options()?,
         store_grace: a.store_grace.to_std(),
         clock: clock.clone(),
         log_format: a.log_format,

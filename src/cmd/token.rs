@@ -27,7 +27,7 @@ struct ChangeReport<'a> {
 
 /// Runs `token create`.
 pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime) -> Result<u8> {
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let inputs = CreateInputs {
         pools: a.pools.clone(),
@@ -81,7 +81,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
 /// Runs `token rotate`.
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
@@ -156,7 +156,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::revoke(&snap, id, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
@@ -171,7 +171,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 /// Runs `token prune`.
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = ui.dry_run;
-    let store = super::store_options(&a.store)?;
+    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     // With --dry-run too: publishing changes nothing in the directory.
     let out = tokens::prune(&snap, dry_run, now)?;

@@ -100,6 +100,19 @@ fn recovery(r: &mut Report, dir: &AssetDir) {
             ),
         ),
     }
+    let root = dir.root();
+    for p in crate::assets::leftovers(dir) {
+        let rel = p.strip_prefix(root).unwrap_or(&p).display().to_string();
+        r.check(
+            Level::Warn,
+            "leftover",
+            format!("{rel} was left by a command stopped before its change landed; it may hold a private key"),
+            Some(format!(
+                "the next mcsctl command that takes the directory's lock removes it, overwritten first (`mcsctl --dir {} token list -v` names it)",
+                root.display()
+            )),
+        );
+    }
 }
 
 /// mcsctl.json, or a failed row saying why it cannot be read.

@@ -168,7 +168,9 @@ fn install<'s>(
         Overwrite::Allow,
     );
     let ptrs = set_bundle(snap, &mut change, &bundle, &[&new.info], now)?;
-    let mut files = vec![
+    let mut files = Vec::new();
+    files.extend(super::config::mark(snap, &mut change));
+    files.extend([
         Written::cert(
             layout::CA_CERT,
             FileKind::Ca,
@@ -176,7 +178,7 @@ fn install<'s>(
             new.info.key.clone(),
         ),
         Written::file(layout::CA_KEY, true, FileKind::CaKey, None),
-    ];
+    ]);
     files.extend(bundle_and_pointers(&bundle, &ptrs));
     let mut notes = Vec::new();
     if snap.cas.serving.is_none() {

@@ -156,7 +156,8 @@ pub fn token_transport(cfg: Option<&ClusterConfig>, version: SpecVersion) -> Tra
     }
 }
 
-/// `mcsctl.json` of `dir`, or `None` when the directory (or the file) does not exist. A file
+/// `mcsctl.json` of `dir`, or `None` when the directory (or the file) does not exist, or the
+/// directory was started step by step. A file
 /// that is there but unreadable, not JSON, of another format version or with an unknown value
 /// is an error naming it.
 pub fn load(dir: &AssetDir) -> Result<Option<ClusterConfig>> {
@@ -167,17 +168,50 @@ pub fn load(dir: &AssetDir) -> Result<Option<ClusterConfig>> {
         &dir.read(layout::CONFIG)?,
         &dir.path(layout::CONFIG).display().to_string(),
     )
-    .map(Some)
 }
 
-/// Reads `mcsctl.json` from its bytes; `name` names it in errors.
-pub fn parse(bytes: &[u8], name: &str) -> Result<ClusterConfig> {
-    let cfg: ClusterConfig = serde_json::from_slice(bytes)
-        .with_context(|| format!("{name} is not a valid mcsctl.json"))?;
-    if cfg.format_version != ClusterConfig::FORMAT_VERSION {
+/// `mcsctl.json` of a directory started step by step (`ca create` or `ca import` in an empty
+/// directory): the directory is mcsctl's, and knows no cluster yet.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct StepByStep {
+    format_version: u32,
+}
+
+/// Marks a directory a CA is being started in step by step as mcsctl's: `mcsctl.json` with
+/// no cluster, and its row; nothing when the directory has its `mcsctl.json`.
+pub(super) fn mark(snap: &super::Snapshot, change: &mut Change<'_>) -> Option<super::Written> {
+    if snap.marked {
+        return None;
+    }
+    let mut b = serde_json::to_vec_pretty(&StepByStep {
+        format_version: ClusterConfig::FORMAT_VERSION,
+    })
+    .unwrap_or_default();
+    b.push(b'\n');
+    change.write(layout::CONFIG, &b, PUBLIC_MODE, Overwrite::Never);
+    Some(super::Written::file(
+        layout::CONFIG,
+        false,
+        super::FileKind::Cluster,
+        Some("started step by step: no cluster yet".into()),
+    ))
+}
+
+/// Reads `mcsctl.json` from its bytes; `name` names it in errors. `None`: a directory started
+/// step by step, with no cluster.
+pub fn parse(bytes: &[u8], name: &str) -> Result<Option<ClusterConfig>> {
+    let (version, cfg) = match serde_json::from_slice::<StepByStep>(bytes) {
+        Ok(s) => (s.format_version, None),
+        Err(_) => {
+            let cfg: ClusterConfig = serde_json::from_slice(bytes)
+                .with_context(|| format!("{name} is not a valid mcsctl.json"))?;
+            (cfg.format_version, Some(cfg))
+        }
+    };
+    if version != ClusterConfig::FORMAT_VERSION {
         bail!(
-            "{name} has format version {}, this mcsctl reads version {}",
-            cfg.format_version,
+            "{name} has format version {version}, this mcsctl reads version {}",
             ClusterConfig::FORMAT_VERSION
         );
     }
@@ -190,7 +224,7 @@ pub fn require(dir: &AssetDir) -> Result<ClusterConfig> {
     match load(dir)? {
         Some(c) => Ok(c),
         None => bail!(
-            "{} has no {}; run `mcsctl init` to create an asset directory",
+            "{} knows no cluster (it has no {} of one); run `mcsctl init` to create an asset directory",
             dir.root().display(),
             layout::CONFIG
         ),

@@ -69,6 +69,7 @@ pub fn manifests<'s>(
         root_ca: m.include_root_ca,
         serving_cert: dir.read(layout::SERVING_CERT)?,
         serving_key: dir.read(layout::SERVING_KEY)?,
+        config_json: cfg.to_bytes()?,
         ..Inputs::default()
     };
     tokens(snap, &mut i, &mut notes, now)?;

@@ -72,6 +72,9 @@ pub struct Snapshot {
     pub rendered: Vec<String>,
     /// The fetch evidence, for the workflows that decide from it ([`Snapshot::with_ledger`]).
     pub ledger: Option<crate::ledger::Ledger>,
+    /// Whether `mcsctl.json` is there (with a cluster, or started step by step): the mark of
+    /// an asset directory.
+    pub marked: bool,
 }
 
 /// The pools a directory knows: the MCO's built-in ones, those of its `mcsctl.json` and those
@@ -106,9 +109,9 @@ impl Snapshot {
     /// pointer configs, the CAs, the token store (the first bad one is the error).
     fn parse(dir: &AssetDir, mut image: Image) -> Result<Snapshot> {
         let name = |rel: &str| dir.path(rel).display().to_string();
-        let config = match image.take(layout::CONFIG)? {
-            Some(b) => Some(config::parse(&b, &name(layout::CONFIG))?),
-            None => None,
+        let (config, marked) = match image.take(layout::CONFIG)? {
+            Some(b) => (config::parse(&b, &name(layout::CONFIG))?, true),
+            None => (None, false),
         };
         let machines = match image.take(layout::MACHINES)? {
             Some(b) => Some(machines::Registry::parse(&b, &name(layout::MACHINES))?),
@@ -129,6 +132,7 @@ impl Snapshot {
             machines,
             rendered: image.rendered,
             ledger: None,
+            marked,
         })
     }
 

@@ -229,9 +229,11 @@ fn dir_that_is_a_file() {
         1,
         "afile is not a directory",
     );
-    inspect_fails(
+    // A --dir that is no asset directory is refused before anything is read, by every command.
+    fails(
         e.path(),
         &["--dir", "afile", "inspect"],
+        1,
         "afile is not a directory",
     );
 }

@@ -337,3 +337,257 @@ fn umask_000_still_gives_private_directories_and_files() {
         "{out}"
     );
 }
+
+/// The files of `assets` that make its state: everything but the lock, the journal and what an
+/// interrupted command staged.
+fn state_of(assets: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    crate::support::snapshot(assets)
+        .into_iter()
+        .map(|(p, (bytes, _))| (p.display().to_string(), bytes))
+        .filter(|(p, _)| {
+            let name = p.rsplit('/').next().unwrap_or_default();
+            !(name == ".mcsctl.lock"
+                || name == ".mcsctl-journal"
+                || name.starts_with(".mcsctl-new-")
+                || name.starts_with(".mcsctl-tmp-"))
+        })
+        .collect()
+}
+
+/// Takes the directory's lock, as the next command does with `-v`: every leftover is named as
+/// it is removed, and none stays.
+fn next_command_removes(cwd: &Path, left: &[String], what: &str) {
+    let (code, _, err) = run(cwd, &["token", "list", "-v"]);
+    assert_eq!(code, 0, "{what}: {err}");
+    for l in left {
+        let rel = l.strip_prefix(&format!("{}/", cwd.display())).unwrap_or(l);
+        assert!(
+            err.contains(&format!(
+                "- removed {rel}, left by an interrupted command (overwritten first"
+            )),
+            "{what}: {rel} not named:\n{err}"
+        );
+    }
+    assert!(leftovers(&cwd.join("mcs-assets")).is_empty(), "{what}");
+}
+
+#[test]
+fn sigint_at_any_moment_says_in_one_line_what_was_written() {
+    use std::os::unix::process::ExitStatusExt;
+    let mut rng = Rng::seeded();
+    let d = tempfile::tempdir().unwrap();
+    let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+    let assets = d.path().join("mcs-assets");
+    let init = [
+        "init",
+        "--cluster-name",
+        "demo",
+        "--base-domain",
+        "example.com",
+        "-q",
+    ];
+    let commands: [&[&str]; 3] = [
+        &["token", "rotate", "--grace", "1h"],
+        &["cert", "renew"],
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "--force",
+            "--yes",
+        ],
+    ];
+    let mut seen = std::collections::BTreeMap::<&str, u32>::new();
+    for args in commands {
+        let fresh = || {
+            let _ = std::fs::remove_dir_all(&assets);
+            ok(d.path(), &init);
+        };
+        fresh();
+        let start = Instant::now();
+        ok(d.path(), args);
+        let span = start.elapsed().as_micros().max(1) as u64;
+        for round in 0..30 {
+            fresh();
+            let before = state_of(&assets);
+            let child = Command::new(&bin)
+                .args(args)
+                .current_dir(d.path())
+                .env_remove("MCSCTL_DIR")
+                .env("NO_COLOR", "1")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            let delay = rng.next() % (span + span / 4);
+            std::thread::sleep(Duration::from_micros(delay));
+            let _ = Command::new("kill")
+                .args(["-INT", &child.id().to_string()])
+                .status();
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            let what = format!("{args:?} interrupted after {delay} µs (round {round})");
+            let after = state_of(&assets);
+            let phase = match out.status.code() {
+                Some(0) => "finished",
+                // Before the handler was installed: the default action, as kill -9.
+                None if out.status.signal() == Some(2) => "before the handler",
+                Some(130) => {
+                    let said: Vec<&str> =
+                        err.lines().filter(|l| l.starts_with("mcsctl: ")).collect();
+                    assert_eq!(said.len(), 1, "{what}: one line, got:\n{err}");
+                    let line = said[0];
+                    let cmd = args[..2].join(" ");
+                    let cmd = if args[0] == "init" {
+                        "init"
+                    } else {
+                        cmd.as_str()
+                    };
+                    assert!(
+                        line.starts_with(&format!("mcsctl: interrupted: `{cmd}` stopped ")),
+                        "{what}: {line}"
+                    );
+                    if line.contains("stopped before writing anything") {
+                        assert_eq!(before, after, "{what}: {line}, yet the directory changed");
+                        "nothing yet"
+                    } else if line.contains("before its change landed: none of its") {
+                        assert_eq!(before, after, "{what}: {line}, yet the directory changed");
+                        "staged, not landed"
+                    } else if line.contains("stopped after writing its") {
+                        assert_ne!(before, after, "{what}: {line}, yet nothing changed");
+                        assert!(!assets.join(".mcsctl-journal").exists(), "{what}");
+                        "written"
+                    } else {
+                        panic!("{what}: {line}");
+                    }
+                }
+                c => panic!("{what}: exit {c:?}\n{err}"),
+            };
+            *seen.entry(phase).or_default() += 1;
+            let left = leftovers(&assets);
+            next_command_removes(d.path(), &left, &what);
+            let (code, out, _) = run(d.path(), &["inspect"]);
+            assert!(
+                code == 0 || code == 3,
+                "{what}: inspect exited {code}\n{out}"
+            );
+        }
+    }
+    eprintln!("SIGINT rounds by what they found: {seen:?}");
+}
+
+#[test]
+fn sigint_while_waiting_for_the_lock_says_nothing_was_written() {
+    let d = demo(&[]);
+    let assets = d.path().join("mcs-assets");
+    let before = state_of(&assets);
+    let lock = std::fs::OpenOptions::new()
+        .append(true)
+        .open(assets.join(".mcsctl.lock"))
+        .unwrap();
+    lock.lock().unwrap();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
+        .args(["token", "rotate", "-v"])
+        .current_dir(d.path())
+        .env_remove("MCSCTL_DIR")
+        .stderr(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // It says its directory at -v after its handler is in place, then waits for the lock.
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut err, &mut first).unwrap();
+    assert_eq!(first, "- asset directory mcs-assets\n");
+    Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    assert_eq!(
+        rest,
+        "mcsctl: interrupted: `token rotate` stopped before writing anything (mcs-assets is as it was)\n"
+    );
+    drop(lock);
+    assert_eq!(before, state_of(&assets));
+}
+
+#[test]
+fn an_interrupted_init_runs_again_and_inspect_reports_what_it_left() {
+    let d = tempfile::tempdir().unwrap();
+    // What a kill before the commit point leaves: the lock, and a staged CA key.
+    let a = d.path().join("s");
+    std::fs::create_dir_all(a.join("tls")).unwrap();
+    std::fs::write(a.join(".mcsctl.lock"), "").unwrap();
+    let key = "-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg\n-----END PRIVATE KEY-----\n";
+    let staged = a.join("tls/.mcsctl-new-mcs-ca.key-Ab12Cd");
+    std::fs::write(&staged, key).unwrap();
+    // Not an asset directory yet: inspect says so, and what is in it.
+    let (code, _, err) = run(d.path(), &["--dir", "s", "inspect"]);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        err,
+        "error: s is not an asset directory: it has no mcsctl.json; `mcsctl init --dir s` makes one there (it holds only what a command stopped before its change landed left: 1 staged file(s), which it removes)\n"
+    );
+    assert!(staged.exists());
+    // init again, no --force: the directory held nothing.
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "--dir",
+            "s",
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "-v",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("- removed s/tls/.mcsctl-new-mcs-ca.key-Ab12Cd, left by an interrupted command (overwritten first: it may have held a private key)"),
+        "{err}"
+    );
+    assert!(!staged.exists() && leftovers(&a).is_empty());
+    assert_eq!(run(d.path(), &["--dir", "s", "inspect"]).0, 0);
+    // In an asset directory, inspect names a leftover and leaves it (it takes no lock).
+    let renewing = a.join("tls/.mcsctl-new-mcs.key-Ef34Gh");
+    std::fs::write(&renewing, key).unwrap();
+    let (code, out, _) = run(d.path(), &["--dir", "s", "inspect"]);
+    assert_eq!(code, 3, "{out}");
+    assert!(
+        out.contains("warn   leftover     tls/.mcsctl-new-mcs.key-Ef34Gh was left by a command stopped before its change landed; it may hold a private key\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fix: the next mcsctl command that takes the directory's lock removes it, overwritten first (`mcsctl --dir s token list -v` names it)"),
+        "{out}"
+    );
+    assert!(renewing.exists());
+    let (_, _, err) = run(d.path(), &["--dir", "s", "token", "list", "-v"]);
+    assert!(
+        err.contains("- removed s/tls/.mcsctl-new-mcs.key-Ef34Gh, left by an interrupted command"),
+        "{err}"
+    );
+    assert!(!renewing.exists());
+    // A directory with anything else in it is still refused.
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "--dir",
+            "s",
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(err.starts_with("error: s is not empty; --force"), "{err}");
+}

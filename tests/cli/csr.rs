@@ -980,10 +980,10 @@ fn evidence_without_an_asset_directory_names_the_directory_looked_in() {
             "nothere",
         ],
     );
-    assert_eq!(code, 2, "{err}");
+    assert_eq!(code, 1, "{err}");
     assert_eq!(
         err,
-        "error: --evidence: nothere has no registered machine (`mcsctl machine add NAME --pool POOL`)\n"
+        "error: asset directory nothere does not exist; run `mcsctl init` first or pass --dir\n"
     );
     assert!(
         !d.path().join("nothere").exists(),

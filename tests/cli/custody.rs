@@ -37,8 +37,8 @@ const ALL: &[State] = &[
 ];
 
 /// One run: a command line (with placeholders, see [`Lab::arg`]) in some states.
-struct Case {
-    args: &'static str,
+pub(crate) struct Case {
+    pub(crate) args: &'static str,
     states: &'static [State],
     /// `ca retire --purge`: the keys under tls/retired/ may go.
     purge: bool,
@@ -53,7 +53,7 @@ const fn case(args: &'static str, states: &'static [State]) -> Case {
 }
 
 /// Every command, each with its destructive flags. `serve` is started and stopped.
-fn cases() -> Vec<Case> {
+pub(crate) fn cases() -> Vec<Case> {
     use State::*;
     vec![
         case(
@@ -447,7 +447,7 @@ fn no_command_loses_a_ca_key() {
 }
 
 /// The command a case's arguments run (`ca import`), as the command table names it.
-fn command_of(args: &str) -> String {
+pub(crate) fn command_of(args: &str) -> String {
     let mut path = Vec::new();
     let mut cmd = mcsctl::cli::Cli::command();
     for word in args.split(' ') {
@@ -462,7 +462,7 @@ fn command_of(args: &str) -> String {
     path.join(" ")
 }
 
-fn leaves(cmd: &clap::Command, path: &str, f: &mut dyn FnMut(&str)) {
+pub(crate) fn leaves(cmd: &clap::Command, path: &str, f: &mut dyn FnMut(&str)) {
     let subs: Vec<&clap::Command> = cmd
         .get_subcommands()
         .filter(|s| s.get_name() != "help")

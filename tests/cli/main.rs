@@ -1,6 +1,7 @@
 //! The one integration test binary of mcsctl.
 
 mod architecture;
+mod asset_dir;
 mod bad_input;
 mod bounds;
 mod classes;

@@ -18,9 +18,34 @@ fn load(p: &Path) -> Value {
 
 /// The files a Secret volume `vol` of Secret `sec` holds under `target`, as the kubelet lays
 /// them out: each of its `items` at its path, else each key as a file.
-fn secret_files(vol: &Value, sec: &Value, target: &Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    let data = sec["data"].as_object().unwrap();
-    let items: Vec<(String, String)> = match vol["secret"]["items"].as_array() {
+/// The files a volume of a Secret or ConfigMap among `objects` puts at `mount`, as the kubelet
+/// does: its items (or every key) under the mount path, or with `subPath` that one key as the
+/// mount path itself.
+fn volume_files(
+    vol: &Value,
+    mount: &Value,
+    objects: &[Value],
+    root: &Path,
+) -> Vec<(std::path::PathBuf, Vec<u8>)> {
+    let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
+    let (kind, name, source) = if vol["secret"].is_object() {
+        ("Secret", &vol["secret"]["secretName"], &vol["secret"])
+    } else {
+        ("ConfigMap", &vol["configMap"]["name"], &vol["configMap"])
+    };
+    let obj = objects
+        .iter()
+        .find(|o| o["kind"] == kind && o["metadata"]["name"] == *name)
+        .unwrap_or_else(|| panic!("the {kind} {name} is among the manifests"));
+    let data = obj["data"].as_object().unwrap();
+    let bytes = |k: &str| match kind {
+        "Secret" => decode(&data[k]),
+        _ => data[k].as_str().unwrap().as_bytes().to_vec(),
+    };
+    if let Some(key) = mount["subPath"].as_str() {
+        return vec![(target, bytes(key))];
+    }
+    let items: Vec<(String, String)> = match source["items"].as_array() {
         Some(items) => items
             .iter()
             .map(|i| {
@@ -32,7 +57,7 @@ fn secret_files(vol: &Value, sec: &Value, target: &Path) -> Vec<(std::path::Path
     };
     items
         .into_iter()
-        .map(|(key, path)| (target.join(path), decode(&data[&key])))
+        .map(|(key, path)| (target.join(path), bytes(&key)))
         .collect()
 }
 
@@ -270,10 +295,9 @@ fn the_deployment_volume_layout_serves() {
         ],
     );
     let deploy = d.path().join("deploy");
-    let secrets: Vec<Value> = std::fs::read_dir(&deploy)
+    let objects: Vec<Value> = std::fs::read_dir(&deploy)
         .unwrap()
         .map(|e| load(&e.unwrap().path()))
-        .filter(|o| o["kind"] == "Secret")
         .collect();
     let dep = load(&deploy.join("serve-deployment.yaml"));
     let spec = &dep["spec"]["template"]["spec"];
@@ -286,12 +310,7 @@ fn the_deployment_volume_layout_serves() {
             .iter()
             .find(|v| v["name"] == mount["name"])
             .unwrap();
-        let sec = secrets
-            .iter()
-            .find(|s| s["metadata"]["name"] == vol["secret"]["secretName"])
-            .expect("the Secret is among the manifests");
-        let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
-        for (p, bytes) in secret_files(vol, sec, &target) {
+        for (p, bytes) in volume_files(vol, mount, &objects, &root) {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, bytes).unwrap();
         }
@@ -402,8 +421,8 @@ fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
             .find(|v| v["name"] == mount["name"])
             .unwrap();
         let target = root.join(mount["mountPath"].as_str().unwrap().trim_start_matches('/'));
-        std::fs::create_dir_all(&target).unwrap();
         if let Some(claim) = vol["persistentVolumeClaim"]["claimName"].as_str() {
+            std::fs::create_dir_all(&target).unwrap();
             assert!(objects.iter().any(|o| o["kind"] == "PersistentVolumeClaim" && o["metadata"]["name"] == claim));
             assert_ne!(mount["readOnly"], true, "the ledger volume is writable");
             chown(&target, Some(0), Some(fs_group)).unwrap();
@@ -411,12 +430,13 @@ fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
             continue;
         }
         assert_eq!(mount["readOnly"], true, "{mount}");
-        let sec = objects
-            .iter()
-            .find(|s| s["kind"] == "Secret" && s["metadata"]["name"] == vol["secret"]["secretName"])
-            .expect("the Secret is among the manifests");
-        let file_mode = vol["secret"]["defaultMode"].as_u64().unwrap() as u32;
-        for (p, bytes) in secret_files(vol, sec, &target) {
+        let source = if vol["secret"].is_object() {
+            &vol["secret"]
+        } else {
+            &vol["configMap"]
+        };
+        let file_mode = source["defaultMode"].as_u64().unwrap() as u32;
+        for (p, bytes) in volume_files(vol, mount, &objects, root) {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(&p, bytes).unwrap();
             chown(&p, Some(0), Some(fs_group)).unwrap();

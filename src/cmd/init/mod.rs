@@ -20,7 +20,7 @@ use crate::ui::Ui;
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Result<u8> {
     // What can be refused from the flags alone is refused before any question is asked.
     dir.refuse_non_directory()?;
-    refuse_filled(dir, args.force)?;
+    refuse_filled(ui, dir, args.force)?;
     let transport = transport(args)?;
     let plan = ask::plan(ui, args)?;
     ui.detail(format!(
@@ -42,7 +42,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Res
     let out = dir.creating(|| {
         let lock = super::lock(ui, dir)?;
         // Checked again under the lock: another init may have filled the directory meanwhile.
-        refuse_filled(dir, args.force)?;
+        refuse_filled(ui, dir, args.force)?;
         let out = ops::init::init(dir, inputs, &keygen, now)?;
         super::commit(ui, &lock, out).map(|(_, out)| out)
     });
@@ -65,8 +65,22 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Res
     Ok(exit::OK)
 }
 
-/// Refuses a directory that holds something, unless --force.
-fn refuse_filled(dir: &AssetDir, force: bool) -> Result<()> {
+/// Refuses a directory that holds something, unless --force. What an interrupted command
+/// left is nothing: a change it committed is completed first (then the directory holds it),
+/// files it staged before its commit point do not count (the lock removes them).
+fn refuse_filled(ui: &Ui, dir: &AssetDir, force: bool) -> Result<()> {
+    if let Some(c) = dir
+        .root()
+        .is_dir()
+        .then(|| dir.settle())
+        .transpose()?
+        .flatten()
+    {
+        ui.warn(format!(
+            "completed an interrupted `{c}` in {}",
+            dir.root().display()
+        ));
+    }
     if !force && !dir.is_empty()? {
         bail!(
             "{} is not empty; --force overwrites the assets in it (what it replaces is kept under backup/), and a new CA means every pointer config made from the old one stops working: `mcsctl ca rotate` replaces a CA without breaking machines",

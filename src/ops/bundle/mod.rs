@@ -95,12 +95,14 @@ pub fn import(
         PUBLIC_MODE,
         Overwrite::Allow,
     );
-    let mut files = vec![Written::cert(
+    let mut files = Vec::new();
+    files.extend(super::config::mark(snap, &mut change));
+    files.push(Written::cert(
         layout::CA_CERT,
         FileKind::Ca,
         &active.info,
         active.info.key.clone(),
-    )];
+    ));
     files.extend(move_keys(&mut change, cas, &active));
     change.remove(layout::CA_NEXT_CERT);
     change.remove(layout::CA_PREVIOUS_CERT);
