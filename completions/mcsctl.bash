@@ -1685,7 +1685,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__inspect)
-            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1704,6 +1704,30 @@ _mcsctl() {
                     return 0
                     ;;
                 --warn-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

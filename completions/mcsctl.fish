@@ -437,6 +437,12 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l remote -d 'Con
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l server-name -d 'Server name to send (SNI) with --remote (default: the host of HOST:PORT)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ca -d 'CA bundle to verify --remote against (default: the asset CA bundle when present)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l warn-within -d 'Warn (exit 3) about certificates expiring within this duration' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l ledger -d 'Another replica\'s ledger to read machine tokens\' fetches from (repeatable); every <dir>/auth/ledger/*.jsonl is read' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store -d 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token\'s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica\'s ledger file' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-ca -d 'The CA that signed the etcd members\' serving certificates (PEM): the store is reached over TLS' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-cert -d 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-key -d 'The client certificate\'s key (PEM)' -r -F
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-prefix -d 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s o -l format -d 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl' -r -f -a "text\t'Text for people: tables and summaries'
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'

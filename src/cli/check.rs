@@ -35,6 +35,15 @@ pub struct InspectArgs {
     #[arg(long, default_value = "30d", value_name = "DUR", value_parser = values::duration)]
     pub warn_within: Duration,
 
+    /// Another replica's ledger to read machine tokens' fetches from (repeatable); every
+    /// <dir>/auth/ledger/*.jsonl is read.
+    #[arg(long = "ledger", value_name = "FILE", conflicts_with = "store")]
+    pub ledgers: Vec<PathBuf>,
+
+    /// Where serve replicas keep machine tokens' fetches, read instead of the ledger files.
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,

@@ -168,7 +168,7 @@ pub struct ServeArgs {
     /// (a network that drops, a client that stops reading): each gives the use back and the
     /// machine may fetch again; past this many, the token is refused (401) until `mcsctl
     /// machine add NAME --force` gives it a new one.
-    #[arg(long, default_value_t = 3, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = crate::ledger::DEFAULT_MAX_PARTIAL, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub max_partial_fetches: u32,
 
     /// HTTPS listen address.

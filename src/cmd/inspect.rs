@@ -21,6 +21,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs, now: OffsetDateTime) -> 
         ca: args.ca.as_deref(),
         now,
         warn_within,
+        ledgers: &args.ledgers,
+        store: args.store.options()?.as_ref(),
     })?;
     if ui.structured() {
         ui.out_json(&report)?;

@@ -12,8 +12,12 @@ use crate::pki::cert::CertInfo;
 use crate::pki::rotation::{ClusterBundle, Phase};
 use crate::token::TokenStore;
 
-/// Inspects `dir`.
-pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
+/// Inspects `dir`, its machines' pointer configs by `fetches` (their tokens' fetch records).
+pub fn inspect(
+    r: &mut Report,
+    dir: &AssetDir,
+    fetches: Option<std::rc::Rc<super::machine::Fetches>>,
+) -> Result<()> {
     dir.require()?;
     // A change a killed command committed is completed first: what inspect then checks is
     // what every reader sees.
@@ -64,6 +68,9 @@ pub fn inspect(r: &mut Report, dir: &AssetDir) -> Result<()> {
         store: tokens(r, dir)?,
         bundle: cas.bundle.clone(),
         next: cas.next.clone(),
+        fetches,
+        purpose: super::machine::Purpose::Audit,
+        dir: Some(dir.root().to_path_buf()),
     };
     let bundle = cluster.is_some().then_some(cas.bundle.as_slice());
     pointers(r, dir, cfg.as_ref(), &ctx, bundle)?;
@@ -269,7 +276,9 @@ fn pointers(
             }
         }
     }
-    for name in names {
+    // The machines' own pointer configs (`machine add`), checked the same way.
+    let machines = dir.machine_pointer_files()?.into_iter().map(|(rel, _)| rel);
+    for name in names.into_iter().chain(machines) {
         let path = dir.path(&name);
         let bytes = match dir.read(&name) {
             Ok(b) => b,

@@ -133,15 +133,22 @@ fn kube(
                     );
                 }
             }
-            "Deployment" | "Service" => {
+            // What runs serve (`manifests --serve-deployment`): nothing to check against the
+            // directory, but each one is named, so a file of them is a report, not an error.
+            "Deployment" | "DaemonSet" | "Service" | "PersistentVolumeClaim" => {
                 understood += 1;
                 r.ok("object", format!("{kind} {obj}: holds no certificate"));
             }
-            _ => {}
+            _ => r.ok(
+                "object",
+                format!("{kind} {obj}: not an object mcsctl writes or checks; skipped"),
+            ),
         }
     }
     if understood == 0 {
-        bail!("{name}: no Secret, ConfigMap, Deployment or Service found");
+        bail!(
+            "{name}: no Secret, ConfigMap, Deployment, DaemonSet, Service or PersistentVolumeClaim found"
+        );
     }
     Ok(())
 }

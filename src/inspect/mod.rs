@@ -8,14 +8,17 @@
 mod dir;
 mod files;
 mod hygiene;
+mod machine;
 mod pointer;
 mod remote;
 mod report;
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use anyhow::Result;
 
+use machine::{Fetches, Purpose};
 pub use report::{CertRow, Check, Level, PointerRow, Report, Role, TokenRef, short_name};
 
 use crate::assets::{AssetDir, layout};
@@ -39,6 +42,10 @@ pub struct Options<'a> {
     pub now: time::OffsetDateTime,
     /// Seconds.
     pub warn_within: i64,
+    /// Other replicas' ledgers to read machine tokens' fetches from (`--ledger`).
+    pub ledgers: &'a [PathBuf],
+    /// The store the replicas share, to read them from instead (`--store`).
+    pub store: Option<&'a crate::store::Options>,
 }
 
 /// What the asset directory says, for checking named targets against it.
@@ -52,6 +59,22 @@ pub struct Context {
     pub bundle: Vec<CertInfo>,
     /// The CA `ca rotate` introduced, which signs after `ca promote`.
     pub next: Option<CertInfo>,
+    /// Machine tokens' fetches, when read.
+    pub fetches: Option<Rc<Fetches>>,
+    /// What a machine's pointer config is checked for.
+    pub purpose: Purpose,
+    /// The asset directory, naming its pointer configs in fixes.
+    pub dir: Option<PathBuf>,
+}
+
+impl Context {
+    /// Where the asset directory's pointer config of `pool` is, for a fix.
+    pub fn pointer_of(&self, pool: &str) -> String {
+        match &self.dir {
+            Some(d) => d.join(layout::pointer(pool)).display().to_string(),
+            None => format!("the asset directory's {}", layout::pointer(pool)),
+        }
+    }
 }
 
 impl Context {
@@ -72,6 +95,9 @@ impl Context {
                 .and_then(|b| TokenStore::parse(&b, layout::TOKENS).ok()),
             bundle: certs(layout::CA_BUNDLE),
             next: certs(layout::CA_NEXT_CERT).into_iter().next(),
+            fetches: None,
+            purpose: Purpose::Boot,
+            dir: Some(dir.root().to_path_buf()),
         }
     }
 }
@@ -79,14 +105,17 @@ impl Context {
 /// Builds the report. Errors only for bad options (a malformed --remote).
 pub fn run(o: &Options<'_>) -> Result<Report> {
     let mut r = Report::new(o.now, o.warn_within);
-    let ctx = if o.dir.root().is_dir() {
+    let mut ctx = if o.dir.root().is_dir() {
         Context::of(o.dir)
     } else {
         Context::default()
     };
+    if o.dir.exists(layout::CONFIG) {
+        ctx.fetches = Fetches::read(&mut r, o.dir, o.ledgers, o.store).map(Rc::new);
+    }
     if o.targets.is_empty()
         && o.remote.is_none()
-        && let Err(e) = dir::inspect(&mut r, o.dir)
+        && let Err(e) = dir::inspect(&mut r, o.dir, ctx.fetches.clone())
     {
         r.check(
             Level::Fail,
@@ -98,7 +127,7 @@ pub fn run(o: &Options<'_>) -> Result<Report> {
     let mut pointers = Vec::new();
     for t in o.targets {
         let result = if t.is_dir() {
-            dir::inspect(&mut r, &AssetDir::new(t))
+            dir::inspect(&mut r, &AssetDir::new(t), None)
         } else {
             files::inspect(&mut r, t, &ctx, &mut pointers)
         };

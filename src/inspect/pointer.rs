@@ -103,7 +103,7 @@ pub fn check(r: &mut Report, name: &str, info: &PointerInfo, ctx: &Context) -> T
     if let (Some(token), Some(id), Some(store)) =
         (info.token_secret(), info.token_id.as_deref(), store)
     {
-        token_check(r, name, pool, token, id, store);
+        token_check(r, (name, pool), token, id, store, ctx);
     }
     Trusts {
         name: name.to_string(),
@@ -198,14 +198,35 @@ fn trust(r: &mut Report, name: &str, pool: &str, cas: &[CertInfo], leaf: &CertIn
     }
 }
 
-fn token_check(r: &mut Report, name: &str, pool: &str, token: &str, id: &str, store: &TokenStore) {
+/// The pointer's token against the directory's tokens: a machine's by its fetches
+/// ([`super::machine`]), a pool's by whether it is still the pool's current one.
+fn token_check(
+    r: &mut Report,
+    (name, pool): (&str, &str),
+    token: &str,
+    id: &str,
+    store: &TokenStore,
+    ctx: &Context,
+) {
     let now = r.now;
     let found = store.tokens.iter().find(|t| {
         aws_lc_rs::constant_time::verify_slices_are_equal(t.bearer().as_bytes(), token.as_bytes())
             .is_ok()
     });
-    let fix = || {
-        Some("write it again with the current token: `mcsctl token rotate` rewrites every pointer config here; copies elsewhere must be copied again".to_string())
+    let current = store.current_for(pool, now);
+    let fix = || match (found.and_then(|t| t.machine.as_deref()), current) {
+        (Some(m), _) => Some(format!(
+            "`mcsctl machine add {m} --pool {pool} --force` gives {m} a new token and pointer config"
+        )),
+        (None, Some(c)) => Some(format!(
+            "replace it wherever machines boot from it with {}, which carries the current token {}",
+            ctx.pointer_of(pool),
+            c.id
+        )),
+        (None, None) => Some(format!(
+            "`mcsctl token rotate` gives pool {pool} a current token and writes it into {}; copies elsewhere must be copied again",
+            ctx.pointer_of(pool)
+        )),
     };
     match found {
         None => r.check(
@@ -234,17 +255,60 @@ fn token_check(r: &mut Report, name: &str, pool: &str, token: &str, id: &str, st
                 "write it again: `mcsctl pointer --pool {pool} --force` carries the pool's own token"
             )),
         ),
-        Some(t) => match t.expires {
-            Some(e) if (e - r.now).whole_seconds() <= r.warn_within => r.check(
-                Level::Warn,
+        Some(t) if t.machine.is_some() => match &ctx.fetches {
+            Some(f) => super::machine::check(r, name, pool, t, f, ctx.purpose),
+            None => r.ok(
                 "token",
-                format!("{name}: token {id} expires {}", rfc3339(e.unix_timestamp())),
-                Some("`mcsctl token rotate --grace 1h` before it expires".to_string()),
-            ),
-            _ => r.ok(
-                "token",
-                format!("{name}: token {id} is {}", t.effective_state(now)),
+                format!("{name}: token {id} is {} (its fetches were not read)", t.effective_state(now)),
             ),
         },
+        Some(t) => pool_token(r, name, pool, t, current, ctx),
+    }
+}
+
+/// A live pool token: still the pool's current one (warned before it expires), or replaced
+/// by a rotation and working until its grace ends.
+fn pool_token(
+    r: &mut Report,
+    name: &str,
+    pool: &str,
+    t: &crate::token::Token,
+    current: Option<&crate::token::Token>,
+    ctx: &Context,
+) {
+    let until = t.expires.map_or("until it is revoked".to_string(), |e| {
+        format!("until {}", rfc3339(e.unix_timestamp()))
+    });
+    if let Some(c) = current.filter(|c| c.id != t.id) {
+        r.check(
+            Level::Warn,
+            "token",
+            format!(
+                "{name}: token {} was replaced by {} (`mcsctl token rotate`): the server accepts it {until}, then answers 401",
+                t.id, c.id
+            ),
+            Some(format!(
+                "replace this copy wherever machines boot from it with {}, which carries {}",
+                ctx.pointer_of(pool),
+                c.id
+            )),
+        );
+        return;
+    }
+    match t.expires {
+        Some(e) if (e - r.now).whole_seconds() <= r.warn_within => r.check(
+            Level::Warn,
+            "token",
+            format!(
+                "{name}: token {} expires {}",
+                t.id,
+                rfc3339(e.unix_timestamp())
+            ),
+            Some("`mcsctl token rotate --grace 1h` before it expires".to_string()),
+        ),
+        _ => r.ok(
+            "token",
+            format!("{name}: token {} is {}", t.id, t.effective_state(r.now)),
+        ),
     }
 }

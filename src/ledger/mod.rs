@@ -22,6 +22,7 @@
 
 mod admit;
 mod scan;
+mod standing;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -33,6 +34,7 @@ use crate::assets::AssetDir;
 
 pub use admit::{Admit, admit};
 pub use scan::{Line, Scanner, identity};
+pub use standing::{DEFAULT_MAX_PARTIAL, LONGEST_FETCH, Standing, standing};
 pub use writer::{Health, Writer};
 
 /// The directory of the ledgers, relative to the asset directory.
@@ -63,9 +65,33 @@ pub struct Record<S = String> {
     /// The replica that served it.
     pub replica: S,
     /// Whether serve saw the whole response go out (false while it is being sent, and for a
-    /// connection cut before its end). The last field: its value is rewritten in place.
-    #[serde(default)]
+    /// connection cut before its end). The last field: its value is rewritten in place, to
+    /// `true ` once the response went out whole, or to `"cut"` once serve saw it cut off.
+    #[serde(default, deserialize_with = "whole_flag")]
     pub whole: bool,
+    /// Whether serve saw it cut off before its end (its flag rewritten to `"cut"`); a reader
+    /// of a record still `false` cannot tell a cut fetch from one being sent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+}
+
+/// The `"whole"` flag as written: `false`, `true`, or `"cut"` (not whole; [`Record::cut`]
+/// says it, from the record's text).
+fn whole_flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag<'a> {
+        Bool(bool),
+        #[serde(borrow)]
+        Word(std::borrow::Cow<'a, str>),
+    }
+    match Flag::deserialize(d)? {
+        Flag::Bool(b) => Ok(b),
+        Flag::Word(w) if w == "cut" => Ok(false),
+        Flag::Word(w) => Err(serde::de::Error::custom(format!(
+            "\"whole\" is {w:?}, not true, false or \"cut\""
+        ))),
+    }
 }
 
 /// Where the `false` of a record's `"whole":false` starts, counted from the line's end
@@ -73,7 +99,16 @@ pub struct Record<S = String> {
 const WHOLE_FROM_END: usize = "false}\n".len();
 
 /// What `"whole":false` becomes: the same length, so the rewrite moves no other byte.
-pub const WHOLE: &[u8] = b"true ";
+pub const WHOLE: &[u8; 5] = b"true ";
+
+/// What `"whole":false` becomes when serve saw the fetch cut off: the same length, so a reader
+/// (another replica, `inspect`) knows at once that it ended, and spent nothing.
+pub const CUT: &[u8; 5] = b"\"cut\"";
+
+/// Whether a record's text says its fetch was cut off (its flag rewritten to [`CUT`]).
+pub fn text_is_cut(text: &str) -> bool {
+    text.ends_with("\"whole\":\"cut\"}")
+}
 
 /// Where the `false` of `"whole":false` is in a record's text as this mcsctl writes it
 /// (trimmed, without its newline); `None` for a record written otherwise.
@@ -82,12 +117,17 @@ pub fn flag_in(text: &str) -> Option<usize> {
         .then(|| text.len() - (WHOLE_FROM_END - 1))
 }
 
-/// Whether `at` in a file holds a flag rewritten to whole ([`Writer::confirm`]).
-pub fn flag_is_whole(file: &std::fs::File, at: u64) -> std::io::Result<bool> {
+/// What the flag at `at` in a file says now: `Some(true)` rewritten to whole
+/// ([`Writer::mark`] with [`WHOLE`]), `Some(false)` to cut ([`CUT`]), `None` still `false`.
+pub fn flag_at(file: &std::fs::File, at: u64) -> std::io::Result<Option<bool>> {
     use std::os::unix::fs::FileExt;
     let mut b = [0u8; 5];
     file.read_exact_at(&mut b, at)?;
-    Ok(b == *WHOLE)
+    Ok(match &b {
+        b if b == WHOLE => Some(true),
+        b if b == CUT => Some(false),
+        _ => None,
+    })
 }
 
 impl Record<&str> {
@@ -194,6 +234,21 @@ impl Ledger {
             records: read(&files)?,
             backend: Backend::Files(files),
         })
+    }
+
+    /// The replicas whose serve holds its ledger file now (it keeps it locked while it runs);
+    /// `None` for the store, where any replica may be running.
+    pub fn running(&self) -> Option<std::collections::HashSet<String>> {
+        match &self.backend {
+            Backend::Files(files) => Some(
+                files
+                    .iter()
+                    .filter(|p| standing::held(p))
+                    .map(|p| replica_of(p))
+                    .collect(),
+            ),
+            Backend::Store(_) => None,
+        }
     }
 
     /// The records read from the store `url` (oldest first).

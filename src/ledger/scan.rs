@@ -186,7 +186,8 @@ impl Scanner {
                 continue;
             }
             match serde_json::from_str::<Record>(piece) {
-                Ok(record) => {
+                Ok(mut record) => {
+                    record.cut |= super::text_is_cut(piece);
                     let again = self.follow && !self.seen.insert(identity(&record));
                     each(Line {
                         record,

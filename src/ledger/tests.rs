@@ -15,6 +15,7 @@ fn rec(time: &str, token: &str) -> Record {
         bytes: 100,
         replica: "a".into(),
         whole: false,
+        cut: false,
     }
 }
 
@@ -30,6 +31,7 @@ fn borrowed(r: &Record) -> Record<&str> {
         bytes: r.bytes,
         replica: &r.replica,
         whole: false,
+        cut: false,
     }
 }
 
@@ -109,18 +111,36 @@ fn the_whole_flag_is_rewritten_in_place_and_the_line_stays_a_record() {
     let p = d.path().join("a.jsonl");
     let mut w = Writer::open(&p).unwrap();
     let (first, flag) = append(&mut w, &rec("2026-11-23T10:00:01Z", "t1"));
-    append(&mut w, &rec("2026-11-23T10:00:02Z", "t2"));
+    let (second, flag2) = append(&mut w, &rec("2026-11-23T10:00:02Z", "t2"));
+    append(&mut w, &rec("2026-11-23T10:00:03Z", "t3"));
     let before = std::fs::read(&p).unwrap();
-    w.confirm(first + flag as u64).unwrap();
+    w.mark(first + flag as u64, WHOLE).unwrap();
+    w.mark(second + flag2 as u64, CUT).unwrap();
     let file = std::fs::File::open(&p).unwrap();
-    assert!(flag_is_whole(&file, first + flag as u64).unwrap());
+    assert_eq!(flag_at(&file, first + flag as u64).unwrap(), Some(true));
+    assert_eq!(flag_at(&file, second + flag2 as u64).unwrap(), Some(false));
     let after = std::fs::read(&p).unwrap();
     assert_eq!(before.len(), after.len());
     let got = read(&[p]).unwrap();
     assert_eq!(
-        got.iter().map(|r| r.whole).collect::<Vec<_>>(),
-        [true, false]
+        got.iter().map(|r| (r.whole, r.cut)).collect::<Vec<_>>(),
+        [(true, false), (false, true), (false, false)]
     );
+    assert!(
+        String::from_utf8(after.clone())
+            .unwrap()
+            .contains(r#""whole":"cut"}"#)
+    );
+    // Read as JSON elsewhere (jq, a log shipper), a cut record says so.
+    let cut: Record = serde_json::from_str(
+        String::from_utf8(after.clone())
+            .unwrap()
+            .lines()
+            .nth(1)
+            .unwrap(),
+    )
+    .unwrap();
+    assert!(!cut.whole);
     assert!(
         String::from_utf8(after)
             .unwrap()
@@ -276,7 +296,7 @@ fn a_writer_finds_its_ledger_truncated_replaced_or_removed_and_a_rewrite_takes_i
     assert_eq!(w.health().unwrap(), Health::Intact);
     assert_eq!(mode(&p), 0o600);
     assert_eq!(tokens(std::slice::from_ref(&p)), ["t1", "t2"]);
-    w.confirm(starts[1] + flag as u64).unwrap();
+    w.mark(starts[1] + flag as u64, WHOLE).unwrap();
     assert!(read(std::slice::from_ref(&p)).unwrap()[1].whole);
     let e = format!("{:#}", Writer::open(&p).unwrap_err());
     assert!(e.contains("being written by another serve process"), "{e}");

@@ -186,12 +186,13 @@ impl Writer {
         self.generation
     }
 
-    /// Rewrites the `"whole":false` whose `false` starts at `flag` (where
-    /// [`super::Record::line`] put it, in a record this writer wrote) to `"whole":true `: the
-    /// same length, so no other byte moves.
-    pub fn confirm(&self, flag: u64) -> Result<()> {
+    /// Rewrites the `"whole":false` whose `false` starts at `at` (where [`super::Record::line`]
+    /// put it, in a record this writer wrote) to `flag`: [`super::WHOLE`] once the response went
+    /// out whole, [`super::CUT`] once serve saw it cut off. The same length, so no other byte
+    /// moves.
+    pub fn mark(&self, at: u64, flag: &[u8; 5]) -> Result<()> {
         self.file
-            .write_all_at(super::WHOLE, flag)
+            .write_all_at(flag, at)
             .with_context(|| format!("writing the ledger {}", self.path.display()))
     }
 

@@ -63,3 +63,21 @@ impl Response {
         )
     }
 }
+
+/// What serve logs when a machine token's fetch `r` was cut off before its end: its `cuts`
+/// so far against `max` (`--max-partial-fetches`), and whether the token (with `limited`
+/// uses) is refused from now on. The file ledger and the store say it alike.
+pub(super) fn cut_said(r: &crate::ledger::Record, cuts: u32, max: u32, limited: bool) -> String {
+    let then = if limited && cuts >= max {
+        format!(
+            "not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401) until `mcsctl machine add {} --pool {} --force`",
+            r.machine, r.pool
+        )
+    } else {
+        "not spent; it may fetch again".to_string()
+    };
+    format!(
+        "machine {}'s fetch with token {} from {} was cut off before its end ({cuts} of {max} cut fetches allowed): {then}",
+        r.machine, r.token, r.client
+    )
+}

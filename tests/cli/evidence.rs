@@ -217,7 +217,7 @@ fn a_fetch_cut_off_before_its_end_is_no_evidence() {
     );
     let recs = ledger_records(&a);
     assert_eq!(recs.len(), 1);
-    assert_eq!(recs[0]["whole"], false);
+    assert_eq!(recs[0]["whole"], "cut", "serve saw it cut and marked it");
     let when = OffsetDateTime::parse(recs[0]["time"].as_str().unwrap(), &Rfc3339).unwrap();
     let Some(c1) = csr(p, "csr-w1", "w1", when + time::Duration::minutes(2)) else {
         return;

@@ -442,3 +442,275 @@ fn an_unreadable_file_among_good_ones_is_one_failed_row() {
     }
     assert!(out.contains("2 failure(s)"), "{out}");
 }
+
+/// Waits (bounded) until `f` holds.
+fn eventually(limit: std::time::Duration, mut f: impl FnMut() -> bool) -> bool {
+    let start = std::time::Instant::now();
+    while start.elapsed() < limit {
+        if f() {
+            return true;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    false
+}
+
+/// The status and check name of a row of the checks table.
+fn status(row: &str) -> (&str, &str) {
+    let mut w = row.split_whitespace();
+    (w.next().unwrap_or_default(), w.next().unwrap_or_default())
+}
+
+/// The line of `out` that holds `needle`, or a panic showing `out`.
+fn line_with<'o>(out: &'o str, needle: &str) -> &'o str {
+    out.lines()
+        .find(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?}:\n{out}"))
+}
+
+#[test]
+fn machine_pointer_configs_are_inspected_by_their_tokens_fetches() {
+    use crate::support::{Https, https_get, ledger_records, machine_token, render};
+    let d = demo(&["--san", "127.0.0.1", "--for", "coreos"]);
+    let a = d.path().join("mcs-assets");
+    // Far larger than the socket buffers: a client that does not read stalls the response.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(1 << 20))}}]}
+    });
+    render(&a, "worker", &big.to_string(), None);
+    for m in ["w0", "w1", "w2"] {
+        ok(d.path(), &["machine", "add", m, "--pool", "worker", "-q"]);
+    }
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 0, "{out}");
+    for m in ["w0", "w1", "w2"] {
+        assert!(line_with(&out, &format!("machines/{m}.ign  3.2.0")).contains("header"));
+        let row = line_with(&out, &format!("machines/{m}.ign: token"));
+        assert!(
+            status(row) == ("ok", "machine")
+                && row.ends_with(&format!(
+                    "of machine {m} has not fetched yet; 1 whole fetch(es) left"
+                )),
+            "{out}"
+        );
+    }
+    let s = Serve::start(d.path(), &["--write-timeout", "60s"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
+    let ask = |m: &str| {
+        let mut c = Https::connect(s.addr, &ca);
+        c.send(
+            format!(
+                "GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {}\r\n\r\n",
+                bearer(m)
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        c
+    };
+    let records = |m: &str| -> Vec<bool> {
+        ledger_records(&a)
+            .iter()
+            .filter(|r| r["machine"] == m)
+            .map(|r| r["whole"] == true)
+            .collect()
+    };
+    // w0 fetches whole; w1 reads a byte and goes away; w2 asks and does not read.
+    assert_eq!(
+        https_get(
+            &s,
+            &ca,
+            "/config/worker",
+            &[("Authorization", &bearer("w0"))]
+        )
+        .status,
+        200
+    );
+    let mut c = ask("w1");
+    c.read_some(&mut [0u8; 1]).unwrap();
+    drop(c);
+    assert!(
+        eventually(std::time::Duration::from_secs(30), || s
+            .stderr()
+            .contains("\"event\":\"fetch-cut\"")),
+        "{}",
+        s.stderr()
+    );
+    let _w2 = ask("w2");
+    assert!(eventually(std::time::Duration::from_secs(30), || records(
+        "w2"
+    ) == [
+        false
+    ]));
+    assert_eq!(records("w1"), [false]);
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 3, "{out}");
+    let w0 = line_with(&out, "machines/w0.ign: token");
+    assert_eq!(status(w0), ("ok", "machine"), "{out}");
+    assert!(
+        w0.contains("of machine w0 was spent by a whole fetch at 20")
+            && w0.contains(" from 127.0.0.1:")
+            && w0.ends_with(
+                "(1 ledger file(s)): serve answers 401 to it now; it has provisioned its machine"
+            ),
+        "{w0}"
+    );
+    let w1 = line_with(&out, "machines/w1.ign: token");
+    assert_eq!(status(w1), ("warn", "machine"), "{out}");
+    assert!(
+        w1.contains("of machine w1: 1 fetch(es) cut off before their end (the last at 20")
+            && w1.ends_with(
+                "): nothing spent, 1 whole fetch(es) left; serve refuses it after 2 more by default"
+            ),
+        "{w1}"
+    );
+    let w2 = line_with(&out, "machines/w2.ign: token");
+    assert_eq!(status(w2), ("warn", "machine"), "{out}");
+    assert!(
+        w2.contains("of machine w2 is being fetched now (since 20")
+            && w2.ends_with(
+                "): serve answers 503 to another fetch until it ends, and once it goes out whole the token is spent"
+            ),
+        "{w2}"
+    );
+    // Named to boot a machine with, a spent pointer config fails, saying what serve says.
+    let (code, out, _) = run(d.path(), &["inspect", "mcs-assets/machines/w0.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert_eq!(
+        status(line_with(&out, "w0.ign: token")),
+        ("fail", "machine"),
+        "{out}"
+    );
+    assert!(
+        out.contains("fix: to provision w0 again: `mcsctl machine add w0 --pool worker --force` gives w0 a new token and pointer config"),
+        "{out}"
+    );
+    assert_eq!(
+        https_get(
+            &s,
+            &ca,
+            "/config/worker",
+            &[("Authorization", &bearer("w0"))]
+        )
+        .status,
+        401,
+        "serve agrees"
+    );
+    // With serve killed, the unfinished fetch can no longer end: it was cut.
+    let mut s = s;
+    s.signal("KILL");
+    s.wait_exit(std::time::Duration::from_secs(10));
+    let (_, out, _) = run(d.path(), &["inspect"]);
+    assert!(
+        line_with(&out, "machines/w2.ign: token").contains("1 fetch(es) cut off before their end"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_copy_made_before_a_token_rotation_is_to_be_replaced_not_rotated_again() {
+    let d = demo(&[]);
+    std::fs::copy(
+        d.path().join("mcs-assets/worker.ign"),
+        d.path().join("pxe-worker.ign"),
+    )
+    .unwrap();
+    ok(d.path(), &["token", "rotate", "--grace", "1h", "-q"]);
+    let current = crate::support::token_for(&d.path().join("mcs-assets"), "worker");
+    let id = current.split('.').next().unwrap();
+    let (code, out, _) = run(d.path(), &["inspect", "pxe-worker.ign"]);
+    assert_eq!(code, 3, "{out}");
+    let row = line_with(&out, "pxe-worker.ign: token");
+    assert!(
+        status(row) == ("warn", "token")
+            && row.contains(&format!(
+                " was replaced by {id} (`mcsctl token rotate`): the server accepts it until 20"
+            ))
+            && row.ends_with(", then answers 401"),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!(
+            "fix: replace this copy wherever machines boot from it with mcs-assets/worker.ign, which carries {id}"
+        )),
+        "{out}"
+    );
+    assert!(!out.contains("token rotate --grace"), "{out}");
+    // Once its grace is over, the same: replace it.
+    let (code, out, _) = crate::support::run_later(d.path(), 7200, &["inspect", "pxe-worker.ign"]);
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains(&format!(
+            "fix: replace it wherever machines boot from it with mcs-assets/worker.ign, which carries the current token {id}"
+        )),
+        "{out}"
+    );
+}
+
+#[test]
+fn every_file_manifests_writes_inspects_on_its_own() {
+    let d = demo(&[]);
+    crate::support::render(
+        &d.path().join("mcs-assets"),
+        "worker",
+        crate::serve::FULL_34,
+        None,
+    );
+    // A DaemonSet needs no ledger volume: without machine tokens; one replica with them.
+    for (out_dir, extra) in [
+        ("daemonset", &["--host-network"][..]),
+        ("one", &["--replicas", "1"][..]),
+    ] {
+        if out_dir == "one" {
+            ok(
+                d.path(),
+                &["machine", "add", "w0", "--pool", "worker", "-q"],
+            );
+        }
+        let mut args = vec![
+            "manifests",
+            "--output",
+            out_dir,
+            "--serve-deployment",
+            "--image",
+            "quay.io/example/mcsctl:1",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        ok(d.path(), &args);
+        let mut kinds = Vec::new();
+        for e in std::fs::read_dir(d.path().join(out_dir)).unwrap() {
+            let f = format!("{out_dir}/{}", e.unwrap().file_name().to_string_lossy());
+            let (code, out, err) = run(d.path(), &["inspect", &f]);
+            assert_eq!(code, 0, "inspect {f}:\n{out}{err}");
+            let text = std::fs::read_to_string(d.path().join(&f)).unwrap();
+            let kind = line_with(&text, "kind: ")
+                .trim_start_matches("kind: ")
+                .to_string();
+            if [
+                "PersistentVolumeClaim",
+                "DaemonSet",
+                "Deployment",
+                "Service",
+            ]
+            .contains(&kind.as_str())
+            {
+                let row = line_with(&out, &format!(" {kind} "));
+                assert_eq!(status(row), ("ok", "object"), "{f}:\n{out}");
+            }
+            kinds.push(kind);
+        }
+        let want = if out_dir == "one" {
+            "PersistentVolumeClaim"
+        } else {
+            "DaemonSet"
+        };
+        assert!(kinds.iter().any(|k| k == want), "{out_dir}: {kinds:?}");
+        assert!(
+            kinds.iter().any(|k| k == "ConfigMap"),
+            "{out_dir}: {kinds:?}"
+        );
+    }
+}

@@ -703,7 +703,7 @@ fn an_idle_keep_alive_connection_closed_to_make_room_ends_with_close_notify() {
 fn whole_flags(assets: &std::path::Path) -> Vec<bool> {
     ledger_records(assets)
         .iter()
-        .map(|r| r["whole"].as_bool().unwrap())
+        .map(|r| r["whole"] == true)
         .collect()
 }
 
@@ -784,6 +784,44 @@ fn replicas_count_each_others_fetches_at_each_poll_and_never_share_a_ledger() {
         three.stderr()
     );
     assert_eq!(get(&two, "w2").0, 200);
+}
+
+#[test]
+fn a_fetch_cut_on_one_replica_is_marked_so_the_others_let_the_machine_in_at_once() {
+    let (d, a) = setup(&[]);
+    // Far larger than the socket buffers: a client that reads a byte and goes away cuts it.
+    let big = serde_json::json!({
+        "ignition": {"version": "3.2.0"},
+        "storage": {"files": [{"path": "/etc/big", "contents": {"source": format!("data:,{}", "x".repeat(1 << 20))}}]}
+    });
+    render(&a, "worker", &big.to_string(), None);
+    ok(d.path(), &["machine", "add", "w1", "--pool", "worker"]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let bearer = format!("Bearer {}", machine_token(&a, "w1"));
+    let ledger = |name: &str| a.join(format!("auth/ledger/{name}.jsonl"));
+    let one = Serve::start(d.path(), &["--ledger", ledger("one").to_str().unwrap()]);
+    let two = Serve::start(d.path(), &["--ledger", ledger("two").to_str().unwrap()]);
+    let mut c = Https::connect(one.addr, &ca);
+    c.send(
+        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
+            .as_bytes(),
+    )
+    .unwrap();
+    c.read_some(&mut [0u8; 1]).unwrap();
+    drop(c);
+    assert!(
+        one.wait_stderr("\"event\":\"fetch-cut\"", Duration::from_secs(30)),
+        "{}",
+        one.stderr()
+    );
+    // The record says so on disk: `"whole":"cut"`, the same length as `false`.
+    let text = std::fs::read_to_string(ledger("one")).unwrap();
+    assert!(text.trim_end().ends_with(r#""whole":"cut"}"#), "{text}");
+    // Replica two reads it at its next poll: nothing was spent, the machine may fetch (it
+    // waited --connection-deadline and --write-timeout, 10m30s, before).
+    two.reload();
+    let r = https_get(&two, &ca, "/config/worker", &[("Authorization", &bearer)]);
+    assert_eq!(r.status, 200, "{}", r.text());
 }
 
 #[test]

@@ -101,6 +101,10 @@ pub(super) struct Rules {
     pub settle: Duration,
 }
 
+/// Where a record's flag is on disk: its offset in the file of one generation (none for a
+/// record not written to the file).
+type Place = Option<(u64, u64)>;
+
 /// Lines of the other ledgers applied at once (each poll, and at start a ledger of any length).
 const BATCH: usize = 4096;
 
@@ -289,6 +293,7 @@ impl Fetches {
             bytes: s.bytes,
             replica: &self.replica,
             whole: false,
+            cut: false,
         }
         .line()
     }
@@ -395,63 +400,60 @@ impl Fetches {
             s.confirm(id);
             return Ok(());
         }
-        let place = {
-            let mut inner = self.lock();
-            let Some(mut own) = inner.sending.remove(&id) else {
-                return Ok(());
-            };
-            inner.unsynced += 1;
-            own.line[own.flag..own.flag + 5].copy_from_slice(ledger::WHOLE);
-            let text = std::str::from_utf8(&own.line[..own.line.len() - 1]).unwrap_or_default();
-            let s = inner.seen(&own.token);
-            s.sending = s.sending.saturating_sub(1);
-            inner.settled(&own.token, true, text);
-            let place = own
-                .at
-                .map(|(at, generation)| (at + own.flag as u64, generation));
-            inner.keep(&own.token, own.line.into(), own.limited);
-            place
-        };
-        // A repair since (another generation) wrote it whole from memory already.
+        self.end(id, ledger::WHOLE)
+            .map_or(Ok(()), |(_, _, place, _)| self.mark(place, ledger::WHOLE))
+    }
+
+    /// Takes fetch `id` off the fetches being sent, with its flag set to `flag` in memory (what
+    /// a repair writes), and counts it; returns its text (for a cut, to log), its token's cuts,
+    /// where its flag is on disk and whether its token has limited uses.
+    fn end(&self, id: u64, flag: &[u8; 5]) -> Option<(Option<String>, u32, Place, bool)> {
+        let mut inner = self.lock();
+        let mut own = inner.sending.remove(&id)?;
+        inner.unsynced += 1;
+        own.line[own.flag..own.flag + 5].copy_from_slice(flag);
+        let whole = flag == ledger::WHOLE;
+        let text = std::str::from_utf8(&own.line[..own.line.len() - 1]).unwrap_or_default();
+        let s = inner.seen(&own.token);
+        s.sending = s.sending.saturating_sub(1);
+        inner.settled(&own.token, whole, text);
+        // A whole fetch is not logged here: its text is not copied (one per machine fetch).
+        let text = (!whole).then(|| text.to_string());
+        let cuts = inner.tokens.get(&*own.token).map_or(0, |s| s.cut);
+        let place = own
+            .at
+            .map(|(at, generation)| (at + own.flag as u64, generation));
+        inner.keep(&own.token, own.line.into(), own.limited);
+        Some((text, cuts, place, own.limited))
+    }
+
+    /// Rewrites a record's flag on disk at `place`, unless a repair since (another generation
+    /// of the file) wrote it from memory already.
+    fn mark(&self, place: Place, flag: &[u8; 5]) -> Result<(), String> {
         let io = self.io();
         match (io.as_ref(), place) {
-            (Some(w), Some((flag, generation))) if w.generation() == generation => {
-                w.confirm(flag).map_err(|e| format!("{e:#}"))
+            (Some(w), Some((at, generation))) if w.generation() == generation => {
+                w.mark(at, flag).map_err(|e| format!("{e:#}"))
             }
             _ => Ok(()),
         }
     }
 
-    /// The fetch `id` ended before its last byte went out: its use is given back and the cut
-    /// counted. Returns its token and what to log.
+    /// The fetch `id` ended before its last byte went out: its use is given back, the cut
+    /// counted, and its flag marked cut on disk at once, so other replicas and `inspect` know it
+    /// ended (not marked, it settles as cut by its age). Returns its token and what to log.
     pub(super) fn cut(&self, id: u64) -> Option<(String, String)> {
         if let Some(s) = &self.store {
             // Counted in the store, and logged there once it is.
             s.cut(id);
             return None;
         }
-        let mut inner = self.lock();
-        let own = inner.sending.remove(&id)?;
-        let text = String::from_utf8_lossy(&own.line[..own.line.len() - 1]).into_owned();
-        let s = inner.seen(&own.token);
-        s.sending = s.sending.saturating_sub(1);
-        inner.settled(&own.token, false, &text);
-        let cuts = inner.tokens.get(&*own.token).map_or(0, |s| s.cut);
-        inner.keep(&own.token, own.line.into(), own.limited);
-        let r: Record = serde_json::from_str(&text).ok()?;
-        let then = if cuts >= self.rules.max_partial {
-            format!(
-                "not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401) until `mcsctl machine add {} --pool {} --force`",
-                r.machine, r.pool
-            )
-        } else {
-            "not spent; it may fetch again".to_string()
-        };
-        let msg = format!(
-            "machine {}'s fetch with token {} from {} was cut off before its end ({cuts} of {} cut fetches allowed): {then}",
-            r.machine, r.token, r.client, self.rules.max_partial
-        );
-        Some((r.token, msg))
+        let (text, cuts, place, limited) = self.end(id, ledger::CUT)?;
+        let unmarked = self.mark(place, ledger::CUT).err();
+        let r: Record = serde_json::from_str(&text?).ok()?;
+        let said = crate::serve::refusals::cut_said(&r, cuts, self.rules.max_partial, limited);
+        let unmarked = unmarked.map(|e| format!(" (its record could not be marked cut: {e})"));
+        Some((r.token, format!("{said}{}", unmarked.unwrap_or_default())))
     }
 
     /// Whether machine tokens can be served: `None` when they can, else why not (for

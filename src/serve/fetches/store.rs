@@ -260,18 +260,19 @@ impl StoreFetches {
         self.runtime.spawn(async move {
             let cuts =
                 retry(|| settled(&store, &p, &p.record, false, (clock.now(), rules.settle))).await;
-            let msg = match cuts {
-                Ok(cuts) if cuts >= rules.max_partial && p.limited => format!(
-                    "machine {}'s fetch with token {} was cut off before its end ({cuts} of {} cut fetches allowed): not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401)",
-                    machine_of(&p), p.token, rules.max_partial
-                ),
-                Ok(cuts) => format!(
-                    "machine {}'s fetch with token {} was cut off before its end ({cuts} of {} cut fetches allowed): not spent; it may fetch again",
-                    machine_of(&p), p.token, rules.max_partial
-                ),
-                Err(e) => format!(
+            let record = serde_json::from_str::<ledger::Record>(&p.record);
+            let msg = match (cuts, record) {
+                (Ok(cuts), Ok(r)) => {
+                    crate::serve::refusals::cut_said(&r, cuts, rules.max_partial, p.limited)
+                }
+                (Ok(_), Err(_)) => {
+                    format!("a fetch with token {} was cut off before its end", p.token)
+                }
+                (Err(e), _) => format!(
                     "{e}: machine {}'s cut fetch with token {} counts as cut once {}s have passed",
-                    machine_of(&p), p.token, rules.settle.as_secs()
+                    machine_of(&p),
+                    p.token,
+                    rules.settle.as_secs()
                 ),
             };
             log.event("fetch-cut", &msg);

@@ -179,8 +179,8 @@ impl Inner {
         if l.again {
             // Read before, from an earlier version of a rewritten file: only news of a record
             // still followed.
-            if l.record.whole && self.elsewhere.contains_key(&key) {
-                self.resolve(key, true);
+            if (l.record.whole || l.record.cut) && self.elsewhere.contains_key(&key) {
+                self.resolve(key, l.record.whole);
             } else if let Some(f) = self.elsewhere.get_mut(&key) {
                 f.file = file.clone();
                 f.flag = ledger::flag_in(l.text).map(|i| l.at + i as u64);
@@ -188,7 +188,11 @@ impl Inner {
             return;
         }
         let time = rfc3339(&l.record.time);
-        if l.record.whole || until.past(time) || self.elsewhere.len() >= MAX_ELSEWHERE {
+        if l.record.whole
+            || l.record.cut
+            || until.past(time)
+            || self.elsewhere.len() >= MAX_ELSEWHERE
+        {
             self.settled(token, l.record.whole, l.text);
             return;
         }
@@ -218,8 +222,8 @@ impl Inner {
         self.settled(&f.token, whole, &f.text);
     }
 
-    /// Looks again at the other replicas' unconfirmed records: confirmed since, or too old to
-    /// be still being sent.
+    /// Looks again at the other replicas' unconfirmed records: confirmed or marked cut since,
+    /// or too old to be still being sent.
     pub(super) fn recheck(&mut self, until: Until) {
         let mut files: HashMap<Arc<Path>, Option<std::fs::File>> = HashMap::new();
         let mut done = Vec::new();
@@ -227,12 +231,14 @@ impl Inner {
             let file = files
                 .entry(f.file.clone())
                 .or_insert_with(|| std::fs::File::open(&f.file).ok());
-            let whole = match (file.as_ref(), f.flag) {
-                (Some(file), Some(at)) => ledger::flag_is_whole(file, at).unwrap_or(false),
-                _ => false,
+            let settled = match (file.as_ref(), f.flag) {
+                (Some(file), Some(at)) => ledger::flag_at(file, at).unwrap_or(None),
+                _ => None,
             };
-            if whole || until.past(f.time) {
-                done.push((*key, whole));
+            match settled {
+                Some(whole) => done.push((*key, whole)),
+                None if until.past(f.time) => done.push((*key, false)),
+                None => {}
             }
         }
         for (key, whole) in done {
