@@ -132,6 +132,8 @@ pub struct Imported {
 /// cut fetches counted in its claim state, once however many times this runs, so a token spent
 /// before the move to the store stays spent on every replica after it.
 pub async fn import(store: &Store, records: &[(Record, bool)]) -> Result<Imported> {
+    // Reached before anything is said of it, with records to import or none.
+    store.ping().await.map_err(anyhow::Error::msg)?;
     let mut out = Imported {
         records: records.len(),
         ..Imported::default()

@@ -669,3 +669,34 @@ fn a_store_over_tls_with_client_certificates() {
         "{err}"
     );
 }
+
+#[test]
+fn store_commands_reach_the_store_before_saying_they_did() {
+    // Nothing listens there: with no record to import, ledger import still asks the store
+    // first, and says it did not answer.
+    let (d, _) = assets(&[]);
+    let nobody = format!("etcd://127.0.0.1:{}", free_ports(1)[0]);
+    let (code, out, err) = run(d.path(), &["ledger", "import", "--store", &nobody]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.starts_with(&format!("error: the store {nobody} did not answer: ")),
+        "{err}"
+    );
+    let (code, _, err) = run(
+        d.path(),
+        &["token", "create", "--pool", "worker", "--store", &nobody],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("but not in the store"), "{err}");
+    // A store that answers: nothing to import, and it says so.
+    let Some(etcd) = Etcd::start(1) else { return };
+    let url = etcd.url();
+    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    assert_eq!(
+        out,
+        format!(
+            "imported 0 of 0 record(s) into {url} (0 there already); 0 single-use token(s) counted\n"
+        )
+    );
+}
