@@ -368,11 +368,12 @@ impl Loader {
         if let Some(a) = self.fixed_auth {
             return Ok(a);
         }
-        if !self.dir.exists(layout::CONFIG) {
-            return Ok(prev.unwrap_or(AuthMode::Token));
+        // No mcsctl.json (a read-only mount of Secrets), or one of a directory started step by
+        // step: no cluster says otherwise.
+        match crate::ops::config::load(&self.dir)? {
+            Some(cfg) => Ok(cfg.serve_auth.unwrap_or(AuthMode::Token)),
+            None => Ok(prev.unwrap_or(AuthMode::Token)),
         }
-        let cfg = crate::ops::config::require(&self.dir)?;
-        Ok(cfg.serve_auth.unwrap_or(AuthMode::Token))
     }
 
     /// The `<pool>.ign` files of `sub`: unchanged files keep their loaded config, changed ones
