@@ -19,16 +19,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
-use serde::{Deserialize, Serialize};
 
+use super::journal::{JOURNAL, Journal, STAGED_PREFIX, Step, apply, parent_of, wipe};
 use super::{AssetDir, DirLock, Overwrite, ensure_dir, sync_dir};
-
-/// The journal of a committed change.
-pub const JOURNAL: &str = ".mcsctl-journal";
-/// Prefix of staged files.
-pub(super) const STAGED_PREFIX: &str = ".mcsctl-new-";
-/// Prefix of temporary files of single atomic writes.
-pub const TMP_PREFIX: &str = ".mcsctl-tmp-";
 
 /// One step of a change.
 #[derive(Debug)]
@@ -48,22 +41,6 @@ pub struct Change<'d> {
     dir: &'d AssetDir,
     command: String,
     steps: Vec<(PathBuf, Op)>,
-}
-
-/// The journal as written: targets and staged files, absolute or relative to the directory.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(super) struct Journal {
-    pub(super) command: String,
-    steps: Vec<Step>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub(super) struct Step {
-    target: PathBuf,
-    /// The staged file to rename over the target; none for a removal.
-    staged: Option<PathBuf>,
 }
 
 impl<'d> Change<'d> {
@@ -180,7 +157,7 @@ impl<'d> Change<'d> {
         if let Err(e) = result {
             for s in &staged {
                 if let Some(p) = &s.staged {
-                    super::recover::wipe(p);
+                    wipe(p);
                 }
             }
             super::interrupt::abandoned();
@@ -287,58 +264,6 @@ impl<'d> Change<'d> {
 
 /// Files in one change past which they are flushed together (`syncfs`) rather than one by one.
 const BATCH_FLUSH: usize = 64;
-
-fn parent_of(p: &Path) -> PathBuf {
-    match p.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
-}
-
-/// Rolls a journal forward: each staged file still there is renamed over its target (a
-/// missing one was renamed before the kill), each removal done.
-pub(super) fn apply(j: &Journal) -> Result<()> {
-    let mut parents: Vec<PathBuf> = Vec::new();
-    for s in &j.steps {
-        match &s.staged {
-            Some(staged) => match fs::rename(staged, &s.target) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound && !staged.exists() => {}
-                Err(e) => {
-                    return Err(e).with_context(|| format!("replacing {}", s.target.display()));
-                }
-            },
-            None => match fs::remove_file(&s.target) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    return Err(e).with_context(|| format!("removing {}", s.target.display()));
-                }
-            },
-        }
-        let parent = parent_of(&s.target);
-        if !parents.contains(&parent) {
-            parents.push(parent);
-        }
-    }
-    for p in parents {
-        sync_dir(&p)?;
-    }
-    Ok(())
-}
-
-/// For tests of interrupted changes: the journal of `steps` as commit writes it.
-#[cfg(test)]
-pub(super) fn journal_for(command: &str, steps: Vec<(PathBuf, Option<PathBuf>)>) -> Vec<u8> {
-    let j = Journal {
-        command: command.into(),
-        steps: steps
-            .into_iter()
-            .map(|(target, staged)| Step { target, staged })
-            .collect(),
-    };
-    serde_json::to_vec(&j).unwrap_or_default()
-}
 
 #[cfg(test)]
 mod tests {

@@ -157,7 +157,7 @@ pub(super) fn wrote(path: &Path) {
 fn stopped(signal: &str) -> String {
     let s = state();
     if let Some(t) = &s.temp {
-        super::recover::wipe(t);
+        super::journal::wipe(t);
     }
     let cmd = if s.command.is_empty() {
         "mcsctl".to_string()
@@ -191,7 +191,7 @@ fn stopped(signal: &str) -> String {
         }
         Progress::Staging { files, staged } => {
             for p in staged {
-                super::recover::wipe(p);
+                super::journal::wipe(p);
             }
             format!(
                 "{signal}: {cmd} stopped before its change landed: none of its {files} file(s) was written{dir}{outputs}"

@@ -5,6 +5,7 @@ pub mod change;
 pub mod custody;
 mod image;
 pub mod interrupt;
+mod journal;
 mod read;
 mod recover;
 mod write;

@@ -3,12 +3,12 @@
 //! before its commit point (staged `.mcsctl-new-*` files, `.mcsctl-tmp-*` files) is removed.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use super::change::{JOURNAL, Journal, STAGED_PREFIX, TMP_PREFIX, apply};
+use super::journal::{JOURNAL, Journal, STAGED_PREFIX, TMP_PREFIX, apply, wipe};
 use super::{AssetDir, sync_dir};
 
 /// What recovery found and did.
@@ -92,27 +92,6 @@ fn remove_leftovers(dir: &AssetDir) -> Result<usize> {
     Ok(found.len())
 }
 
-/// Removes a file that may hold a private key: its bytes overwritten with zeros and flushed
-/// first, so the key is not left in the freed blocks for whoever reads the disk next (on
-/// filesystems that write in place). Best effort: the file goes in any case.
-pub(super) fn wipe(path: &Path) {
-    if let Ok(mut f) = fs::OpenOptions::new().write(true).open(path)
-        && let Ok(m) = f.metadata()
-    {
-        let zeros = vec![0u8; (m.len() as usize).min(1 << 20)];
-        let mut left = m.len();
-        while left > 0 {
-            let n = (left as usize).min(zeros.len());
-            if f.write_all(&zeros[..n]).is_err() {
-                break;
-            }
-            left -= n as u64;
-        }
-        let _ = f.sync_all();
-    }
-    let _ = fs::remove_file(path);
-}
-
 /// Whether anything is left for [`recover`] to do (checked without the lock, to decide
 /// whether a reader needs to take it).
 pub(super) fn pending(dir: &AssetDir) -> bool {
@@ -122,7 +101,7 @@ pub(super) fn pending(dir: &AssetDir) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assets::change::journal_for;
+    use crate::assets::journal::journal_for;
 
     fn dir() -> (tempfile::TempDir, AssetDir) {
         let t = tempfile::tempdir().unwrap();

@@ -71,7 +71,7 @@ fn write_with(
     let parent = parent_of(path).to_path_buf();
     ensure_dir(&AssetDir::new(&parent), &parent)?;
     let mut tmp = tempfile::Builder::new()
-        .prefix(super::change::TMP_PREFIX)
+        .prefix(super::journal::TMP_PREFIX)
         .permissions(fs::Permissions::from_mode(mode))
         .tempfile_in(&parent)
         .with_context(|| format!("creating a temporary file in {}", parent.display()))?;
