@@ -90,7 +90,10 @@ pub fn install(command: &str, dir: Option<&Path>, report: fn(&str, i32)) -> Resu
                     SIGTERM => "terminated (SIGTERM)",
                     _ => "hung up (SIGHUP)",
                 };
-                report(&stopped(name), 128 + sig);
+                // The state stays locked until the process is gone: a change that had not
+                // reached its commit point (its staged files wiped here) never will.
+                let s = state();
+                report(&stopped(&s, name), 128 + sig);
             }
         })
         .context("starting the signal thread")?;
@@ -152,10 +155,10 @@ pub(super) fn wrote(path: &Path) {
     s.outputs.push(path.to_path_buf());
 }
 
-/// On the signal's thread: cleans up what the command staged and says, in one line, what was
-/// and was not written. Waits for a change past its commit point.
-fn stopped(signal: &str) -> String {
-    let s = state();
+/// On the signal's thread, with the state locked (so the command can go no further): cleans up
+/// what it staged and says, in one line, what was and was not written. Taking the lock waited
+/// for a change past its commit point to be in place.
+fn stopped(s: &State, signal: &str) -> String {
     if let Some(t) = &s.temp {
         super::journal::wipe(t);
     }

@@ -449,11 +449,16 @@ fn sigint_at_any_moment_says_in_one_line_what_was_written() {
                         line.starts_with(&format!("mcsctl: interrupted: `{cmd}` stopped ")),
                         "{what}: {line}"
                     );
+                    let journal = assets.join(".mcsctl-journal").exists();
                     if line.contains("stopped before writing anything") {
                         assert_eq!(before, after, "{what}: {line}, yet the directory changed");
+                        assert!(!journal, "{what}: {line}, yet a change was committed");
                         "nothing yet"
                     } else if line.contains("before its change landed: none of its") {
                         assert_eq!(before, after, "{what}: {line}, yet the directory changed");
+                        // Its staged files were wiped: a journal naming them would complete
+                        // the change half (its removals without its writes).
+                        assert!(!journal, "{what}: {line}, yet a change was committed");
                         "staged, not landed"
                     } else if line.contains("stopped after writing its") {
                         assert_ne!(before, after, "{what}: {line}, yet nothing changed");
