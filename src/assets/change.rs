@@ -270,16 +270,9 @@ mod tests {
     use super::*;
     use crate::assets::{PUBLIC_MODE, SECRET_MODE};
 
-    fn dir() -> (tempfile::TempDir, AssetDir) {
-        let t = tempfile::tempdir().unwrap();
-        let d = AssetDir::new(t.path().join("a"));
-        d.create().unwrap();
-        (t, d)
-    }
-
     #[test]
     fn commit_writes_everything_with_modes_and_leaves_nothing_behind() {
-        let (_t, d) = dir();
+        let (_t, d) = AssetDir::scratch();
         let lock = d.lock().unwrap();
         let mut c = d.change("test");
         c.write("tls/k", b"key", SECRET_MODE, Overwrite::Never);
@@ -318,7 +311,7 @@ mod tests {
 
     #[test]
     fn a_change_of_many_files_lands_whole_with_one_flush() {
-        let (_t, d) = dir();
+        let (_t, d) = AssetDir::scratch();
         let lock = d.lock().unwrap();
         let mut c = d.change("test");
         let n = BATCH_FLUSH * 3;

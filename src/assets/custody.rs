@@ -99,9 +99,7 @@ mod tests {
     use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE};
 
     fn dir() -> (tempfile::TempDir, AssetDir) {
-        let t = tempfile::tempdir().unwrap();
-        let d = AssetDir::new(t.path().join("a"));
-        d.create().unwrap();
+        let (t, d) = AssetDir::scratch();
         fs::create_dir_all(d.path(layout::RETIRED)).unwrap();
         fs::write(d.path(layout::CA_KEY), b"active key").unwrap();
         fs::write(d.path(layout::CA_PREVIOUS_KEY), b"previous key").unwrap();

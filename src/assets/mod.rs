@@ -169,6 +169,16 @@ impl AssetDir {
         )
     }
 
+    /// For tests: an empty directory in a temporary one (removed when the guard drops).
+    #[cfg(test)]
+    pub(crate) fn scratch() -> (tempfile::TempDir, AssetDir) {
+        let t = tempfile::tempdir().unwrap_or_else(|e| panic!("a temporary directory: {e}"));
+        let d = AssetDir::new(t.path().join("a"));
+        d.create()
+            .unwrap_or_else(|e| panic!("creating {}: {e}", d.root().display()));
+        (t, d)
+    }
+
     /// An asset directory at `root` (not checked).
     pub fn new(root: impl Into<PathBuf>) -> Self {
         AssetDir { root: root.into() }

@@ -103,16 +103,9 @@ mod tests {
     use super::*;
     use crate::assets::journal::journal_for;
 
-    fn dir() -> (tempfile::TempDir, AssetDir) {
-        let t = tempfile::tempdir().unwrap();
-        let d = AssetDir::new(t.path().join("a"));
-        d.create().unwrap();
-        (t, d)
-    }
-
     #[test]
     fn a_committed_change_is_completed_by_the_next_lock() {
-        let (_t, d) = dir();
+        let (_t, d) = AssetDir::scratch();
         fs::write(d.path("a"), b"old a").unwrap();
         fs::write(d.path("b"), b"old b").unwrap();
         fs::write(d.path("gone"), b"x").unwrap();
@@ -146,7 +139,7 @@ mod tests {
 
     #[test]
     fn a_foreign_journal_is_refused_not_guessed_at() {
-        let (_t, d) = dir();
+        let (_t, d) = AssetDir::scratch();
         fs::write(d.path(JOURNAL), b"{\"something\": 1}").unwrap();
         let e = format!("{:#}", d.lock().unwrap_err());
         assert!(e.contains("is not a journal mcsctl wrote"), "{e}");

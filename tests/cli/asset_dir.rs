@@ -5,9 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use clap::CommandFactory;
-
-use crate::custody::{cases, command_of, leaves};
+use crate::custody::{cases, command_of};
 use crate::support::{ok, run, snapshot};
 
 /// Each command's first custody case, its placeholders naming files that do not exist: the
@@ -80,7 +78,7 @@ fn every_command_but_init_refuses_a_directory_that_is_not_an_asset_directory() {
     }
     // Every command of the table, each in both directories but those that start one.
     let mut all = 0;
-    leaves(&mcsctl::cli::Cli::command(), "", &mut |_| all += 1);
+    crate::support::command_leaves(&mut |_| all += 1);
     assert_eq!(refused, (all - 4) * 2 - 2, "every command was tried");
     // A directory named in MCSCTL_DIR is named too; the default one, when there, as well.
     let (code, _, err) = crate::support::mcsctl(t.path())

@@ -378,14 +378,6 @@ fn sigint_at_any_moment_says_in_one_line_what_was_written() {
     let d = tempfile::tempdir().unwrap();
     let bin = assert_cmd::cargo::cargo_bin("mcsctl");
     let assets = d.path().join("mcs-assets");
-    let init = [
-        "init",
-        "--cluster-name",
-        "demo",
-        "--base-domain",
-        "example.com",
-        "-q",
-    ];
     let commands: [&[&str]; 3] = [
         &["token", "rotate", "--grace", "1h"],
         &["cert", "renew"],
@@ -403,7 +395,7 @@ fn sigint_at_any_moment_says_in_one_line_what_was_written() {
     for args in commands {
         let fresh = || {
             let _ = std::fs::remove_dir_all(&assets);
-            ok(d.path(), &init);
+            crate::support::init_demo(d.path(), &[]);
         };
         fresh();
         let start = Instant::now();
@@ -539,20 +531,13 @@ fn an_interrupted_init_runs_again_and_inspect_reports_what_it_left() {
         "error: s is not an asset directory: it has no mcsctl.json; `mcsctl init --dir s` makes one there (it holds only what a command stopped before its change landed left: 1 staged file(s), which it removes)\n"
     );
     assert!(staged.exists());
+    let init_s = |extra: &str| {
+        let mut args = vec!["--dir", "s", "init", "--cluster-name", "demo"];
+        args.extend(["--base-domain", "example.com", extra]);
+        run(d.path(), &args)
+    };
     // init again, no --force: the directory held nothing.
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "--dir",
-            "s",
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-            "-v",
-        ],
-    );
+    let (code, _, err) = init_s("-v");
     assert_eq!(code, 0, "{err}");
     assert!(
         err.contains("- removed s/tls/.mcsctl-new-mcs-ca.key-Ab12Cd, left by an interrupted command (overwritten first: it may have held a private key)"),
@@ -581,18 +566,7 @@ fn an_interrupted_init_runs_again_and_inspect_reports_what_it_left() {
     );
     assert!(!renewing.exists());
     // A directory with anything else in it is still refused.
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "--dir",
-            "s",
-            "init",
-            "--cluster-name",
-            "demo",
-            "--base-domain",
-            "example.com",
-        ],
-    );
+    let (code, _, err) = init_s("-q");
     assert_eq!(code, 1);
     assert!(err.starts_with("error: s is not empty; --force"), "{err}");
 }

@@ -428,7 +428,7 @@ fn no_command_loses_a_ca_key() {
         }
     }
     let mut missing = Vec::new();
-    leaves(&mcsctl::cli::Cli::command(), "", &mut |path| {
+    crate::support::command_leaves(&mut |path| {
         if !covered.contains(path) {
             missing.push(path.to_string());
         }
@@ -460,23 +460,4 @@ pub(crate) fn command_of(args: &str) -> String {
         }
     }
     path.join(" ")
-}
-
-pub(crate) fn leaves(cmd: &clap::Command, path: &str, f: &mut dyn FnMut(&str)) {
-    let subs: Vec<&clap::Command> = cmd
-        .get_subcommands()
-        .filter(|s| s.get_name() != "help")
-        .collect();
-    if subs.is_empty() {
-        f(path);
-        return;
-    }
-    for s in subs {
-        let p = if path.is_empty() {
-            s.get_name().to_string()
-        } else {
-            format!("{path} {}", s.get_name())
-        };
-        leaves(s, &p, f);
-    }
 }

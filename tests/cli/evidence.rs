@@ -201,12 +201,7 @@ fn a_fetch_cut_off_before_its_end_is_no_evidence() {
     let s = Serve::start(p, &["--write-timeout", "1s"]);
     // w1 asks and reads 1 KiB of 2 MiB, then goes away: recorded, not whole.
     let bearer = format!("Bearer {}", machine_token(&a, "w1"));
-    let mut c = Https::connect(s.addr, &a.join("tls/mcs-ca.crt"));
-    c.send(
-        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
-            .as_bytes(),
-    )
-    .unwrap();
+    let mut c = Https::ask_worker(s.addr, &a.join("tls/mcs-ca.crt"), &bearer);
     let mut buf = [0u8; 1024];
     c.read_some(&mut buf).unwrap();
     drop(c);

@@ -5,7 +5,6 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clap::CommandFactory;
 use mcsctl::cli::examples::EXAMPLES;
 
 use crate::csr::{kubelet_signer, openssl_csr};
@@ -59,7 +58,11 @@ fn fixtures(d: &Path) -> Option<()> {
 #[test]
 fn every_command_has_examples() {
     let mut missing = Vec::new();
-    leaves(&mcsctl::cli::Cli::command(), "", &mut missing);
+    crate::support::command_leaves(&mut |path| {
+        if mcsctl::cli::examples::of(path).is_none() {
+            missing.push(path.to_string());
+        }
+    });
     assert!(missing.is_empty(), "no EXAMPLES: {missing:?}");
     // And the help and the man page show them.
     let d = tempfile::tempdir().unwrap();
@@ -76,27 +79,6 @@ fn every_command_has_examples() {
             && page.contains("mcsctl token rotate \\-\\-grace 1h\n.fi\n"),
         "{page}"
     );
-}
-
-fn leaves(cmd: &clap::Command, path: &str, missing: &mut Vec<String>) {
-    let subs: Vec<&clap::Command> = cmd
-        .get_subcommands()
-        .filter(|s| s.get_name() != "help")
-        .collect();
-    if subs.is_empty() {
-        if mcsctl::cli::examples::of(path).is_none() {
-            missing.push(path.to_string());
-        }
-        return;
-    }
-    for s in subs {
-        let p = if path.is_empty() {
-            s.get_name().to_string()
-        } else {
-            format!("{path} {}", s.get_name())
-        };
-        leaves(s, &p, missing);
-    }
 }
 
 #[test]

@@ -498,18 +498,7 @@ fn machine_pointer_configs_are_inspected_by_their_tokens_fetches() {
     let s = Serve::start(d.path(), &["--write-timeout", "60s"]);
     let ca = a.join("tls/mcs-ca.crt");
     let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
-    let ask = |m: &str| {
-        let mut c = Https::connect(s.addr, &ca);
-        c.send(
-            format!(
-                "GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {}\r\n\r\n",
-                bearer(m)
-            )
-            .as_bytes(),
-        )
-        .unwrap();
-        c
-    };
+    let ask = |m: &str| Https::ask_worker(s.addr, &ca, &bearer(m));
     let records = |m: &str| -> Vec<bool> {
         ledger_records(&a)
             .iter()

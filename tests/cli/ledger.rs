@@ -227,12 +227,7 @@ fn serve_killed_in_the_middle_of_a_fetch_leaves_the_token_to_the_machine() {
     crate::support::render(&a, "worker", &big.to_string(), None);
     let mut s = Serve::start(d.path(), &[]);
     let bearer = format!("Bearer {}", machine_token(&a, "w0"));
-    let mut c = Https::connect(s.addr, &a.join("tls/mcs-ca.crt"));
-    c.send(
-        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
-            .as_bytes(),
-    )
-    .unwrap();
+    let c = Https::ask_worker(s.addr, &a.join("tls/mcs-ca.crt"), &bearer);
     let start = std::time::Instant::now();
     while ledger_records(&a).is_empty() {
         assert!(start.elapsed() < Duration::from_secs(10), "never claimed");

@@ -728,12 +728,7 @@ fn a_machine_fetch_cut_off_mid_response_is_recorded_as_not_whole() {
     assert_eq!(r.status, 200);
     assert!(r.body.len() > 1 << 20);
     // Asked for and never read: recorded (the fetch happened), cut off, never confirmed.
-    let mut c = Https::connect(s.addr, &ca);
-    c.send(
-        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
-            .as_bytes(),
-    )
-    .unwrap();
+    let c = Https::ask_worker(s.addr, &ca, &bearer);
     assert!(
         s.wait_stderr("\"event\":\"write-timeout\"", Duration::from_secs(30)),
         "{}",
@@ -801,12 +796,7 @@ fn a_fetch_cut_on_one_replica_is_marked_so_the_others_let_the_machine_in_at_once
     let ledger = |name: &str| a.join(format!("auth/ledger/{name}.jsonl"));
     let one = Serve::start(d.path(), &["--ledger", ledger("one").to_str().unwrap()]);
     let two = Serve::start(d.path(), &["--ledger", ledger("two").to_str().unwrap()]);
-    let mut c = Https::connect(one.addr, &ca);
-    c.send(
-        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
-            .as_bytes(),
-    )
-    .unwrap();
+    let mut c = Https::ask_worker(one.addr, &ca, &bearer);
     c.read_some(&mut [0u8; 1]).unwrap();
     drop(c);
     assert!(
@@ -895,18 +885,7 @@ fn a_single_use_token_raced_is_served_once_and_cut_fetches_are_bounded() {
     );
     let ca = a.join("tls/mcs-ca.crt");
     let bearer = |m: &str| format!("Bearer {}", machine_token(&a, m));
-    let ask = |m: &str| {
-        let mut c = Https::connect(s.addr, &ca);
-        c.send(
-            format!(
-                "GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {}\r\n\r\n",
-                bearer(m)
-            )
-            .as_bytes(),
-        )
-        .unwrap();
-        c
-    };
+    let ask = |m: &str| Https::ask_worker(s.addr, &ca, &bearer(m));
     // A takes w1's only use and does not read yet; B, racing it, gets 503 (which Ignition
     // retries), and so does a HEAD: the use is held, not spent.
     let mut first = ask("w1");

@@ -518,12 +518,7 @@ fn a_replica_killed_mid_response_leaves_the_machine_able_to_fetch_again() {
     let mut r1 = replica(d.path(), &url, "a", &[]);
     let r2 = replica(d.path(), &url, "b", &[]);
     let bearer = format!("Bearer {}", machine_token(&a, "w0"));
-    let mut c = Https::connect(r1.addr, &a.join("tls/mcs-ca.crt"));
-    c.send(
-        format!("GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {bearer}\r\n\r\n")
-            .as_bytes(),
-    )
-    .unwrap();
+    let mut c = Https::ask_worker(r1.addr, &a.join("tls/mcs-ca.crt"), &bearer);
     let mut buf = [0u8; 1024];
     c.read_some(&mut buf).unwrap();
     // kill -9 while it sends: the claim stays in the store, unsettled.

@@ -680,6 +680,20 @@ impl Https {
         std::io::Read::read(&mut self.tls, buf)
     }
 
+    /// A new connection that asks for `/config/worker` with `authorization` and reads nothing
+    /// of the answer yet (a fetch in flight, to read later, cut or leave unread).
+    pub fn ask_worker(addr: SocketAddr, ca: &Path, authorization: &str) -> Https {
+        let mut c = Https::connect(addr, ca);
+        c.send(
+            format!(
+                "GET /config/worker HTTP/1.1\r\nHost: x\r\nAuthorization: {authorization}\r\n\r\n"
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+        c
+    }
+
     /// Sends raw bytes.
     pub fn send(&mut self, raw: &[u8]) -> std::io::Result<()> {
         self.tls.write_all(raw)?;
@@ -1034,4 +1048,31 @@ pub fn await_whole(place: &Path, machine: &str, n: usize) {
         );
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
+}
+
+/// Calls `f` with each leaf command of mcsctl's command table, by its path (`token rotate`).
+pub fn command_leaves(f: &mut dyn FnMut(&str)) {
+    fn walk(cmd: &clap::Command, path: &str, f: &mut dyn FnMut(&str)) {
+        let subs: Vec<&clap::Command> = cmd
+            .get_subcommands()
+            .filter(|s| s.get_name() != "help")
+            .collect();
+        if subs.is_empty() {
+            f(path);
+            return;
+        }
+        for s in subs {
+            let p = if path.is_empty() {
+                s.get_name().to_string()
+            } else {
+                format!("{path} {}", s.get_name())
+            };
+            walk(s, &p, f);
+        }
+    }
+    walk(
+        &<mcsctl::cli::Cli as clap::CommandFactory>::command(),
+        "",
+        f,
+    );
 }
