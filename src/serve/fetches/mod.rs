@@ -405,9 +405,9 @@ impl Fetches {
     }
 
     /// Takes fetch `id` off the fetches being sent, with its flag set to `flag` in memory (what
-    /// a repair writes), and counts it; returns its text (for a cut, to log), its token's cuts,
-    /// where its flag is on disk and whether its token has limited uses.
-    fn end(&self, id: u64, flag: &[u8; 5]) -> Option<(Option<String>, u32, Place, bool)> {
+    /// a repair writes), and counts it; returns its text and its token's cuts (for a cut, to
+    /// log), where its flag is on disk and whether its token has limited uses.
+    fn end(&self, id: u64, flag: &[u8; 5]) -> Option<(Option<String>, Option<u32>, Place, bool)> {
         let mut inner = self.lock();
         let mut own = inner.sending.remove(&id)?;
         inner.unsynced += 1;
@@ -419,7 +419,7 @@ impl Fetches {
         inner.settled(&own.token, whole, text);
         // A whole fetch is not logged here: its text is not copied (one per machine fetch).
         let text = (!whole).then(|| text.to_string());
-        let cuts = inner.tokens.get(&*own.token).map_or(0, |s| s.cut);
+        let cuts = (!whole).then(|| inner.tokens.get(&*own.token).map_or(0, |s| s.cut));
         let place = own
             .at
             .map(|(at, generation)| (at + own.flag as u64, generation));
@@ -451,6 +451,7 @@ impl Fetches {
         let (text, cuts, place, limited) = self.end(id, ledger::CUT)?;
         let unmarked = self.mark(place, ledger::CUT).err();
         let r: Record = serde_json::from_str(&text?).ok()?;
+        let cuts = cuts.unwrap_or_default();
         let said = crate::serve::refusals::cut_said(&r, cuts, self.rules.max_partial, limited);
         let unmarked = unmarked.map(|e| format!(" (its record could not be marked cut: {e})"));
         Some((r.token, format!("{said}{}", unmarked.unwrap_or_default())))
