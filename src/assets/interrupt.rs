@@ -28,7 +28,10 @@ enum Progress {
     },
     /// Past its commit point but not in place (an error stopped it): the journal holds it,
     /// and the next command completes it.
-    Pending,
+    Pending {
+        /// Files it writes or removes.
+        files: usize,
+    },
     /// The change landed.
     Landed {
         /// Files it wrote or removed.
@@ -48,8 +51,6 @@ struct State {
     progress: Progress,
     /// Files written whole (`--output`) since it started.
     outputs: Vec<PathBuf>,
-    /// Files of the change past its commit point.
-    files: usize,
     /// The temporary file of an `--output` being written.
     temp: Option<PathBuf>,
 }
@@ -60,7 +61,6 @@ static STATE: Mutex<State> = Mutex::new(State {
     existed: false,
     progress: Progress::Idle,
     outputs: Vec::new(),
-    files: 0,
     temp: None,
 });
 
@@ -125,16 +125,16 @@ pub(super) fn committing() -> Committing {
         Progress::Staging { files, .. } => *files,
         _ => 0,
     };
-    s.progress = Progress::Pending;
-    s.files = files;
+    s.progress = Progress::Pending { files };
     Committing(s)
 }
 
 impl Committing {
     /// The change is in place.
     pub(super) fn landed(mut self) {
-        let files = self.0.files;
-        self.0.progress = Progress::Landed { files };
+        if let Progress::Pending { files } = self.0.progress {
+            self.0.progress = Progress::Landed { files };
+        }
     }
 }
 
@@ -200,7 +200,7 @@ fn stopped(s: &State, signal: &str) -> String {
                 "{signal}: {cmd} stopped before its change landed: none of its {files} file(s) was written{dir}{outputs}"
             )
         }
-        Progress::Pending => format!(
+        Progress::Pending { .. } => format!(
             "{signal}: {cmd} stopped with its change committed but not all in place: the next mcsctl command{} completes it",
             s.dir
                 .as_ref()
