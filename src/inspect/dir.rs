@@ -4,7 +4,7 @@
 
 use anyhow::Result;
 
-use super::hygiene::{bootstrap, check_mode, dir_modes, keys};
+use super::hygiene::{bootstrap, check_mode, dir_modes, kept, keys};
 use super::{Level, Report, Role, pointer};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::Flavour;
@@ -60,6 +60,7 @@ pub fn inspect(
             (layout::SERVING_KEY, leaf.as_ref()),
         ],
     )?;
+    kept(r, dir);
     if let (Some(leaf), Some(ca)) = (&leaf, &cas.active) {
         chain(r, leaf, ca, &cas.bundle);
     }

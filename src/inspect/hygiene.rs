@@ -167,3 +167,54 @@ pub(super) fn bootstrap(r: &mut Report, dir: &AssetDir, flavour: Flavour) -> Res
     }
     Ok(())
 }
+
+/// The keys kept out of use, each named, so an admin sees what the directory holds: retired
+/// CAs' and serving keys under tls/retired/ (until `ca retire --purge`, the one deletion) and
+/// each backup `init --force` made. A kept key of the wrong mode fails as any key does.
+pub(super) fn kept(r: &mut Report, dir: &AssetDir) {
+    let retired = dir.files_in(layout::RETIRED).unwrap_or_default();
+    for rel in retired.iter().filter(|f| f.ends_with(".key")) {
+        check_mode(r, dir, rel);
+        let name = rel.rsplit('/').next().unwrap_or_default();
+        let cert = rel.trim_end_matches(".key").to_string() + ".crt";
+        let whose = crate::ops::cas::certs(dir, &cert)
+            .ok()
+            .flatten()
+            .and_then(|mut c| (!c.is_empty()).then(|| c.remove(0)))
+            .map_or(String::new(), |c| {
+                format!(" of {}", c.subject_with_key_id())
+            });
+        let what = if name.starts_with("mcs-") {
+            "a retired serving key"
+        } else {
+            "a retired CA's key"
+        };
+        r.ok(
+            "kept",
+            format!("{rel}: {what}{whose}, kept until `mcsctl ca retire --purge`"),
+        );
+    }
+    let Ok(backups) = std::fs::read_dir(dir.path("backup")) else {
+        return;
+    };
+    let mut names: Vec<String> = backups
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    for b in names {
+        let keys = dir.files_in(&format!("backup/{b}/tls")).unwrap_or_default();
+        let keys: Vec<&String> = keys.iter().filter(|f| f.ends_with(".key")).collect();
+        for k in &keys {
+            check_mode(r, dir, k);
+        }
+        r.ok(
+            "kept",
+            format!(
+                "backup/{b}/: what `mcsctl init --force` replaced ({} key(s)), never read again",
+                keys.len()
+            ),
+        );
+    }
+}

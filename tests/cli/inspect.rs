@@ -703,3 +703,28 @@ fn every_file_manifests_writes_inspects_on_its_own() {
         );
     }
 }
+
+#[test]
+fn every_kept_key_is_listed_where_it_is() {
+    let d = demo(&[]);
+    for step in ["rotate", "promote", "retire"] {
+        ok(d.path(), &["ca", step, "-q"]);
+    }
+    crate::support::init_demo(d.path(), &["--force", "--yes"]);
+    let (code, out, _) = run(d.path(), &["inspect"]);
+    assert_eq!(code, 0, "{out}");
+    let retired = line_with(&out, "tls/retired/");
+    assert_eq!(status(retired), ("ok", "kept"), "{out}");
+    assert!(
+        retired.contains(".key: a retired CA's key of OU=openshift, CN=root-ca (key id ")
+            && retired.ends_with("), kept until `mcsctl ca retire --purge`"),
+        "{retired}"
+    );
+    let backup = line_with(&out, "backup/");
+    assert_eq!(status(backup), ("ok", "kept"), "{out}");
+    // The CA key and the serving key that init replaced.
+    assert!(
+        backup.ends_with("/: what `mcsctl init --force` replaced (2 key(s)), never read again"),
+        "{backup}"
+    );
+}
