@@ -227,8 +227,15 @@ pub enum Backend {
 }
 
 impl Ledger {
-    /// The records of the directory's ledger files and of `extra`.
+    /// The records of the directory's ledger files and of `extra` (each named by the user, so
+    /// one that is not there is an error, not a ledger without records).
     pub fn read_files(dir: &AssetDir, extra: &[PathBuf]) -> Result<Ledger> {
+        if let Some(missing) = extra.iter().find(|p| !p.is_file()) {
+            anyhow::bail!(
+                "--ledger {}: no such file (another replica's ledger, auth/ledger/<replica>.jsonl there)",
+                missing.display()
+            );
+        }
         let files = files(dir, extra);
         Ok(Ledger {
             records: read(&files)?,

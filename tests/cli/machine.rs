@@ -276,3 +276,37 @@ fn from_a_list_every_machine_lands_or_none() {
     );
     assert_eq!(code, 2);
 }
+
+#[test]
+fn a_ledger_named_that_is_not_there_is_an_error_not_an_empty_ledger() {
+    let d = crate::support::demo(&[]);
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let want = "error: --ledger replica-b.jsonl: no such file (another replica's ledger, auth/ledger/<replica>.jsonl there)\n";
+    let (code, _, err) = crate::support::run(
+        d.path(),
+        &["machine", "list", "--ledger", "replica-b.jsonl"],
+    );
+    assert_eq!((code, err.as_str()), (1, want));
+    // inspect says so in a failed row, and checks the machine without its fetches.
+    let (code, out, _) = crate::support::run(
+        d.path(),
+        &[
+            "inspect",
+            "mcs-assets/machines/w0.ign",
+            "--ledger",
+            "replica-b.jsonl",
+        ],
+    );
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("--ledger replica-b.jsonl: no such file"),
+        "{out}"
+    );
+    assert!(
+        out.contains("w0.ign: token ") && out.contains("(its fetches were not read)"),
+        "{out}"
+    );
+}
