@@ -54,8 +54,9 @@ fn may_replace(snap: &Snapshot, replace: Replace, command: &str, rotate: &str) -
     let who = active.info.subject_with_key_id();
     if replace == Replace::No {
         bail!(
-            "{} exists ({who}); `{rotate}` moves to a new CA in three steps that keep every pointer config working (`{command} --force` replaces it at once, and every copy of a pointer config made before stops working)",
-            cert.display()
+            "{} exists ({who}); `{rotate}` moves to a new CA in three steps that keep every pointer config working (`{command} --force` replaces it at once, keeping its key as {}, and every copy of a pointer config made before stops working)",
+            cert.display(),
+            layout::CA_PREVIOUS_KEY
         );
     }
     if replace == Replace::Force && !snap.pointers.is_empty() {
@@ -72,10 +73,11 @@ fn may_replace(snap: &Snapshot, replace: Replace, command: &str, rotate: &str) -
             String::new()
         };
         bail!(
-            "{} pointer config(s) ({}{more}) trust the CA in {} ({who}): copies of them on PXE servers, in VM templates and in machines' user data would stop working at once. `{rotate}` moves to a new CA in three steps that keep every copy working; to replace it now anyway, breaking those copies, add --yes",
+            "{} pointer config(s) ({}{more}) trust the CA in {} ({who}): copies of them on PXE servers, in VM templates and in machines' user data would stop working at once. `{rotate}` moves to a new CA in three steps that keep every copy working; to replace it now anyway, breaking those copies, add --yes (its key is kept as {})",
             snap.pointers.len(),
             names.join(", "),
-            cert.display()
+            cert.display(),
+            layout::CA_PREVIOUS_KEY
         );
     }
     Ok(())

@@ -29,7 +29,7 @@ pub(super) fn confirm(ui: &Ui, dir: &AssetDir, yes: bool) -> Result<()> {
         .unwrap_or_else(|| "unreadable certificate".to_string());
     if !ui.interactive {
         bail!(
-            "{} holds a CA key ({what}): `init --force` would replace it, and every pointer config made from it would stop working once machines fetch from the new serving certificate. `mcsctl ca rotate` replaces a CA without breaking machines; with no terminal to ask, add --yes to replace it anyway",
+            "{} holds a CA key ({what}): `init --force` would replace it, and every pointer config made from it would stop working once machines fetch from the new serving certificate. `mcsctl ca rotate` replaces a CA without breaking machines; with no terminal to ask, add --yes to replace it anyway (the key is kept under backup/<time>/)",
             dir.path(layout::CA_KEY).display()
         );
     }
