@@ -16,8 +16,8 @@ use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
+use std::time::Duration;
 
-use super::log::{COALESCE, deliver, report_dropped};
 use super::shard::{Padded, SHARDS};
 
 /// The bytes a thread's buffer holds before its lines are dropped and counted (a stalled
@@ -121,6 +121,34 @@ impl Lines {
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How long a busy writer lets lines gather before the next write (both writers: each
+/// wake-up costs the request that sends it a system call). Lines wait at most this.
+pub(super) const COALESCE: Duration = Duration::from_millis(2);
+
+/// Writes `bytes` to `out`; whether they were written. When the reader is gone for good (a
+/// closed pipe), their lines (`lines()`: counted only then) are added to `dropped`, as is what
+/// is lost from then on.
+pub(super) fn deliver(
+    out: &mut impl Write,
+    bytes: &[u8],
+    lines: impl FnOnce() -> u64,
+    dropped: &AtomicU64,
+) -> bool {
+    let ok = out.write_all(bytes).and_then(|_| out.flush()).is_ok();
+    if !ok {
+        dropped.fetch_add(lines(), Ordering::Relaxed);
+    }
+    ok
+}
+
+/// Once output flows again: tells `report` how many lines were dropped, if any.
+pub(super) fn report_dropped(dropped: &AtomicU64, report: &impl Fn(u64)) {
+    let n = dropped.swap(0, Ordering::Relaxed);
+    if n > 0 {
+        report(n);
+    }
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use time::OffsetDateTime;
 
-use super::lines::{Lines, Wake};
+use super::lines::{COALESCE, Lines, Wake, deliver, report_dropped};
 
 /// Event lines the events queue holds before dropping.
 const QUEUE: usize = 8192;
@@ -209,34 +209,6 @@ fn writer(
         if lines > 1 {
             std::thread::sleep(COALESCE);
         }
-    }
-}
-
-/// How long a busy writer lets lines gather before the next write (both writers: each
-/// wake-up costs the request that sends it a system call). Lines wait at most this.
-pub(super) const COALESCE: Duration = Duration::from_millis(2);
-
-/// Writes `bytes` to `out`; whether they were written. When the reader is gone for good (a
-/// closed pipe), their lines (`lines()`: counted only then) are added to `dropped`, as is what
-/// is lost from then on.
-pub(super) fn deliver(
-    out: &mut impl Write,
-    bytes: &[u8],
-    lines: impl FnOnce() -> u64,
-    dropped: &AtomicU64,
-) -> bool {
-    let ok = out.write_all(bytes).and_then(|_| out.flush()).is_ok();
-    if !ok {
-        dropped.fetch_add(lines(), Ordering::Relaxed);
-    }
-    ok
-}
-
-/// Once output flows again: tells `report` how many lines were dropped, if any.
-pub(super) fn report_dropped(dropped: &AtomicU64, report: &impl Fn(u64)) {
-    let n = dropped.swap(0, Ordering::Relaxed);
-    if n > 0 {
-        report(n);
     }
 }
 
