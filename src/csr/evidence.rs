@@ -79,8 +79,8 @@ impl Evidence {
                 }
                 Some(Machine {
                     name: m.name.clone(),
-                    created: Some(first - self.skew),
-                    window_end: Some(first + self.window + self.skew),
+                    created: Some(first.saturating_sub(self.skew)),
+                    window_end: Some(first.saturating_add(self.window).saturating_add(self.skew)),
                     addresses,
                     node_ref: None,
                     inventory: true,
@@ -233,7 +233,7 @@ fn crowded(
     others: &[&Csr],
     first: OffsetDateTime,
 ) -> Option<Verdict> {
-    let all = since(others, first - ev.skew);
+    let all = since(others, first.saturating_sub(ev.skew));
     let n = Some(node);
     if let Some(done) = all
         .iter()
@@ -281,7 +281,7 @@ pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: OffsetDateTime) -> Vec<S
         let Some(&(first, _)) = m.fetches.first() else {
             continue;
         };
-        if first > now + ev.skew {
+        if first > now.saturating_add(ev.skew) {
             ahead.push((m.name.as_str(), rfc3339(first), apart(first, now)));
         }
         let times: Vec<OffsetDateTime> = by_node
@@ -293,9 +293,9 @@ pub fn clock_warnings(csrs: &[Csr], ev: &Evidence, now: OffsetDateTime) -> Vec<S
         let (Some(&earliest), Some(&latest)) = (times.iter().min(), times.iter().max()) else {
             continue;
         };
-        if latest < first - ev.skew {
+        if latest < first.saturating_sub(ev.skew) {
             before.push((m.name.as_str(), String::new(), apart(first, latest)));
-        } else if earliest > first + ev.window + ev.skew {
+        } else if earliest > first.saturating_add(ev.window).saturating_add(ev.skew) {
             after.push((m.name.as_str(), String::new(), apart(earliest, first)));
         }
     }

@@ -84,7 +84,7 @@ pub fn create_ca(
     validity: time::Duration,
     now: OffsetDateTime,
 ) -> Result<(Ca, Issued)> {
-    let mut p = base_params(now, now + validity)?;
+    let mut p = base_params(now, now.saturating_add(validity))?;
     let mut dn = DistinguishedName::new();
     dn.push(DnType::OrganizationalUnitName, CA_ORG_UNIT);
     dn.push(DnType::CommonName, CA_COMMON_NAME);
@@ -123,7 +123,7 @@ pub fn issue_serving(
             super::cert::rfc3339(ca.cert.not_after)
         );
     }
-    let mut p = base_params(now, (now + validity).min(ca_not_after))?;
+    let mut p = base_params(now, now.saturating_add(validity).min(ca_not_after))?;
     let mut dn = DistinguishedName::new();
     dn.push(DnType::CommonName, SERVING_COMMON_NAME);
     p.distinguished_name = dn;
@@ -166,7 +166,7 @@ fn base_params(now: OffsetDateTime, not_after: OffsetDateTime) -> Result<Certifi
     let mut p = CertificateParams::default();
     // Whole seconds: x509 times have no fractions and golden output must not depend on them.
     let now = now.replace_nanosecond(0).unwrap_or(now);
-    p.not_before = now - BACKDATE;
+    p.not_before = now.saturating_sub(BACKDATE);
     p.not_after = not_after.replace_nanosecond(0).unwrap_or(not_after);
     if p.not_after <= now {
         bail!("validity must be longer than zero");
@@ -215,7 +215,7 @@ pub fn sign_csr(
         .map_err(|e| anyhow!("the certificate request is not usable: {e}"))?;
     let ca_not_after = OffsetDateTime::from_unix_timestamp(ca.cert.not_after)
         .map_err(|_| anyhow!("the CA's notAfter is out of range"))?;
-    let mut p = base_params(now, (now + validity).min(ca_not_after))?;
+    let mut p = base_params(now, now.saturating_add(validity).min(ca_not_after))?;
     p.distinguished_name = req.params.distinguished_name.clone();
     p.subject_alt_names = req.params.subject_alt_names.clone();
     p.is_ca = IsCa::ExplicitNoCa;

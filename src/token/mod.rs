@@ -312,7 +312,7 @@ impl TokenStore {
                     .map(|t| t.id.clone())
             })
             .collect();
-        let end = now + grace;
+        let end = now.saturating_add(grace);
         for t in &mut self.tokens {
             let replaced = t.pools.is_none() || pools.iter().any(|p| t.covers(p));
             if t.state == State::Current && replaced {
@@ -425,7 +425,7 @@ impl TokenStore {
             secret: base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(secret),
             description,
             created: now,
-            expires: ttl.map(|d| now + d),
+            expires: ttl.map(|d| now.saturating_add(d)),
             state,
             pools: Some(pools),
             machine: None,

@@ -990,3 +990,44 @@ fn evidence_without_an_asset_directory_names_the_directory_looked_in() {
         "review creates no directory"
     );
 }
+
+#[test]
+fn times_at_the_end_of_the_calendar_are_decided_not_panicked_on() {
+    let d = demo(&[]);
+    let p = d.path();
+    let a = p.join("mcs-assets");
+    ok(p, &["machine", "add", "w0", "--pool", "worker", "-q"]);
+    // A fetch dated the last second the calendar has, and a review at it.
+    let end = "9999-12-31T23:59:59Z";
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    std::fs::write(
+        a.join("auth/ledger/x.jsonl"),
+        fetch_record(&a, "w0", end, "192.0.2.9:40000", "x"),
+    )
+    .unwrap();
+    let Some(pem) = openssl_csr(p, "w0", "system:node:w0", None) else {
+        return;
+    };
+    let list = json!({"kind": "List", "items": [client_csr("csr-w0", "w0", &pem, end)]});
+    std::fs::write(p.join("csrs.json"), list.to_string()).unwrap();
+    std::fs::write(p.join("nodes.json"), r#"{"kind":"List","items":[]}"#).unwrap();
+    for now in [end, "0001-01-01T00:00:00Z", "2026-11-28T00:00:00Z"] {
+        let (code, out, err) = run(
+            p,
+            &[
+                "csr",
+                "review",
+                "--csrs",
+                "csrs.json",
+                "--nodes",
+                "nodes.json",
+                "--evidence",
+                "--now",
+                now,
+            ],
+        );
+        assert_eq!(code, 0, "--now {now}:\n{out}{err}");
+        assert!(out.contains("csr-w0"), "{out}");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+}
