@@ -201,7 +201,7 @@ impl AssetDir {
 
     /// Reads a file inside the directory, with the file named in the error.
     pub fn read(&self, rel: &str) -> Result<Vec<u8>> {
-        read_file(&self.path(rel))
+        read::read_regular(&self.path(rel))
     }
 
     /// Fails with a user error unless the directory exists and is a directory.

@@ -46,6 +46,32 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// Reads a file of the asset directory like [`read_file`], refusing anything but a regular
+/// file (a symlink to one is one): opened without blocking, so a FIFO or a device put where a
+/// key or the token store belongs is an error at once, not a command (or a shell's TAB
+/// completion) that hangs until someone writes to it.
+pub fn read_regular(path: &Path) -> Result<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let f = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .with_context(|| format!("reading {}", path.display()))?;
+    let kind = f
+        .metadata()
+        .with_context(|| format!("reading {}", path.display()))?
+        .file_type();
+    if !kind.is_file() {
+        anyhow::bail!(
+            "{} is not a regular file (a FIFO, socket or device): the asset directory holds files",
+            path.display()
+        );
+    }
+    let bytes = read_bounded(f, &path.display().to_string())?;
+    log::info!("read {} ({} bytes)", path.display(), bytes.len());
+    Ok(bytes)
+}
+
 /// A file read as a stream by `parse` (for an input too large to hold as bytes beside what is
 /// parsed from it), at most [`max_input`] bytes: a longer file gives [`read_file`]'s error,
 /// whatever `parse` made of the part it saw.

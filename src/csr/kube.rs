@@ -192,7 +192,9 @@ pub fn machines(text: &str, what: &str) -> Result<Vec<Machine>> {
 }
 
 /// Every object must be of `kind` (an object without a kind is taken as one): a file given
-/// for the wrong flag is an error naming both, never silently empty.
+/// for the wrong flag is an error naming both, never silently empty. Each name must be one the
+/// API server accepts (a DNS subdomain): names go into tables, hints and `--approve-names`
+/// lines, and one with a line break or a space could forge what follows it.
 fn of_kind(objs: Vec<Value>, kind: &str, what: &str, flag: &str) -> Result<Vec<Value>> {
     if let Some(other) = objs
         .iter()
@@ -200,6 +202,18 @@ fn of_kind(objs: Vec<Value>, kind: &str, what: &str, flag: &str) -> Result<Vec<V
         .find(|k| *k != kind)
     {
         bail!("{what} holds {other} objects, not {kind}; {flag} takes `oc get` output of {kind}s");
+    }
+    for (i, o) in objs.iter().enumerate() {
+        // Empty is unset (the approver's own tests leave names out); it forges nothing.
+        if let Some(name) = o["metadata"]["name"].as_str()
+            && !name.is_empty()
+            && !crate::names::is_dns_name(name)
+        {
+            bail!(
+                "{what}: {kind} {} is named {name:?}, which no API server accepts (a name is a DNS subdomain): the file is not `oc get` output",
+                i + 1
+            );
+        }
     }
     Ok(objs)
 }

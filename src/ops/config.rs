@@ -215,6 +215,18 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Option<ClusterConfig>> {
             ClusterConfig::FORMAT_VERSION
         );
     }
+    // Pools name files (`<pool>.ign`), URLs and shell completions: DNS labels only.
+    if let Some(c) = &cfg
+        && let Some(p) = c
+            .pools
+            .iter()
+            .chain(c.urls.keys())
+            .find(|p| !crate::names::is_dns_label(p))
+    {
+        bail!(
+            "{name}: pool {p:?} is not a DNS label (a pool is named like a Kubernetes pool: lowercase letters, digits and '-')"
+        );
+    }
     Ok(cfg)
 }
 

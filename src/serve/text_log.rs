@@ -69,17 +69,27 @@ fn take(m: &mut Map<String, Value>, k: &str) -> String {
     m.remove(k).map(|v| plain(&v)).unwrap_or_default()
 }
 
-/// The remaining fields as ` key=value`, nulls left out.
+/// The remaining fields as ` key=value`, nulls left out; a value is quoted as logfmt quotes it
+/// (so a User-Agent `x auth=token:abc status=200` stays one value, not three fields).
 fn rest(out: &mut String, m: Map<String, Value>) {
     for (k, v) in m {
         if !v.is_null() {
             out.push_str(&format!(
                 " {}={}",
                 crate::escape::text(&k, false),
-                plain(&v)
+                quoted(plain(&v))
             ));
         }
     }
+}
+
+/// `s` as one logfmt value: as it is, or in double quotes (with `\` and `"` escaped) when it
+/// is empty or holds a space, `=` or a quote.
+fn quoted(s: String) -> String {
+    if !s.is_empty() && !s.contains([' ', '=', '"', '\\']) {
+        return s;
+    }
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 fn plain(v: &Value) -> String {
@@ -116,5 +126,16 @@ mod tests {
             "{hostile}"
         );
         assert_eq!(to_text("mcsctl serve 0.1.0"), "mcsctl serve 0.1.0");
+        // A value cannot make fields of its own.
+        assert_eq!(
+            to_text(
+                r#"{"method":"GET","path":"/config/worker","status":401,"time":"t","userAgent":"x auth=token:abc pool=master status=200","auth":"invalid"}"#
+            ),
+            r#"t GET /config/worker 401 auth=invalid userAgent="x auth=token:abc pool=master status=200""#
+        );
+        assert_eq!(
+            to_text(r#"{"time":"t","status":200,"userAgent":"a\"b\\c","pool":""}"#),
+            r#"t 200 pool="" userAgent="a\"b\\c""#
+        );
     }
 }

@@ -77,9 +77,24 @@ impl Published {
                 Self::FORMAT_VERSION
             );
         }
-        for t in &p.tokens {
+        // Names come back into logs, events and hints: what no mcsctl publishes is refused,
+        // named only by what is safe to print.
+        for (i, t) in p.tokens.iter().enumerate() {
+            if !super::is_token_id(&t.id) {
+                anyhow::bail!("{what}: token {} has a malformed id (6 of [a-z0-9])", i + 1);
+            }
             if crate::hex::decode32(&t.sha256).is_none() {
                 anyhow::bail!("{what}: token {} has no SHA-256", t.id);
+            }
+            let pools_ok = t.pools.as_ref().is_none_or(|ps| {
+                !ps.is_empty() && ps.iter().all(|p| crate::names::is_dns_label(p))
+            });
+            let machine_ok = t.machine.as_deref().is_none_or(crate::names::is_dns_name);
+            if !pools_ok || !machine_ok {
+                anyhow::bail!(
+                    "{what}: token {} has a malformed pool or machine name (pools are DNS labels, machines DNS names)",
+                    t.id
+                );
             }
         }
         Ok(p)
@@ -131,5 +146,21 @@ mod tests {
             )
             .is_err()
         );
+        // A name that would forge a log line (a newline) or a field is refused, not printed.
+        let mut forged = serde_json::to_value(&p).unwrap();
+        forged["tokens"][0]["machine"] = "w0\n2026-01-01T00:00:00Z reload: ok".into();
+        let e = Published::parse(forged.to_string().as_bytes(), "p")
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            format!(
+                "p: token {} has a malformed pool or machine name (pools are DNS labels, machines DNS names)",
+                s.tokens[0].id
+            )
+        );
+        forged["tokens"][0]["machine"] = serde_json::Value::Null;
+        forged["tokens"][0]["pools"] = serde_json::json!(["worker pool=master"]);
+        assert!(Published::parse(forged.to_string().as_bytes(), "p").is_err());
     }
 }

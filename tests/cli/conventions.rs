@@ -412,3 +412,35 @@ fn on_a_terminal_serve_writes_readable_lines_by_itself() {
     assert!(status.success(), "{status}: {text}");
     assert!(!text.contains("{\"event\""), "JSON on a terminal:\n{text}");
 }
+
+#[test]
+fn completions_offer_only_valid_names_and_never_wait_on_a_fifo() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    // A hand-edited mcsctl.json with pools a shell would expand: refused, so not offered.
+    let mut cfg: Value =
+        serde_json::from_slice(&std::fs::read(a.join("mcsctl.json")).unwrap()).unwrap();
+    cfg["pools"].as_array_mut().unwrap().push("*`id`".into());
+    std::fs::write(a.join("mcsctl.json"), cfg.to_string()).unwrap();
+    assert_eq!(
+        candidates(d.path(), "bash", &["mcsctl", "pointer", "--pool", ""]),
+        ["arbiter", "master", "worker"]
+    );
+    let (code, _, err) = crate::support::run(d.path(), &["token", "list"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("pool \"*`id`\" is not a DNS label"), "{err}");
+    // A FIFO where the token store belongs: completion and commands return at once (the
+    // harness kills a command after 120 s, so a hang fails here).
+    std::fs::remove_file(a.join("auth/tokens.json")).unwrap();
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(a.join("auth/tokens.json"))
+            .status()
+            .unwrap()
+            .success()
+    );
+    assert!(candidates(d.path(), "bash", &["mcsctl", "token", "revoke", ""]).is_empty());
+    let (code, _, err) = crate::support::run(d.path(), &["inspect"]);
+    assert_eq!(code, 4);
+    assert!(err.is_empty(), "{err}");
+}

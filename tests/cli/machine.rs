@@ -310,3 +310,26 @@ fn a_ledger_named_that_is_not_there_is_an_error_not_an_empty_ledger() {
         "{out}"
     );
 }
+
+#[test]
+fn a_csr_named_to_forge_a_line_is_refused_by_machine_list() {
+    let d = crate::support::demo(&[]);
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let forged = "csr-1\nw9    worker  -  forged  active  1  never  -  ready";
+    let list = serde_json::json!({"kind": "List", "items": [{"kind": "CertificateSigningRequest",
+        "metadata": {"name": forged, "creationTimestamp": "2026-11-28T04:38:00Z"},
+        "spec": {"request": "", "signerName": "kubernetes.io/kube-apiserver-client-kubelet"}}]});
+    std::fs::write(d.path().join("csrs.json"), list.to_string()).unwrap();
+    let (code, out, err) =
+        crate::support::run(d.path(), &["machine", "list", "--csrs", "csrs.json"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(!err.lines().any(|l| l.starts_with("w9 ")), "{err}");
+    assert!(
+        err.starts_with("error: csrs.json: CertificateSigningRequest 1 is named \"csr-1\\nw9 "),
+        "{err}"
+    );
+}
