@@ -15,7 +15,6 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
         ));
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let snap = snap.with_ledger(&a.ledgers)?;
     let Some(cfg) = &snap.config else {
         anyhow::bail!(
             "{} has no mcsctl.json: the store's keys are the cluster's",
@@ -24,33 +23,29 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
     };
     // A token with limited uses has its fetches counted in the store; any other token's
     // records are evidence only.
-    let limited: std::collections::HashSet<&str> = snap
+    let limited = snap
         .tokens
         .iter()
         .flat_map(|s| &s.tokens)
         .filter(|t| t.uses.is_some())
-        .map(|t| t.id.as_str())
-        .collect();
-    let records: Vec<_> = snap
-        .ledger
-        .iter()
-        .flat_map(|l| &l.records)
-        .map(|r| (r.clone(), limited.contains(r.token.as_str())))
+        .map(|t| t.id.clone())
         .collect();
     let url = o.url.to_string();
     let done = crate::store::blocking(async {
         let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
-        crate::store::claims::import(&s, &records).await
+        crate::store::claims::import(&s, dir, &a.ledgers, limited, ui.dry_run).await
     })?;
     if ui.structured() {
         ui.out_json(&done)?;
     } else {
         ui.out(format!(
-            "imported {} of {} record(s) into {url} ({} there already); {} single-use token(s) counted\n",
+            "{} {} of {} record(s) into {url} ({} there already); {} single-use token(s) {}\n",
+            ui.did("imported", "dry run: would import"),
             done.added,
             done.records,
             done.records - done.added,
-            done.tokens
+            done.tokens,
+            ui.did("counted", "to count"),
         ))?;
     }
     Ok(exit::OK)

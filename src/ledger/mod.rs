@@ -207,6 +207,43 @@ pub fn read(files: &[PathBuf]) -> Result<Vec<Record>> {
     Ok(all)
 }
 
+/// Calls `each` with every record of the directory's ledger files and `extra` (each named file
+/// must be there), file by file, a line at a time: a ledger of any length in bounded memory.
+/// The first error of `each` ends it.
+pub fn scan_files(
+    dir: &AssetDir,
+    extra: &[PathBuf],
+    mut each: impl FnMut(Record) -> Result<()>,
+) -> Result<()> {
+    named_files_exist(extra)?;
+    for f in files(dir, extra) {
+        let mut failed = None;
+        Scanner::new(&f).scan(|l| {
+            if failed.is_none()
+                && let Err(e) = each(l.record)
+            {
+                failed = Some(e);
+            }
+        })?;
+        if let Some(e) = failed {
+            return Err(e);
+        }
+    }
+    Ok(())
+}
+
+/// Each file named by `--ledger` is there: one that is not is an error, not a ledger without
+/// records.
+fn named_files_exist(extra: &[PathBuf]) -> Result<()> {
+    if let Some(missing) = extra.iter().find(|p| !p.is_file()) {
+        anyhow::bail!(
+            "--ledger {}: no such file (another replica's ledger, auth/ledger/<replica>.jsonl there)",
+            missing.display()
+        );
+    }
+    Ok(())
+}
+
 /// The fetch records a reader decides from, read once (as part of the asset directory's
 /// snapshot, under its lock) from their backend, merged in time order.
 #[derive(Debug, Clone)]
@@ -230,12 +267,7 @@ impl Ledger {
     /// The records of the directory's ledger files and of `extra` (each named by the user, so
     /// one that is not there is an error, not a ledger without records).
     pub fn read_files(dir: &AssetDir, extra: &[PathBuf]) -> Result<Ledger> {
-        if let Some(missing) = extra.iter().find(|p| !p.is_file()) {
-            anyhow::bail!(
-                "--ledger {}: no such file (another replica's ledger, auth/ledger/<replica>.jsonl there)",
-                missing.display()
-            );
-        }
+        named_files_exist(extra)?;
         let files = files(dir, extra);
         Ok(Ledger {
             records: read(&files)?,

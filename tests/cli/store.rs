@@ -695,3 +695,106 @@ fn store_commands_reach_the_store_before_saying_they_did() {
         )
     );
 }
+
+/// A ledger line of machine `name`'s token, at second `i` of a day, from port `i`.
+fn ledger_line(a: &Path, name: &str, i: usize, whole: bool) -> String {
+    let reg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("auth/machines.json")).unwrap()).unwrap();
+    let token = reg["machines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|m| m["name"] == name)
+        .unwrap()["token"]
+        .clone();
+    let time = format!(
+        "2026-11-2{}T{:02}:{:02}:{:02}Z",
+        1 + i / 86_400 % 8,
+        i / 3600 % 24,
+        i / 60 % 60,
+        i % 60
+    );
+    format!(
+        "{}\n",
+        serde_json::json!({"time": time, "machine": name, "token": token, "pool": "worker",
+            "client": format!("192.0.2.7:{}", 1024 + i % 60_000), "spec": "3.2.0", "bytes": 100,
+            "replica": "old", "whole": whole})
+    )
+}
+
+#[test]
+fn ledger_import_counts_a_fetch_that_went_out_whole_after_all_and_a_dry_run_writes_nothing() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    let file = a.join("auth/ledger/old.jsonl");
+    // Copied while w0's fetch was being sent: not whole yet.
+    std::fs::write(&file, ledger_line(&a, "w0", 1, false)).unwrap();
+    let out = ok(d.path(), &["ledger", "import", "--store", &url, "--dry-run"]);
+    assert!(
+        out.starts_with(&format!("dry run: would import 1 of 1 record(s) into {url} (0 there already)")),
+        "{out}"
+    );
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (0, 0), "a dry run wrote");
+    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    assert!(out.starts_with("imported 1 of 1 record(s)"), "{out}");
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (0, 1));
+    // The same fetch, now whole: imported again, it is spent everywhere.
+    std::fs::write(&file, ledger_line(&a, "w0", 1, true)).unwrap();
+    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    assert!(out.starts_with("imported 0 of 1 record(s)"), "{out}");
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
+    let s = replica(d.path(), &url, "b", &[]);
+    assert_eq!(status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))), 401);
+    // And never the other way: an older copy, not whole, spends nothing back.
+    drop(s);
+    std::fs::write(&file, ledger_line(&a, "w0", 1, false)).unwrap();
+    ok(d.path(), &["ledger", "import", "--store", &url]);
+    assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
+    let s = replica(d.path(), &url, "c", &[]);
+    assert_eq!(status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))), 401);
+}
+
+#[test]
+fn ledger_import_streams_a_long_ledger_in_bounded_memory() {
+    let Some(time) = tool("time", "GNU_TIME", "none") else {
+        return;
+    };
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&[]);
+    ok(d.path(), &["machine", "add", "w0", "--pool", "worker", "--uses", "0", "-q"]);
+    let url = etcd.url();
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    // 200,000 fetches of one unlimited token (about 64 MB of ledger).
+    let n = 200_000;
+    let mut text = String::with_capacity(n * 330);
+    for i in 0..n {
+        text.push_str(&ledger_line(&a, "w0", i, true));
+    }
+    std::fs::write(a.join("auth/ledger/old.jsonl"), text).unwrap();
+    let out = Command::new(time)
+        .args(["-f", "peak-kb %M"])
+        .arg(assert_cmd::cargo::cargo_bin("mcsctl"))
+        .args(["ledger", "import", "--store", &url])
+        .current_dir(d.path())
+        .env_remove("MCSCTL_DIR")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with(&format!("imported {n} of {n} record(s)")),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let peak: u64 = err
+        .lines()
+        .find_map(|l| l.strip_prefix("peak-kb "))
+        .and_then(|k| k.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no peak in {err}"));
+    // Streamed: a batch of records at a time, whatever the ledger's length (it held them all:
+    // about 870 MB for a million).
+    assert!(peak < 64 * 1024, "peak {peak} KB for {n} records");
+    eprintln!("ledger import of {n} records: peak {peak} KB");
+}
