@@ -108,7 +108,7 @@ measure file/once "$once_duration" -s "$work/once.lua"
 stop_serve
 # The store starts from the same tokens, none spent there (the file cases' fetches are not
 # imported).
-start_serve --store "etcd://127.0.0.1:$eport" --store-prefix /bench/
+start_serve --store "etcd://127.0.0.1:$eport" --store-insecure --store-prefix /bench/
 measure store/any "$duration" -H "Authorization: $any" -H "Accept: $accept"
 measure store/once "$once_duration" -s "$work/once.lua"
 stop_serve

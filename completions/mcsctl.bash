@@ -905,7 +905,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__csr__subcmd__review)
-            opts="-o -q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --csrs --machines --nodes --inventory --now --kubelet-ca --serving-certs --fetch-serving-certs --fetch-timeout --network-type --host-subnets --approver-config --approve-names --evidence --window --clock-skew --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1685,7 +1685,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__inspect)
-            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --remote --server-name --ca --warn-within --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1815,7 +1815,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__ledger__subcmd__import)
-            opts="-o -q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1887,7 +1887,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__add)
-            opts="-o -q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --pool --ip --from --ttl --uses --force --new-pool --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2027,7 +2027,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__list)
-            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2089,7 +2089,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__remove)
-            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2161,7 +2161,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__manifests)
-            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --store --store-ca --store-cert --store-key --store-prefix --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --output --serve-deployment --image --namespace --service-type --host-network --auth --replicas --store --store-ca --store-cert --store-key --store-prefix --store-insecure --include-ca-key --include-root-ca --force --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2359,7 +2359,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --log-format --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-grace --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-q -v -h -V --log-format --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --store-grace --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2503,7 +2503,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__create)
-            opts="-o -q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --ttl --description --print-pointer --pool --new-pool --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2693,7 +2693,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
-            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2743,7 +2743,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__revoke)
-            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2793,7 +2793,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__rotate)
-            opts="-o -q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --grace --ttl --description --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -286,6 +286,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -305,6 +306,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -332,6 +334,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -348,6 +351,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -388,6 +392,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l force -d 'Replace a machine of that name (its old token is revoked)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -407,6 +412,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -423,6 +429,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -448,6 +455,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s o -l format -d
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -513,6 +521,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-failures -d 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'How long a client that exceeded --max-failures gets 429' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -571,6 +580,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l fetch-serving-certs -d 'Fetch each node\'s current serving certificate from its kubelet (first InternalIP, kubelet port)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approve-names -d 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l evidence -d 'Decide from evidence: a client CSR only for a machine registered with `machine add` whose token fetched its config (the ledger) within --window before it; a serving CSR only for the fetch and registered addresses. The default when the asset directory has registered machines and neither --machines nor --inventory is given'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
@@ -617,6 +627,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l serve-deployment -d 'Also write what runs `mcsctl serve` from Secrets: a Deployment (--replicas, 2) and a Service, or with --host-network a DaemonSet on the control plane nodes. A single replica records machine-token fetches on a PersistentVolumeClaim'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l host-network -d 'Run serve on the control plane nodes\' host network, port 22623 (where a UPI load balancer already points, as the real MCS runs), tolerating their taints'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-ca-key -d 'Also write the MCS CA\'s private key (Secret openshift-machine-config-operator/ machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without it the key stays offline in the asset directory'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-root-ca -d 'Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose root-ca was made by this asset directory (openshift-install writes it at install; it serves more than the MCS)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l force -d 'Replace existing files'
@@ -646,6 +657,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_su
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'

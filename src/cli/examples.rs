@@ -152,7 +152,7 @@ mcsctl manifests --output cluster-manifests --serve-deployment --image quay.io/e
     (
         "ledger import",
         "# Move the ledger files' fetch records into the store serve replicas share
-mcsctl ledger import --store etcd://etcd-0.lab.example.com:2379,etcd-1.lab.example.com:2379 # needs an etcd cluster",
+mcsctl ledger import --store etcd://etcd-0.lab.example.com:2379,etcd-1.lab.example.com:2379 --store-ca etcd-ca.crt # needs an etcd cluster",
     ),
     (
         "completions",

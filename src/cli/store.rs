@@ -32,6 +32,12 @@ pub struct StoreArgs {
     /// The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/).
     #[arg(long, value_name = "PREFIX", requires = "store")]
     pub store_prefix: Option<String>,
+
+    /// Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or
+    /// give a spent one back. For a lab on one host only; without it, a store without
+    /// --store-ca is refused.
+    #[arg(long, requires = "store", conflicts_with = "store_ca")]
+    pub store_insecure: bool,
 }
 
 impl StoreArgs {
@@ -46,6 +52,7 @@ impl StoreArgs {
             self.store_cert.as_deref(),
             self.store_key.as_deref(),
             self.store_prefix.clone(),
+            self.store_insecure,
         )
         .map(Some)
     }
@@ -59,7 +66,7 @@ pub enum LedgerCommand {
     /// before the move stays spent on every replica after it. Run it again at will: a record
     /// is imported once.
     #[command(
-        after_help = "Examples:\n  mcsctl ledger import --store etcd://10.0.0.5:2379,10.0.0.6:2379,10.0.0.7:2379\n  mcsctl ledger import --store etcd://etcd-0:2379 --store-ca ca.crt --store-cert c.crt --store-key c.key --ledger copy-of-replica-b.jsonl"
+        after_help = "Examples:\n  mcsctl ledger import --store etcd://10.0.0.5:2379,10.0.0.6:2379,10.0.0.7:2379 --store-ca ca.crt\n  mcsctl ledger import --store etcd://etcd-0:2379 --store-ca ca.crt --store-cert c.crt --store-key c.key --ledger copy-of-replica-b.jsonl"
     )]
     Import(LedgerImportArgs),
 }

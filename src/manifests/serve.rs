@@ -259,6 +259,9 @@ fn pod(d: &Deployment, volumes: Vec<Value>, mounts: Vec<Value>) -> Value {
         }
         if let Some(s) = &d.store {
             a.extend([json!("--store"), json!(s.url.to_string())]);
+            if s.ca.is_none() {
+                a.push(json!("--store-insecure"));
+            }
             if s.ca.is_some() {
                 a.extend([json!("--store-ca"), json!(format!("{STORE_MOUNT}/ca.crt"))]);
             }

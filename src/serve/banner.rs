@@ -55,6 +55,9 @@ pub(super) fn banner(
             ""
         }
     ));
+    if let Some(o) = &opts.store {
+        b.push_str(&format!("  store: {} ({})\n", o.url, o.transport()));
+    }
     if !opts.proxy_from.is_empty() {
         let list: Vec<String> = opts.proxy_from.iter().map(Cidr::to_string).collect();
         b.push_str(&format!(

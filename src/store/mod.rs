@@ -45,14 +45,33 @@ pub struct Options {
 }
 
 impl Options {
+    /// How the store is reached, for banners and messages.
+    pub fn transport(&self) -> &'static str {
+        match (&self.ca, &self.identity) {
+            (Some(_), Some(_)) => "TLS, verified, with a client certificate",
+            (Some(_), None) => "TLS, verified",
+            (None, _) => "plaintext (--store-insecure): anyone on the path can forge or replay",
+        }
+    }
+}
+
+impl Options {
     /// The options of `--store*`: the PEM files read (bounded), the prefix made to end in `/`.
+    /// Without a CA the store is refused unless `insecure` says plaintext is meant: the store
+    /// holds what decides who fetches a config and whether a single-use token is spent.
     pub fn new(
         url: StoreUrl,
         ca: Option<&Path>,
         cert: Option<&Path>,
         key: Option<&Path>,
         prefix: Option<String>,
+        insecure: bool,
     ) -> Result<Options> {
+        if ca.is_none() && !insecure {
+            return Err(crate::exit::usage(format!(
+                "--store {url} without --store-ca would talk to etcd in plaintext: anyone between this host and the members could publish a token of their own or give a spent one back. Give --store-ca (and --store-cert and --store-key for members that ask for a client certificate), or --store-insecure for a lab on one host"
+            )));
+        }
         let read = |p: &Path| crate::assets::read_file(p);
         let identity = match (cert, key) {
             (Some(c), Some(k)) => Some((read(c)?, read(k)?)),

@@ -348,18 +348,24 @@ fn csr_review_decides_the_same_from_the_store_as_from_the_ledger_files() {
     let now = w1 + m(10);
     let (files, _, _) = review(p, &items, now, &[]);
     let url = etcd.url();
-    let imported = ok(p, &["ledger", "import", "--store", &url]);
+    let imported = ok(
+        p,
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert!(
         imported.starts_with("imported 2 of 2 record(s)"),
         "{imported}"
     );
-    let again = ok(p, &["ledger", "import", "--store", &url]);
+    let again = ok(
+        p,
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert!(again.starts_with("imported 0 of 2 record(s)"), "{again}");
-    let (store, _, _) = review(p, &items, now, &["--store", &url]);
+    let (store, _, _) = review(p, &items, now, &["--store", &url, "--store-insecure"]);
     assert_eq!(store, files);
     assert_eq!(rule_of(&store, "csr-w0").0, "approve", "{store:?}");
     // What the files spent stays spent: a replica on the store refuses w0's token again.
-    let s = Serve::start(p, &["--store", &url]);
+    let s = Serve::start(p, &["--store", &url, "--store-insecure"]);
     let bearer = format!("Bearer {}", machine_token(&a, "w0"));
     let r = https_get(
         &s,

@@ -273,6 +273,9 @@ fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
 fn replica(cwd: &Path, store: &str, name: &str, extra: &[&str]) -> Serve {
     let ledger = cwd.join(format!("{name}.jsonl"));
     let mut args = vec!["--store", store, "--ledger", ledger.to_str().unwrap()];
+    if !extra.contains(&"--store-ca") {
+        args.push("--store-insecure");
+    }
     args.extend_from_slice(extra);
     Serve::start(cwd, &args)
 }
@@ -289,7 +292,15 @@ fn status(s: &Serve, a: &Path, bearer: &str) -> u16 {
 fn store_fetches(cwd: &Path, store: &str, machine: &str) -> (usize, usize) {
     let (code, out, err) = run(
         cwd,
-        &["machine", "list", "--store", store, "--format", "json"],
+        &[
+            "machine",
+            "list",
+            "--store",
+            store,
+            "--store-insecure",
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
@@ -388,7 +399,15 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
     ok(
         d.path(),
         &[
-            "machine", "add", "w9", "--pool", "worker", "--store", &url, "-q",
+            "machine",
+            "add",
+            "w9",
+            "--pool",
+            "worker",
+            "--store",
+            &url,
+            "--store-insecure",
+            "-q",
         ],
     );
     let bearer = format!("Bearer {}", machine_token(&a, "w9"));
@@ -412,7 +431,16 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
     // take it away, as fast.
     let extra = ok(
         d.path(),
-        &["token", "create", "--pool", "worker", "--store", &url, "-q"],
+        &[
+            "token",
+            "create",
+            "--pool",
+            "worker",
+            "--store",
+            &url,
+            "--store-insecure",
+            "-q",
+        ],
     );
     let extra = extra.trim().to_string();
     let start = Instant::now();
@@ -427,7 +455,18 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
     }
     let pool = extra;
     let id = pool.split('.').next().unwrap().to_string();
-    ok(d.path(), &["token", "revoke", &id, "--store", &url, "-q"]);
+    ok(
+        d.path(),
+        &[
+            "token",
+            "revoke",
+            &id,
+            "--store",
+            &url,
+            "--store-insecure",
+            "-q",
+        ],
+    );
     let start = Instant::now();
     for r in &replicas {
         while status(r, &a, &format!("Bearer {pool}")) != 401 {
@@ -671,7 +710,19 @@ fn store_commands_reach_the_store_before_saying_they_did() {
     // first, and says it did not answer.
     let (d, _) = assets(&[]);
     let nobody = format!("etcd://127.0.0.1:{}", free_ports(1)[0]);
-    let (code, out, err) = run(d.path(), &["ledger", "import", "--store", &nobody]);
+    // A store reached in plaintext is refused unless that is what is meant.
+    let (code, _, err) = run(d.path(), &["machine", "list", "--store", &nobody]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        err,
+        format!(
+            "error: --store {nobody} without --store-ca would talk to etcd in plaintext: anyone between this host and the members could publish a token of their own or give a spent one back. Give --store-ca (and --store-cert and --store-key for members that ask for a client certificate), or --store-insecure for a lab on one host\n"
+        )
+    );
+    let (code, out, err) = run(
+        d.path(),
+        &["ledger", "import", "--store", &nobody, "--store-insecure"],
+    );
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.is_empty(), "{out}");
     assert!(
@@ -680,14 +731,25 @@ fn store_commands_reach_the_store_before_saying_they_did() {
     );
     let (code, _, err) = run(
         d.path(),
-        &["token", "create", "--pool", "worker", "--store", &nobody],
+        &[
+            "token",
+            "create",
+            "--pool",
+            "worker",
+            "--store",
+            &nobody,
+            "--store-insecure",
+        ],
     );
     assert_eq!(code, 1, "{err}");
     assert!(err.contains("but not in the store"), "{err}");
     // A store that answers: nothing to import, and it says so.
     let Some(etcd) = Etcd::start(1) else { return };
     let url = etcd.url();
-    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    let out = ok(
+        d.path(),
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert_eq!(
         out,
         format!(
@@ -731,29 +793,60 @@ fn ledger_import_counts_a_fetch_that_went_out_whole_after_all_and_a_dry_run_writ
     let file = a.join("auth/ledger/old.jsonl");
     // Copied while w0's fetch was being sent: not whole yet.
     std::fs::write(&file, ledger_line(&a, "w0", 1, false)).unwrap();
-    let out = ok(d.path(), &["ledger", "import", "--store", &url, "--dry-run"]);
+    let out = ok(
+        d.path(),
+        &[
+            "ledger",
+            "import",
+            "--store",
+            &url,
+            "--store-insecure",
+            "--dry-run",
+        ],
+    );
     assert!(
-        out.starts_with(&format!("dry run: would import 1 of 1 record(s) into {url} (0 there already)")),
+        out.starts_with(&format!(
+            "dry run: would import 1 of 1 record(s) into {url} (0 there already)"
+        )),
         "{out}"
     );
-    assert_eq!(store_fetches(d.path(), &url, "w0"), (0, 0), "a dry run wrote");
-    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    assert_eq!(
+        store_fetches(d.path(), &url, "w0"),
+        (0, 0),
+        "a dry run wrote"
+    );
+    let out = ok(
+        d.path(),
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert!(out.starts_with("imported 1 of 1 record(s)"), "{out}");
     assert_eq!(store_fetches(d.path(), &url, "w0"), (0, 1));
     // The same fetch, now whole: imported again, it is spent everywhere.
     std::fs::write(&file, ledger_line(&a, "w0", 1, true)).unwrap();
-    let out = ok(d.path(), &["ledger", "import", "--store", &url]);
+    let out = ok(
+        d.path(),
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert!(out.starts_with("imported 0 of 1 record(s)"), "{out}");
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
     let s = replica(d.path(), &url, "b", &[]);
-    assert_eq!(status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))), 401);
+    assert_eq!(
+        status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))),
+        401
+    );
     // And never the other way: an older copy, not whole, spends nothing back.
     drop(s);
     std::fs::write(&file, ledger_line(&a, "w0", 1, false)).unwrap();
-    ok(d.path(), &["ledger", "import", "--store", &url]);
+    ok(
+        d.path(),
+        &["ledger", "import", "--store", &url, "--store-insecure"],
+    );
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
     let s = replica(d.path(), &url, "c", &[]);
-    assert_eq!(status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))), 401);
+    assert_eq!(
+        status(&s, &a, &format!("Bearer {}", machine_token(&a, "w0"))),
+        401
+    );
 }
 
 #[test]
@@ -763,7 +856,12 @@ fn ledger_import_streams_a_long_ledger_in_bounded_memory() {
     };
     let Some(etcd) = Etcd::start(1) else { return };
     let (d, a) = assets(&[]);
-    ok(d.path(), &["machine", "add", "w0", "--pool", "worker", "--uses", "0", "-q"]);
+    ok(
+        d.path(),
+        &[
+            "machine", "add", "w0", "--pool", "worker", "--uses", "0", "-q",
+        ],
+    );
     let url = etcd.url();
     std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
     // 200,000 fetches of one unlimited token (about 64 MB of ledger).
@@ -776,7 +874,7 @@ fn ledger_import_streams_a_long_ledger_in_bounded_memory() {
     let out = Command::new(time)
         .args(["-f", "peak-kb %M"])
         .arg(assert_cmd::cargo::cargo_bin("mcsctl"))
-        .args(["ledger", "import", "--store", &url])
+        .args(["ledger", "import", "--store", &url, "--store-insecure"])
         .current_dir(d.path())
         .env_remove("MCSCTL_DIR")
         .output()
