@@ -345,27 +345,62 @@ impl Store {
 
     /// Every fetch record, oldest first.
     pub async fn records(&self) -> Result<Vec<Record>> {
-        let key = self.key(FETCHES);
-        let r = self
-            .kv(|mut kv| {
-                let key = key.clone();
-                async move { kv.get(key, Some(GetOptions::new().with_prefix())).await }
-            })
-            .await
-            .map_err(|e| anyhow!(e))?;
-        let mut out = Vec::with_capacity(r.kvs().len());
-        for kv in r.kvs() {
-            let rec: Record = serde_json::from_slice(kv.value()).with_context(|| {
-                format!(
-                    "the store's record {} is not a fetch record",
-                    String::from_utf8_lossy(kv.key())
-                )
-            })?;
-            out.push(rec);
+        let prefix = self.key(FETCHES);
+        let end = prefix_end(&prefix);
+        let mut from = prefix.clone().into_bytes();
+        let mut out = Vec::new();
+        let mut skipped = 0usize;
+        // A page at a time: a token with tens of thousands of fetches must not make one answer
+        // past gRPC's 4 MiB.
+        loop {
+            let r = self
+                .kv(|mut kv| {
+                    let (key, end) = (from.clone(), end.clone());
+                    let o = GetOptions::new().with_range(end).with_limit(PAGE);
+                    async move { kv.get(key, Some(o)).await }
+                })
+                .await
+                .map_err(|e| anyhow!(e))?;
+            for kv in r.kvs() {
+                // Only `fetches/<token>/<claim>` holding a record is ours: another prefix
+                // nested inside this one (`--store-prefix`) has keys here too.
+                let rel = &kv.key()[prefix.len()..];
+                let ours = rel.iter().filter(|b| **b == b'/').count() == 1;
+                match serde_json::from_slice::<Record>(kv.value()) {
+                    Ok(rec) if ours => out.push(rec),
+                    _ => skipped += 1,
+                }
+            }
+            let Some(last) = r.kvs().last() else { break };
+            if !r.more() {
+                break;
+            }
+            from = last.key().to_vec();
+            from.push(0);
+        }
+        if skipped > 0 {
+            log::info!(
+                "skipped {skipped} key(s) under {prefix} that are not fetch records of this cluster"
+            );
         }
         out.sort_by(|a, b| a.time.cmp(&b.time));
         Ok(out)
     }
+}
+
+/// Keys read in one request.
+const PAGE: i64 = 1000;
+
+/// The first key after every key starting with `prefix` (etcd's range end for a prefix).
+fn prefix_end(prefix: &str) -> Vec<u8> {
+    let mut end = prefix.as_bytes().to_vec();
+    while let Some(b) = end.pop() {
+        if b < 0xff {
+            end.push(b + 1);
+            return end;
+        }
+    }
+    vec![0]
 }
 
 /// Whether `e` is a member that could not be reached (another one may answer).

@@ -896,3 +896,65 @@ fn ledger_import_streams_a_long_ledger_in_bounded_memory() {
     assert!(peak < 64 * 1024, "peak {peak} KB for {n} records");
     eprintln!("ledger import of {n} records: peak {peak} KB");
 }
+
+#[test]
+fn records_are_read_a_page_at_a_time_and_what_is_not_ours_is_skipped() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let url = etcd.url();
+    let (d, a) = assets(&[]);
+    ok(
+        d.path(),
+        &[
+            "machine", "add", "w0", "--pool", "worker", "--uses", "0", "-q",
+        ],
+    );
+    std::fs::create_dir_all(a.join("auth/ledger")).unwrap();
+    // 20,000 fetches of one unlimited token: about 7 MB of records, past gRPC's 4 MiB.
+    let n = 20_000;
+    let text: String = (0..n).map(|i| ledger_line(&a, "w0", i, true)).collect();
+    std::fs::write(a.join("auth/ledger/old.jsonl"), text).unwrap();
+    let shared = [
+        "--store",
+        &url,
+        "--store-insecure",
+        "--store-prefix",
+        "/shared/",
+    ];
+    ok(d.path(), &[&["ledger", "import"][..], &shared].concat());
+    let list = ok(
+        d.path(),
+        &[&["machine", "list", "-o", "json"][..], &shared].concat(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(v["machines"][0]["fetches"].as_array().unwrap().len(), n);
+    // Another directory whose prefix is nested in this one's fetches: its keys are skipped.
+    let (d2, a2) = assets(&[]);
+    ok(
+        d2.path(),
+        &["machine", "add", "x0", "--pool", "worker", "-q"],
+    );
+    std::fs::create_dir_all(a2.join("auth/ledger")).unwrap();
+    std::fs::write(
+        a2.join("auth/ledger/b.jsonl"),
+        ledger_line(&a2, "x0", 1, true),
+    )
+    .unwrap();
+    let nested = [
+        "--store",
+        &url,
+        "--store-insecure",
+        "--store-prefix",
+        "/shared/fetches/",
+    ];
+    ok(d2.path(), &[&["ledger", "import"][..], &nested].concat());
+    ok(
+        d2.path(),
+        &[&["token", "create", "--pool", "worker", "-q"][..], &nested].concat(),
+    );
+    let list = ok(
+        d.path(),
+        &[&["machine", "list", "-o", "json"][..], &shared].concat(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&list).unwrap();
+    assert_eq!(v["machines"][0]["fetches"].as_array().unwrap().len(), n);
+}
