@@ -295,6 +295,7 @@ impl Loader {
                     && (ids(&t) != ids(&prev.tokens) || t.dead.len() != prev.tokens.dead.len())
                 {
                     o.changed.push(format!("{} live token(s)", t.live_at(now)));
+                    o.tokens_changed = true;
                 }
                 t
             }

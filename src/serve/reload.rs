@@ -102,7 +102,7 @@ pub(super) async fn reload_loop(
             let seen = seen.clone();
             tokio::task::spawn_blocking(move || poll(&loader, &dir, &prev, &seen, quiet, now)).await
         };
-        let (fp, next, outcome) = match polled {
+        let (fp, next, mut outcome) = match polled {
             Ok(Poll::Unchanged) | Ok(Poll::Busy) => continue,
             Ok(Poll::Read {
                 fp,
@@ -130,8 +130,8 @@ pub(super) async fn reload_loop(
         for (part, _) in &outcome.failed {
             shared.metrics.reload(part, false);
         }
-        said.failures(&shared, outcome.failed);
-        publish(&shared, *next, &outcome.changed, forced, now);
+        said.failures(&shared, std::mem::take(&mut outcome.failed));
+        publish(&shared, *next, &outcome, forced, now);
         seen = fp;
     }
 }
@@ -205,18 +205,34 @@ impl Said {
     }
 }
 
-/// Puts the new state in place; logs what changed (always on SIGHUP).
+/// Puts the new state in place; logs what changed (always on SIGHUP), with the tokens actually
+/// served: with `--store`, those the store published, not the directory's.
 fn publish(
     shared: &Shared,
     next: super::State,
-    changed: &[String],
+    outcome: &super::watched::Outcome,
     forced: bool,
     now: time::OffsetDateTime,
 ) {
+    let changed = &outcome.changed;
+    let published = shared.published();
+    if outcome.tokens_changed
+        && let Some((_, rev)) = &published
+    {
+        shared.log.event(
+            "tokens-diverge",
+            &format!(
+                "auth/tokens.json changed, but the tokens the store published (revision {rev}) are served, not the directory's: publish the change (the token and machine commands with --store) for every replica to serve it"
+            ),
+        );
+    }
     if !changed.is_empty() || forced {
-        let live = next.tokens.live_at(now);
+        let (live, from) = match &published {
+            Some((t, rev)) => (t.live_at(now), format!(" from the store (revision {rev})")),
+            None => (next.tokens.live_at(now), String::new()),
+        };
         let msg = format!(
-            "reloaded{}: {}; auth {}, {live} live token(s), pools {:?}",
+            "reloaded{}: {}; auth {}, {live} live token(s){from}, pools {:?}",
             if forced { " on SIGHUP" } else { "" },
             if changed.is_empty() {
                 "nothing changed".to_string()

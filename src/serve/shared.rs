@@ -40,11 +40,15 @@ impl Shared {
 
     /// The revision of the store's tokens in place, if any.
     pub(super) fn published_revision(&self) -> Option<i64> {
+        self.published().map(|(_, r)| r)
+    }
+
+    /// The store's tokens in place and their revision, if any.
+    pub(super) fn published(&self) -> Option<(Arc<Tokens>, i64)> {
         self.published
             .lock()
             .unwrap_or_else(|p| p.into_inner())
-            .as_ref()
-            .map(|(_, r)| *r)
+            .clone()
     }
 
     /// The store published `tokens` (at `revision`): they replace the state's at once.

@@ -34,4 +34,7 @@ pub struct Outcome {
     pub changed: Vec<String>,
     /// (part, why) for parts whose new files were refused.
     pub failed: Vec<(String, String)>,
+    /// Whether the directory's tokens changed (with `--store`, what the store published is
+    /// served instead: the two may disagree).
+    pub tokens_changed: bool,
 }

@@ -501,6 +501,12 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
     etcd.kill(1);
     assert_eq!(status(&s, &a, &bearer("w1")), 503);
     assert_eq!(status(&s, &a, &pool), 200);
+    // Said once, at the next poll, with what it means.
+    assert!(
+        s.wait_stderr("\"event\":\"store-unreachable\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
     let health = || {
         Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
             .request("GET", "/healthz", &[])
@@ -537,6 +543,17 @@ fn without_quorum_machine_tokens_wait_and_pool_tokens_serve() {
         std::thread::sleep(Duration::from_millis(100));
     }
     await_whole(d.path(), &url, "w1", 1);
+    assert!(
+        s.wait_stderr("the store answers again, after ", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert_eq!(
+        s.stderr()
+            .matches("\"event\":\"store-unreachable\"")
+            .count(),
+        1
+    );
     assert_eq!(status(&s, &a, &pool), 200);
     assert_eq!(status(&s, &a, &bearer("w0")), 401);
     assert_eq!(store_fetches(d.path(), &url, "w0"), (1, 1));
@@ -957,4 +974,50 @@ fn records_are_read_a_page_at_a_time_and_what_is_not_ours_is_skipped() {
     );
     let v: serde_json::Value = serde_json::from_str(&list).unwrap();
     assert_eq!(v["machines"][0]["fetches"].as_array().unwrap().len(), n);
+}
+
+#[test]
+fn a_token_change_the_store_was_not_told_of_is_said_and_the_reload_names_what_is_served() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, _) = assets(&[]);
+    let url = etcd.url();
+    ok(
+        d.path(),
+        &[
+            "token",
+            "create",
+            "--pool",
+            "worker",
+            "--store",
+            &url,
+            "--store-insecure",
+            "-q",
+        ],
+    );
+    let s = replica(d.path(), &url, "a", &[]);
+    // Changed in the directory only: serve keeps what the store published, and says so.
+    ok(d.path(), &["token", "create", "--pool", "worker", "-q"]);
+    assert!(
+        s.wait_stderr("\"event\":\"tokens-diverge\"", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr()
+            .contains("auth/tokens.json changed, but the tokens the store published (revision "),
+        "{}",
+        s.stderr()
+    );
+    s.reload();
+    let line = s
+        .stderr()
+        .lines()
+        .rev()
+        .find(|l| l.contains("reloaded on SIGHUP"))
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        line.contains(" live token(s) from the store (revision "),
+        "{line}"
+    );
 }

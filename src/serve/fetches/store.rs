@@ -122,14 +122,30 @@ impl StoreFetches {
         self.down.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Asks the store whether it answers (each reload poll).
+    /// Asks the store whether it answers (each reload poll); says when that changes.
     pub(super) async fn poll(&self) {
         let down = self.store.ping().await.err();
+        let now = self.clock.now().unix_timestamp();
+        let silent = now - self.answered.load(Ordering::Relaxed);
         if down.is_none() {
-            self.answered
-                .store(self.clock.now().unix_timestamp(), Ordering::Relaxed);
+            self.answered.store(now, Ordering::Relaxed);
         }
-        *self.down.lock().unwrap_or_else(|p| p.into_inner()) = down;
+        let mut was = self.down.lock().unwrap_or_else(|p| p.into_inner());
+        match (was.is_some(), &down) {
+            (false, Some(why)) => self.log.event(
+                "store-unreachable",
+                &format!(
+                    "{why}: machine tokens get 503 until it answers; the tokens last known are served for --store-grace ({}s)",
+                    self.grace.as_secs()
+                ),
+            ),
+            (true, None) => self.log.event(
+                "store-reachable",
+                &format!("the store answers again, after {silent}s: every token is served from it"),
+            ),
+            _ => {}
+        }
+        *was = down;
     }
 
     /// Why no token may be served now: the store has not answered for longer than the
