@@ -636,6 +636,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --store-key 'The client certificate''s key (PEM)'
             cand --store-prefix 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)'
             cand --store-grace 'With --store: how long pool tokens keep being served from the last state the store published while it does not answer (machine tokens wait for it at once: 503); then they get 503 too, until it answers'
+            cand --store-lease 'With --store: the lease this replica holds its fetches under, renewed every third of it. A replica that stops renewing it (killed, paused, cut off from the members) is taken for gone once it ends, by the store''s clock: its fetches that had not begun sending their end are given back. Shorter frees a dead replica''s machines sooner; at least 2s'
             cand --max-partial-fetches 'How many fetches of a machine token with limited uses may be cut off before their end (a network that drops, a client that stops reading): each gives the use back and the machine may fetch again; past this many, the token is refused (401) until `mcsctl machine add NAME --force` gives it a new one'
             cand --listen 'HTTPS listen address'
             cand --insecure-listen 'Also listen for plain HTTP (the MCS historically used port 22624). Off by default'

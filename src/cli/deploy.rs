@@ -164,6 +164,13 @@ pub struct ServeArgs {
     #[arg(long, default_value = "5m", value_name = "DUR", value_parser = values::duration, requires = "store")]
     pub store_grace: Duration,
 
+    /// With --store: the lease this replica holds its fetches under, renewed every third of it.
+    /// A replica that stops renewing it (killed, paused, cut off from the members) is taken for
+    /// gone once it ends, by the store's clock: its fetches that had not begun sending their
+    /// end are given back. Shorter frees a dead replica's machines sooner; at least 2s.
+    #[arg(long, default_value = "10s", value_name = "DUR", value_parser = values::lease, requires = "store")]
+    pub store_lease: Duration,
+
     /// How many fetches of a machine token with limited uses may be cut off before their end
     /// (a network that drops, a client that stops reading): each gives the use back and the
     /// machine may fetch again; past this many, the token is refused (401) until `mcsctl

@@ -34,6 +34,19 @@ pub fn duration(s: &str) -> Result<Duration, String> {
     Ok(d)
 }
 
+/// `serve --store-lease`: a lease etcd grants (at least 2s, its shortest with its default
+/// election timeout) and that a dead replica's machines can wait out (at most 10m).
+pub fn lease(s: &str) -> Result<Duration, String> {
+    let d = duration(s)?;
+    let min = crate::store::holders::MIN_LEASE.as_secs() as i64;
+    if !(min..=600).contains(&d.seconds()) {
+        return Err(format!(
+            "a lease of {s} is outside 2s..10m: etcd grants no shorter one, and a longer one keeps a dead replica's machines waiting"
+        ));
+    }
+    Ok(d)
+}
+
 /// `token rotate --grace`: a duration of more than zero, saying how to end a token at once.
 pub fn grace(s: &str) -> Result<Duration, String> {
     duration(s).map_err(|e| {

@@ -28,7 +28,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs, now: OffsetDateTime) -
         clock_skew: a.clock_skew.to_time(),
         dir: dir.root().display().to_string(),
     };
-    let (_lock, snap) = super::load_if_there(ui, dir, &a.ledgers, &a.store)?;
+    let (_lock, snap) = super::load_if_there(ui, dir, &a.ledgers, &a.store, now)?;
     let r = crate::ops::csr::review(snap.as_ref(), inputs, now)?;
     if let Some((machines, fetches)) = r.evidence {
         ui.detail(format!(
@@ -112,7 +112,7 @@ pub fn sign(ui: &Ui, dir: &AssetDir, a: &CsrSignArgs, now: OffsetDateTime) -> Re
         addresses: &a.addresses,
         validity: a.validity.to_time(),
     };
-    let (_lock, snap) = super::load_if_there(ui, dir, &[], &Default::default())?;
+    let (_lock, snap) = super::load_if_there(ui, dir, &[], &Default::default(), now)?;
     if snap.is_none() {
         ui.warn(format!(
             "no asset directory at {}: cannot check that the signer is not a CA machines trust for the MCS",

@@ -6,9 +6,10 @@ use crate::assets::AssetDir;
 use crate::cli::LedgerImportArgs;
 use crate::exit;
 use crate::ui::Ui;
+use time::OffsetDateTime;
 
 /// Runs `ledger import`.
-pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
+pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs, now: OffsetDateTime) -> Result<u8> {
     let Some(o) = a.store.options()? else {
         return Err(exit::usage(
             "ledger import needs --store etcd://HOST:PORT[,HOST:PORT...]: the store to import into",
@@ -33,7 +34,8 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs) -> Result<u8> {
     let url = o.url.to_string();
     let done = crate::store::blocking(async {
         let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
-        crate::store::claims::import(&s, dir, &a.ledgers, limited, ui.dry_run).await
+        let now = now.unix_timestamp();
+        crate::store::import::import(&s, dir, &a.ledgers, limited, ui.dry_run, now).await
     })?;
     if ui.structured() {
         ui.out_json(&done)?;

@@ -90,7 +90,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
         nodes: nodes.as_deref(),
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let snap = super::with_evidence(snap, &a.ledgers, &a.store)?;
+    let snap = super::with_evidence(snap, &a.ledgers, &a.store, now)?;
     let rows = machines::list(&snap, &cluster, now);
     if ui.structured() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
@@ -125,14 +125,11 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
 
 fn cells(r: &MachineRow) -> Vec<String> {
     let addresses: Vec<String> = r.addresses.iter().map(|a| a.to_string()).collect();
+    let dash = |s: String| if s.is_empty() { "-".into() } else { s };
     vec![
         r.name.clone(),
         r.pool.clone(),
-        if addresses.is_empty() {
-            "-".into()
-        } else {
-            addresses.join(",")
-        },
+        dash(addresses.join(",")),
         r.token.clone(),
         r.token_state.to_string(),
         r.uses.map_or("any".into(), |u| u.to_string()),
@@ -140,22 +137,24 @@ fn cells(r: &MachineRow) -> Vec<String> {
         match r.fetches.last() {
             None => "not yet".into(),
             Some(f) => format!(
-                "{}x, last {} from {} (spec {})",
+                "{}x{}, last {} from {} (spec {})",
                 r.fetches.len(),
+                match r.fetches.iter().filter(|f| f.unknown).count() {
+                    0 => String::new(),
+                    n => format!(" ({n} of unknown outcome)"),
+                },
                 f.time.get(..19).unwrap_or(&f.time),
                 f.client,
                 f.spec
             ),
         },
-        if r.trail.steps.is_empty() {
-            "-".into()
-        } else {
+        dash(
             r.trail
                 .steps
                 .iter()
                 .map(|s| s.step)
                 .collect::<Vec<_>>()
-                .join(" > ")
-        },
+                .join(" > "),
+        ),
     ]
 }

@@ -142,7 +142,7 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Csr(Csr::Review(a)) => e!("csr review", a, csr::review),
         Command::Manifests(a) => e!("manifests", a, manifests::run),
         Command::Ledger(cli::LedgerCommand::Import(a)) => {
-            e!("ledger import", a, ledger::import, timeless)
+            e!("ledger import", a, ledger::import)
         }
         Command::Serve(a) => Entry {
             name: "serve",
@@ -178,6 +178,7 @@ pub(crate) fn with_evidence(
     snap: Snapshot,
     ledgers: &[PathBuf],
     store: &cli::StoreArgs,
+    now: time::OffsetDateTime,
 ) -> Result<Snapshot> {
     let Some(o) = store.options()? else {
         return snap.with_ledger(ledgers);
@@ -197,7 +198,7 @@ pub(crate) fn with_evidence(
     let records = crate::store::blocking(async {
         crate::store::Store::connect(&o, &cluster)
             .await?
-            .records()
+            .records(now.unix_timestamp())
             .await
     })?;
     Ok(snap.with_ledger_of(crate::ledger::Ledger::of_store(o.url.to_string(), records)))
@@ -296,12 +297,13 @@ pub(crate) fn load_if_there(
     dir: &AssetDir,
     ledgers: &[std::path::PathBuf],
     store: &cli::StoreArgs,
+    now: time::OffsetDateTime,
 ) -> Result<(Option<DirLock>, Option<Snapshot>)> {
     if !dir.root().is_dir() {
         return Ok((None, None));
     }
     let (lock, snap) = load(ui, dir)?;
-    Ok((Some(lock), Some(with_evidence(snap, ledgers, store)?)))
+    Ok((Some(lock), Some(with_evidence(snap, ledgers, store, now)?)))
 }
 
 /// Commits a workflow's change, if it has one; says whether it did.

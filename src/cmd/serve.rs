@@ -18,6 +18,7 @@ pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result
         max_partial_fetches: a.max_partial_fetches,
         store: a.store.options()?,
         store_grace: a.store_grace.to_std(),
+        store_lease: a.store_lease.to_std(),
         clock: clock.clone(),
         log_format: a.log_format,
         listen: a.listen,

@@ -31,7 +31,7 @@ impl Fetches {
         store: Option<&crate::store::Options>,
     ) -> Option<Fetches> {
         let read = match store {
-            Some(o) => from_store(dir, o),
+            Some(o) => from_store(dir, o, r.now),
             None => from_files(dir, extra),
         };
         match read {
@@ -83,7 +83,11 @@ fn from_files(dir: &AssetDir, extra: &[std::path::PathBuf]) -> anyhow::Result<Fe
     Ok(Fetches::of(ledger.running(), ledger.records, from))
 }
 
-fn from_store(dir: &AssetDir, o: &crate::store::Options) -> anyhow::Result<Fetches> {
+fn from_store(
+    dir: &AssetDir,
+    o: &crate::store::Options,
+    now: time::OffsetDateTime,
+) -> anyhow::Result<Fetches> {
     let Some(cfg) = crate::ops::config::load(dir)? else {
         anyhow::bail!(
             "{} knows no cluster: the store's keys are the cluster's (or give --store-prefix)",
@@ -93,7 +97,7 @@ fn from_store(dir: &AssetDir, o: &crate::store::Options) -> anyhow::Result<Fetch
     let records = crate::store::blocking(async {
         crate::store::Store::connect(o, &cfg.cluster_domain())
             .await?
-            .records()
+            .records(now.unix_timestamp())
             .await
     })?;
     Ok(Fetches::of(None, records, format!("the store {}", o.url)))
@@ -137,6 +141,22 @@ pub fn check(r: &mut Report, name: &str, pool: &str, t: &Token, f: &Fetches, why
                     Some(format!("to provision {m} again: {again}")),
                 ),
             }
+        }
+        Admit::Unknown => {
+            let which = s.unknown.last().map(at).unwrap_or_default();
+            let level = match why {
+                Purpose::Audit => Level::Warn,
+                Purpose::Boot => Level::Fail,
+            };
+            r.check(
+                level,
+                "machine",
+                format!(
+                    "{who}: its fetch {which} may have gone out whole (the replica sending it was lost after it began sending the config's end; {}), so it counts as spent: serve answers 401 to it",
+                    f.from
+                ),
+                Some(format!("if {m} did not boot: {again}")),
+            );
         }
         Admit::CutOff => {
             let last = s.cut.last().map(at).unwrap_or_default();

@@ -32,9 +32,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::assets::AssetDir;
 
-pub use admit::{Admit, admit};
+pub use admit::{Admit, Counts, admit};
 pub use scan::{Line, Scanner, identity};
 pub use standing::{DEFAULT_MAX_PARTIAL, LONGEST_FETCH, Standing, standing};
+pub(crate) use writer::private_dirs;
 pub use writer::{Health, Writer};
 
 /// The directory of the ledgers, relative to the asset directory.
@@ -73,6 +74,11 @@ pub struct Record<S = String> {
     /// of a record still `false` cannot tell a cut fetch from one being sent.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// Whether its outcome is unknown (its flag rewritten to `"unknown"`, in the store only):
+    /// the replica sending it was lost after it began handing the config's end to the kernel,
+    /// so it may have gone out whole. It holds a use for good and is no evidence of a boot.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unknown: bool,
 }
 
 /// The `"whole"` flag as written: `false`, `true`, or `"cut"` (not whole; [`Record::cut`]
@@ -87,9 +93,9 @@ fn whole_flag<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> 
     }
     match Flag::deserialize(d)? {
         Flag::Bool(b) => Ok(b),
-        Flag::Word(w) if w == "cut" => Ok(false),
+        Flag::Word(w) if w == "cut" || w == "unknown" => Ok(false),
         Flag::Word(w) => Err(serde::de::Error::custom(format!(
-            "\"whole\" is {w:?}, not true, false or \"cut\""
+            "\"whole\" is {w:?}, not true, false, \"cut\" or \"unknown\""
         ))),
     }
 }
@@ -108,6 +114,21 @@ pub const CUT: &[u8; 5] = b"\"cut\"";
 /// Whether a record's text says its fetch was cut off (its flag rewritten to [`CUT`]).
 pub fn text_is_cut(text: &str) -> bool {
     text.ends_with("\"whole\":\"cut\"}")
+}
+
+/// Whether a record's text says its fetch's outcome is unknown ([`Record::unknown`]).
+pub fn text_is_unknown(text: &str) -> bool {
+    text.ends_with("\"whole\":\"unknown\"}")
+}
+
+/// A record's text (as written, `"whole":false` last) with its flag rewritten to `word`
+/// (`true`, `"cut"`, `"unknown"`): what the store keeps once the fetch is settled. A text
+/// written otherwise is returned as it is.
+pub fn with_flag(text: &str, word: &str) -> String {
+    match text.strip_suffix("\"whole\":false}") {
+        Some(head) => format!("{head}\"whole\":{word}}}"),
+        None => text.to_string(),
+    }
 }
 
 /// Where the `false` of `"whole":false` is in a record's text as this mcsctl writes it

@@ -188,6 +188,7 @@ impl Scanner {
             match serde_json::from_str::<Record>(piece) {
                 Ok(mut record) => {
                     record.cut |= super::text_is_cut(piece);
+                    record.unknown |= super::text_is_unknown(piece);
                     let again = self.follow && !self.seen.insert(identity(&record));
                     each(Line {
                         record,

@@ -34,6 +34,8 @@ pub struct Standing {
     pub sending: Vec<Record>,
     /// Fetches cut off before their end, oldest first.
     pub cut: Vec<Record>,
+    /// Fetches whose outcome is unknown ([`Record::unknown`]), oldest first.
+    pub unknown: Vec<Record>,
 }
 
 /// Where a token allowing `uses` whole fetches (`None`: any number) stands after `records`
@@ -50,10 +52,13 @@ pub fn standing(
         whole: Vec::new(),
         sending: Vec::new(),
         cut: Vec::new(),
+        unknown: Vec::new(),
     };
     for r in records {
         if r.whole {
             s.whole.push(r.clone());
+        } else if r.unknown {
+            s.unknown.push(r.clone());
         } else if !r.cut && running(&r.replica) && age(r, now).is_some_and(|a| a < LONGEST_FETCH) {
             s.sending.push(r.clone());
         } else {
@@ -61,13 +66,13 @@ pub fn standing(
         }
     }
     let n = |v: &Vec<Record>| u32::try_from(v.len()).unwrap_or(u32::MAX);
-    s.admit = admit(
-        uses,
-        n(&s.whole),
-        n(&s.cut),
-        n(&s.sending),
-        DEFAULT_MAX_PARTIAL,
-    );
+    let counts = super::Counts {
+        whole: n(&s.whole),
+        unknown: n(&s.unknown),
+        cut: n(&s.cut),
+        in_flight: n(&s.sending),
+    };
+    s.admit = admit(uses, counts, DEFAULT_MAX_PARTIAL);
     s
 }
 
@@ -103,6 +108,7 @@ mod tests {
             replica: replica.into(),
             whole,
             cut: false,
+            unknown: false,
         }
     }
 

@@ -16,6 +16,7 @@ fn rec(time: &str, token: &str) -> Record {
         replica: "a".into(),
         whole: false,
         cut: false,
+        unknown: false,
     }
 }
 
@@ -32,6 +33,7 @@ fn borrowed(r: &Record) -> Record<&str> {
         replica: &r.replica,
         whole: false,
         cut: false,
+        unknown: false,
     }
 }
 

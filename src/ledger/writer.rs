@@ -99,7 +99,7 @@ fn last_byte(file: &File, end: u64) -> std::io::Result<u8> {
 
 /// Creates the missing directories of `dir` 0700 whatever the umask (a ledger holds which
 /// machine fetched from where); existing ones are left as they are.
-fn private_dirs(dir: &Path) -> Result<()> {
+pub(crate) fn private_dirs(dir: &Path) -> Result<()> {
     if dir.as_os_str().is_empty() || dir.is_dir() {
         return Ok(());
     }

@@ -110,6 +110,12 @@ pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetD
 
 /// What to do for a machine none of whose `fetches` went out whole.
 fn not_fetched(name: &str, fetches: &[Record]) -> String {
+    if let Some(u) = fetches.iter().rev().find(|f| f.unknown) {
+        return format!(
+            "its fetch at {} from {} may have gone out whole (the replica sending it was lost after it began sending the config's end): the token counts as spent, and no CSR is approved on it; if {name} did not boot, `mcsctl machine add {name} --pool {} --force`",
+            u.time, u.client, u.pool
+        );
+    }
     match fetches.last() {
         Some(cut) => format!(
             "{} fetch(es) cut off before their end (the last at {} from {}): nothing spent; boot it again (serve --max-partial-fetches bounds the tries)",

@@ -12,7 +12,6 @@
 //! response is in the socket.
 
 use std::collections::VecDeque;
-use std::convert::Infallible;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -21,6 +20,7 @@ use std::task::{Context, Poll, ready};
 use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
+use super::fetches::Gate;
 use super::shared::Shared;
 use crate::ignition::chunks::Chunks;
 
@@ -119,15 +119,39 @@ impl Drop for Delivery {
     }
 }
 
+/// The last bytes of a gated body, held back until its gate opens: the config's end, what a
+/// fetch is marked `ending` for before it goes (`store::claims`, rule 2).
+pub(super) const END: usize = 16 * 1024;
+
+/// The largest piece a gated body hands hyper at once: hyper queues what it takes ahead of the
+/// socket, and a gated body's end mark must come late, when the rest is nearly sent.
+const PIECE: usize = 64 * 1024;
+
+/// Why a body stopped short: its end could not be marked. hyper closes the connection, the
+/// client sees fewer bytes than Content-Length says, and the fetch is cut.
+#[derive(Debug)]
+pub(super) struct Stopped(String);
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the response was stopped before its end: {}", self.0)
+    }
+}
+
+impl std::error::Error for Stopped {}
+
 /// A response body (a buffer, or a config in pieces) that tells its [`Delivery`] when hyper
-/// takes its last piece.
+/// takes its last piece. A gated one hands out its last [`END`] bytes only once its gate (the
+/// end mark in the store) opened; if the gate fails they are never handed out.
 pub(super) struct Body {
-    /// The pieces; those before `next` are taken.
+    /// The pieces; those before `next` are taken (of `next`, the bytes before `offset`).
     data: Chunks,
     next: usize,
+    offset: usize,
     /// Bytes not yet taken.
     left: u64,
     delivery: Option<Arc<Delivery>>,
+    gate: Option<Gate>,
 }
 
 impl Body {
@@ -138,35 +162,71 @@ impl Body {
             left: data.len() as u64,
             data,
             next: 0,
+            offset: 0,
             delivery: None,
+            gate: None,
         }
     }
 
     /// A body whose taking `delivery` waits on (an empty one is taken at once: hyper never
-    /// asks for it).
-    pub(super) fn tracked(data: Chunks, delivery: Arc<Delivery>) -> Body {
+    /// asks for it), and whose end waits on `gate`.
+    pub(super) fn tracked(data: Chunks, delivery: Arc<Delivery>, gate: Option<Gate>) -> Body {
         if data.is_empty() {
             delivery.taken();
             return Body::new(data);
         }
         Body {
             delivery: Some(delivery),
+            gate,
             ..Body::new(data)
         }
+    }
+
+    /// The next piece: a whole part of an ungated body; at most [`PIECE`] of a gated one,
+    /// never running from before its last [`END`] bytes into them.
+    fn piece(&mut self) -> Option<Bytes> {
+        let part = self.data.parts().get(self.next)?;
+        let rest = part.len() - self.offset;
+        let mut n = rest;
+        if self.gate.is_some() {
+            n = n.min(PIECE);
+            let before_end = self.left.saturating_sub(END as u64);
+            if before_end > 0 {
+                n = n.min(before_end as usize);
+            }
+        }
+        let piece = part.slice(self.offset..self.offset + n);
+        if n == rest {
+            self.next += 1;
+            self.offset = 0;
+        } else {
+            self.offset += n;
+        }
+        Some(piece)
     }
 }
 
 impl hyper::body::Body for Body {
     type Data = Bytes;
-    type Error = Infallible;
+    type Error = Stopped;
 
     fn poll_frame(
         self: Pin<&mut Self>,
-        _: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Stopped>>> {
         let this = self.get_mut();
-        let frame = this.data.take(this.next);
-        this.next += 1;
+        // The end goes only once the gate opened (polled again until it has).
+        if this.left <= END as u64
+            && let Some(gate) = this.gate.as_mut()
+        {
+            let opened = ready!(gate.as_mut().poll(cx));
+            this.gate = None;
+            if let Err(why) = opened {
+                this.left = 0;
+                return Poll::Ready(Some(Err(Stopped(why))));
+            }
+        }
+        let frame = this.piece();
         this.left -= frame.as_ref().map_or(0, |f| f.len() as u64);
         if this.left == 0
             && let Some(d) = this.delivery.take()

@@ -81,6 +81,8 @@ pub struct Options {
     /// How long tokens are served from the last state the store published while it does not
     /// answer.
     pub store_grace: Duration,
+    /// The lease this replica holds its claims under in the store (`--store-lease`).
+    pub store_lease: Duration,
     /// Fetches of a machine token with limited uses that may be cut off before it is refused.
     pub max_partial_fetches: u32,
     /// The wall clock: expiry of tokens and certificates.
@@ -183,13 +185,8 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
     let int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
-    // Every ledger is read before the banner says "ready" (a long one takes a moment).
-    let store = connect_store(&opts).await?;
-    let shared = Arc::new(shared(&opts, state, &log, store.clone()));
-    let store = match store {
-        Some(s) => Some((published::initial(&shared, &s).await, s)),
-        None => None,
-    };
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let (shared, store) = start_shared(&opts, state, &log, &stop_rx).await?;
     log.raw(banner(
         &opts,
         &shared.current(),
@@ -199,7 +196,6 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
         metrics_listener.as_ref(),
     ));
     say_at_start(&shared);
-    let (stop_tx, stop_rx) = watch::channel(false);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.
     let conns = conns::Conns::new(opts.max_connections, opts.max_connections_per_client);
@@ -242,8 +238,33 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     reloader.abort();
     drain(&log, stop_tx, tasks, &permits, capacity, opts.drain_timeout).await;
     workers.stop().await;
+    shared.fetches.close_store().await;
     stopped(&shared, &log);
     Ok(crate::exit::OK)
+}
+
+/// The state every connection shares, with the store (when there is one) connected, this
+/// replica registered in it, and what it publishes read. Every ledger is read before the
+/// banner says "ready" (a long one takes a moment).
+async fn start_shared(
+    opts: &Options,
+    state: State,
+    log: &Log,
+    stop: &watch::Receiver<bool>,
+) -> Result<(Arc<Shared>, Option<(i64, crate::store::Store)>)> {
+    let store = connect_store(opts).await?;
+    let mut shared = shared(opts, state, log, store.clone());
+    shared
+        .fetches
+        .start_store(&opts.ledger, stop.clone())
+        .await
+        .map_err(anyhow::Error::msg)?;
+    let shared = Arc::new(shared);
+    let store = match store {
+        Some(s) => Some((published::initial(&shared, &s).await, s)),
+        None => None,
+    };
+    Ok((shared, store))
 }
 
 /// What an admin must know at once: no live token; with machine tokens, a ledger that cannot
@@ -330,7 +351,8 @@ fn open_ledger(opts: &Options, log: &Log, store: Option<crate::store::Store>) ->
     let store = store.map(|s| {
         let replica = crate::ledger::replica_of(&opts.ledger);
         let grace = opts.store_grace;
-        fetches::StoreFetches::new(s, replica, rules, grace, opts.clock.clone(), log.clone())
+        let times = (grace, opts.store_lease);
+        fetches::StoreFetches::new(s, replica, rules, times, opts.clock.clone(), log.clone())
     });
     let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now(), store);
     if let Some(p) = f.problem() {

@@ -17,6 +17,17 @@ impl Response {
         )
     }
 
+    /// 401 for a machine token whose last use is held by a fetch of unknown outcome.
+    pub fn unknown(f: &MachineFetch, which: &crate::ledger::Record) -> Response {
+        refusal(
+            401,
+            format!(
+                "token {} of machine {}: its fetch at {} from {} may have gone out whole (the replica sending it was lost after it began sending the config's end, and no replica can tell), so it counts as spent. If the machine did not boot, `mcsctl machine add {} --pool {} --force` gives it a new token",
+                f.token, f.machine, which.time, which.client, f.machine, which.pool
+            ),
+        )
+    }
+
     /// 401 for a machine token with too many fetches cut off before their end.
     pub fn cut_off(f: &MachineFetch, cuts: u32, last: &crate::ledger::Record) -> Response {
         refusal(

@@ -117,7 +117,8 @@ pub(super) async fn respond(
             // Every piece is a str or ASCII written by the object.
             let line = String::from_utf8(out).unwrap_or_default();
             delivery.start(c.id, line, at);
-            reply(r, |b| Body::tracked(b, delivery.clone()))
+            let gate = shared.fetches.gate(c.id);
+            reply(r, |b| Body::tracked(b, delivery.clone(), gate))
         }
         None => {
             shared.log.access_with(|out| {
@@ -291,6 +292,17 @@ fn refused(
                 ),
             );
             handler::Response::spent(f, &first)
+        }
+        Refusal::Unknown(which) => {
+            shared.say_of_token(
+                &f.token,
+                "token-unknown",
+                &format!(
+                    "machine {}'s token {} asked from {}: its fetch at {} from {} may have gone out whole (its replica was lost while sending the end), so it counts as spent; refused with 401",
+                    f.machine, f.token, peer.client, which.time, which.client
+                ),
+            );
+            handler::Response::unknown(f, &which)
         }
         Refusal::CutOff(cuts, last) => {
             shared.say_of_token(

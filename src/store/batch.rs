@@ -33,7 +33,7 @@ async fn kv_txn(
 const PAGE: i64 = 1000;
 
 /// The first key after every key starting with `prefix` (etcd's range end for a prefix).
-fn prefix_end(prefix: &str) -> Vec<u8> {
+pub(super) fn prefix_end(prefix: &str) -> Vec<u8> {
     let mut end = prefix.as_bytes().to_vec();
     while let Some(b) = end.pop() {
         if b < 0xff {
@@ -45,6 +45,50 @@ fn prefix_end(prefix: &str) -> Vec<u8> {
 }
 
 impl Store {
+    /// Sorts out the records still `false` in `out` (`open`: index, token, claim): being sent
+    /// while their holder lives; else as their token's state settles them at `now`.
+    async fn settle_open(
+        &self,
+        out: &mut [Record],
+        open: Vec<(usize, String, String)>,
+        now: i64,
+    ) -> Result<()> {
+        if open.is_empty() {
+            return Ok(());
+        }
+        let live = self.live_holders().await.map_err(|e| anyhow!(e))?;
+        let mut states: std::collections::HashMap<String, claims::TokenState> = Default::default();
+        for (i, token, claim) in open {
+            let held = super::holders::holder_of(&claim).is_some_and(|h| live.contains(h));
+            if held {
+                continue;
+            }
+            if !states.contains_key(&token) {
+                let s = claims::read(self, &token, now)
+                    .await
+                    .map_err(|e| anyhow!(e))?;
+                states.insert(token.clone(), s);
+            }
+            let s = &states[&token];
+            if s.sending.iter().any(|x| x.claim == claim) {
+                // A claim of protocol 1, still young: being sent.
+                continue;
+            }
+            let rec = &mut out[i];
+            match s.records.iter().find(|(c, _)| *c == claim) {
+                Some((_, text)) => {
+                    rec.cut = crate::ledger::text_is_cut(text);
+                    rec.unknown = crate::ledger::text_is_unknown(text);
+                }
+                // Neither being sent nor settled now, its record never rewritten: a fetch of a
+                // token with unlimited uses whose replica died (nothing to spend), or one that
+                // protocol 1 counted cut by its age. It ended.
+                None => rec.cut = true,
+            }
+        }
+        Ok(())
+    }
+
     /// Writes `puts` (at most [`BATCH`]): each `replace` one whatever is there, each other only
     /// where its key is absent; one round trip when none of those is there (a first import), two
     /// when some are. Returns how many keys were new. With `dry`, writes nothing and returns
@@ -122,13 +166,17 @@ impl Store {
         ))
     }
 
-    /// Every fetch record, oldest first.
-    pub async fn records(&self) -> Result<Vec<Record>> {
+    /// Every fetch record, oldest first, each as it stands at `now` (Unix seconds): a record
+    /// still `false` whose holder is gone is read as its claim settles (cut, or unknown), by
+    /// the claim protocol's rule, without writing anything.
+    pub async fn records(&self, now: i64) -> Result<Vec<Record>> {
         let prefix = self.key(FETCHES);
         let end = prefix_end(&prefix);
         let mut from = prefix.clone().into_bytes();
         let mut out = Vec::new();
         let mut skipped = 0usize;
+        // Records still `false`: (index in `out`, token, claim).
+        let mut open: Vec<(usize, String, String)> = Vec::new();
         // A page at a time: a token with tens of thousands of fetches must not make one answer
         // past gRPC's 4 MiB.
         loop {
@@ -143,11 +191,28 @@ impl Store {
             for kv in r.kvs() {
                 // Only `fetches/<token>/<claim>` holding a record is ours: another prefix
                 // nested inside this one (`--store-prefix`) has keys here too.
-                let rel = &kv.key()[prefix.len()..];
-                let ours = rel.iter().filter(|b| **b == b'/').count() == 1;
-                match serde_json::from_slice::<Record>(kv.value()) {
-                    Ok(rec) if ours => out.push(rec),
-                    _ => skipped += 1,
+                let rel = String::from_utf8_lossy(&kv.key()[prefix.len()..]).into_owned();
+                let Some((token, claim)) = rel.split_once('/').filter(|(_, c)| !c.contains('/'))
+                else {
+                    skipped += 1;
+                    continue;
+                };
+                let text = String::from_utf8_lossy(kv.value());
+                match serde_json::from_str::<Record>(&text) {
+                    Ok(mut rec) => {
+                        rec.cut = crate::ledger::text_is_cut(&text);
+                        rec.unknown = crate::ledger::text_is_unknown(&text);
+                        // An imported record still `false` was cut (or being sent) in its file,
+                        // long ago: its fetch ended.
+                        if claim.starts_with("import-") && !rec.whole && !rec.unknown {
+                            rec.cut = true;
+                        }
+                        if !rec.whole && !rec.cut && !rec.unknown {
+                            open.push((out.len(), token.to_string(), claim.to_string()));
+                        }
+                        out.push(rec);
+                    }
+                    Err(_) => skipped += 1,
                 }
             }
             let Some(last) = r.kvs().last() else { break };
@@ -157,6 +222,7 @@ impl Store {
             from = last.key().to_vec();
             from.push(0);
         }
+        self.settle_open(&mut out, open, now).await?;
         if skipped > 0 {
             log::info!(
                 "skipped {skipped} key(s) under {prefix} that are not fetch records of this cluster"

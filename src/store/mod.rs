@@ -8,13 +8,17 @@
 //! `--store-prefix` says otherwise):
 //! - `claims/<token id>`: a token with limited uses: its whole and cut fetches, and those being
 //!   sent (JSON), changed only by compare-and-swap on its revision;
-//! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line.
+//! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line;
+//! - `holders/<replica>-<nonce>`: a serve process claiming fetches, under an etcd lease it
+//!   keeps alive ([`holders`]); the claim protocol is in [`claims`] and docs/replicas.md.
 //!
 //! Every request carries a deadline and asks for a leader (`require_leader`): without quorum a
 //! request fails at once, and serve answers 503 instead of waiting.
 
 pub mod batch;
 pub mod claims;
+pub mod holders;
+pub mod import;
 pub mod url;
 
 pub use batch::{BATCH, BatchPut};
@@ -24,8 +28,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use etcd_client::{
-    Certificate, Client, Compare, CompareOp, ConnectOptions, EventType, Identity, TlsOptions, Txn,
-    TxnOp, WatchOptions, WatchStream,
+    Certificate, Client, Compare, CompareOp, ConnectOptions, EventType, GetOptions, Identity,
+    TlsOptions, Txn, TxnOp, TxnOpResponse, WatchOptions, WatchStream,
 };
 
 pub use url::StoreUrl;
@@ -216,29 +220,46 @@ impl Store {
     }
 
     /// Writes `puts` (relative key, value) at once if `rel` is still at `revision` (0: still
-    /// absent); `Ok(false)` when another writer changed it first.
+    /// absent) and, with `holder`, that holder is still alive (its key under its lease).
     pub async fn swap(
         &self,
         rel: &str,
         revision: i64,
+        holder: Option<&str>,
         puts: &[(&str, &[u8])],
-    ) -> Result<bool, String> {
+    ) -> Result<Swap, String> {
         let txn = || {
             let ops: Vec<TxnOp> = puts
                 .iter()
                 .map(|(k, v)| TxnOp::put(self.key(k), v.to_vec(), None))
                 .collect();
-            Txn::new()
-                .when([Compare::mod_revision(
-                    self.key(rel),
-                    CompareOp::Equal,
-                    revision,
-                )])
-                .and_then(ops)
+            let mut when = vec![Compare::mod_revision(
+                self.key(rel),
+                CompareOp::Equal,
+                revision,
+            )];
+            let mut otherwise = Vec::new();
+            if let Some(h) = holder {
+                let key = self.key(&holders::holder_key(h));
+                when.push(Compare::create_revision(key.clone(), CompareOp::Greater, 0));
+                let o = GetOptions::new().with_keys_only().with_count_only();
+                otherwise.push(TxnOp::get(key, Some(o)));
+            }
+            Txn::new().when(when).and_then(ops).or_else(otherwise)
         };
         self.kv(|mut kv| {
             let t = txn();
-            async move { kv.txn(t).await.map(|r| r.succeeded()) }
+            async move {
+                kv.txn(t).await.map(|r| {
+                    if r.succeeded() {
+                        return Swap::Done;
+                    }
+                    match r.op_responses().first() {
+                        Some(TxnOpResponse::Get(g)) if g.count() == 0 => Swap::HolderGone,
+                        _ => Swap::Changed,
+                    }
+                })
+            }
         })
         .await
     }
@@ -324,6 +345,17 @@ impl KeyWatch {
             })
             .collect())
     }
+}
+
+/// What a [`Store::swap`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Swap {
+    /// Written.
+    Done,
+    /// Another writer changed the key first: read it again.
+    Changed,
+    /// The holder named is gone: nothing it does may be written any more.
+    HolderGone,
 }
 
 /// Where the live auth state is published, under the prefix.

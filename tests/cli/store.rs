@@ -168,15 +168,40 @@ impl Etcd {
     }
 
     /// Stops member `i` (SIGKILL, by its PID).
-    fn kill(&mut self, i: usize) {
+    pub(crate) fn kill(&mut self, i: usize) {
         if let Some(mut c) = self.members[i].child.take() {
             let _ = c.kill();
             let _ = c.wait();
         }
     }
 
+    /// Sends every running member `sig` (`STOP`, `CONT`), by its PID: a store that is there
+    /// and does not answer.
+    pub(crate) fn signal_all(&self, sig: &str) {
+        for m in &self.members {
+            if let Some(c) = &m.child {
+                let ok = Command::new("kill")
+                    .arg(format!("-{sig}"))
+                    .arg(c.id().to_string())
+                    .status()
+                    .is_ok_and(|s| s.success());
+                assert!(ok, "kill -{sig} {}", c.id());
+            }
+        }
+    }
+
+    /// Whether member `i` runs.
+    pub(crate) fn running(&self, i: usize) -> bool {
+        self.members[i].child.is_some()
+    }
+
+    /// How many members there are.
+    pub(crate) fn len(&self) -> usize {
+        self.members.len()
+    }
+
     /// Starts member `i` again, on its data.
-    fn restart(&mut self, i: usize) {
+    pub(crate) fn restart(&mut self, i: usize) {
         self.spawn(i);
     }
 
@@ -212,7 +237,7 @@ impl Etcd {
     }
 
     /// Waits (bounded) until a running member reports the cluster healthy.
-    fn await_quorum(&self) {
+    pub(crate) fn await_quorum(&self) {
         let start = Instant::now();
         while !(0..self.members.len()).any(|i| self.members[i].child.is_some() && self.healthy(i)) {
             assert!(
@@ -260,7 +285,7 @@ impl Drop for Etcd {
 }
 
 /// The asset directory of the serve tests, with `machines` registered for the worker pool.
-fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let (d, a) = crate::serve::setup_with(&[]);
     for m in machines {
         ok(d.path(), &["machine", "add", m, "--pool", "worker", "-q"]);
@@ -270,7 +295,7 @@ fn assets(machines: &[&str]) -> (tempfile::TempDir, PathBuf) {
 
 /// A serve replica of `cwd`'s asset directory sharing `store`, with a ledger name of its own
 /// and `extra` arguments.
-fn replica(cwd: &Path, store: &str, name: &str, extra: &[&str]) -> Serve {
+pub(crate) fn replica(cwd: &Path, store: &str, name: &str, extra: &[&str]) -> Serve {
     let ledger = cwd.join(format!("{name}.jsonl"));
     let mut args = vec!["--store", store, "--ledger", ledger.to_str().unwrap()];
     if !extra.contains(&"--store-ca") {
@@ -281,7 +306,7 @@ fn replica(cwd: &Path, store: &str, name: &str, extra: &[&str]) -> Serve {
 }
 
 /// The status of one GET of the worker config with `bearer`, through `s`.
-fn status(s: &Serve, a: &Path, bearer: &str) -> u16 {
+pub(crate) fn status(s: &Serve, a: &Path, bearer: &str) -> u16 {
     Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
         .request("GET", "/config/worker", &[("Authorization", bearer)])
         .map_or(0, |r| r.status)
@@ -289,7 +314,7 @@ fn status(s: &Serve, a: &Path, bearer: &str) -> u16 {
 
 /// The fetch records the store holds (`machine list --store --format json`), per machine:
 /// (whole fetches, all fetches).
-fn store_fetches(cwd: &Path, store: &str, machine: &str) -> (usize, usize) {
+pub(crate) fn store_fetches(cwd: &Path, store: &str, machine: &str) -> (usize, usize) {
     let (code, out, err) = run(
         cwd,
         &[
@@ -317,7 +342,7 @@ fn store_fetches(cwd: &Path, store: &str, machine: &str) -> (usize, usize) {
 }
 
 /// Waits (bounded) until the store records `n` whole fetches of `machine`.
-fn await_whole(cwd: &Path, store: &str, machine: &str, n: usize) {
+pub(crate) fn await_whole(cwd: &Path, store: &str, machine: &str, n: usize) {
     let start = Instant::now();
     while store_fetches(cwd, store, machine).0 < n {
         assert!(

@@ -822,11 +822,12 @@ pub fn token_for(assets: &Path, pool: &str) -> String {
     bearer_of(assets, current, &format!("current token for pool {pool}"))
 }
 
-/// The bearer string of the token bound to machine `name` (`machine add`).
+/// The bearer string of the live token bound to machine `name` (`machine add`; the new one
+/// after `machine add --force`).
 pub fn machine_token(assets: &Path, name: &str) -> String {
     bearer_of(
         assets,
-        |t| t["machine"] == name,
+        |t| t["machine"] == name && t["state"] != "revoked",
         &format!("token for machine {name}"),
     )
 }

@@ -31,7 +31,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
-use std::time::Duration;
 
 use time::OffsetDateTime;
 
@@ -41,65 +40,18 @@ use crate::ledger::{self, Line, Record, Scanner, Writer};
 use super::handler::MachineFetch;
 use super::live::Tokens;
 
+mod claim;
+mod journal;
+mod lease;
 mod repair;
+mod settle;
 mod store;
 mod tally;
 
-pub(super) use store::StoreFetches;
+pub(super) use claim::{Claimed, Refusal, Rules, Sent};
+pub(super) use store::{Gate, StoreFetches};
 
 use tally::{Got, Inner, Own, Until};
-
-/// Why a fetch is refused.
-pub(super) enum Refusal {
-    /// The token's whole fetches are spent: the first one.
-    Spent(Box<Record>),
-    /// Too many of its fetches were cut off: how many, and the last one.
-    CutOff(u32, Box<Record>),
-    /// Its last use is held by a fetch being sent now (here or on another replica): that one.
-    Busy(Box<Record>),
-    /// The ledger cannot be read or written.
-    Unrecorded(String),
-}
-
-impl From<String> for Refusal {
-    /// The store could not be asked or changed: the fetch waits (503).
-    fn from(why: String) -> Refusal {
-        Refusal::Unrecorded(why)
-    }
-}
-
-/// A fetch claimed and written to the ledger.
-pub(super) struct Claimed {
-    /// The record as written (JSON and its newline), for the access log.
-    pub line: Vec<u8>,
-    /// Where its `"whole"` flag is in `line`.
-    pub at: usize,
-    /// The claim, for [`Fetches::confirm`] or [`Fetches::cut`].
-    pub id: u64,
-    /// The token's whole fetches left before this one (`None`: any number).
-    pub left: Option<u32>,
-}
-
-/// What a fetch is: the config of `pool` at `spec`, `bytes` long, sent to `client` (through
-/// the balancer `via`) at `time`.
-pub(super) struct Sent<'a> {
-    pub pool: &'a str,
-    pub spec: &'a str,
-    pub bytes: u64,
-    pub client: &'a str,
-    pub via: Option<&'a str>,
-    pub time: &'a str,
-}
-
-/// How the fetches are judged.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Rules {
-    /// Fetches of a token with limited uses that may be cut off before it is refused.
-    pub max_partial: u32,
-    /// How long another replica's record may stay unconfirmed before it counts as cut: the
-    /// longest a connection lives (`--connection-deadline` and `--write-timeout`).
-    pub settle: Duration,
-}
 
 /// Where a record's flag is on disk: its offset in the file of one generation (none for a
 /// record not written to the file).
@@ -163,6 +115,33 @@ impl Fetches {
         if let Some(s) = &self.store {
             s.poll().await;
         }
+    }
+
+    /// With `--store`: opens the journal beside the ledger at `ledger`, registers this replica
+    /// and keeps it registered until `stop`. An error when it must not serve (see
+    /// [`StoreFetches::start`]).
+    pub(super) async fn start_store(
+        &mut self,
+        ledger: &Path,
+        stop: tokio::sync::watch::Receiver<bool>,
+    ) -> Result<(), String> {
+        match &mut self.store {
+            Some(s) => s.start(&journal::path_for(ledger), stop).await,
+            None => Ok(()),
+        }
+    }
+
+    /// With `--store`: once the last connection is gone, the settlements go out and this
+    /// replica's lease ends.
+    pub(super) async fn close_store(&self) {
+        if let Some(s) = &self.store {
+            s.close().await;
+        }
+    }
+
+    /// What claim `id`'s body waits on before its end (with `--store`, its end mark).
+    pub(super) fn gate(&self, id: u64) -> Option<Gate> {
+        self.store.as_ref().and_then(|s| s.gate(id))
     }
 
     /// With `--store`: why no token may be served now (the store silent past its grace).
@@ -294,6 +273,7 @@ impl Fetches {
             replica: &self.replica,
             whole: false,
             cut: false,
+            unknown: false,
         }
         .line()
     }

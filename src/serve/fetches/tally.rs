@@ -155,9 +155,17 @@ impl Inner {
         let Some(s) = self.tokens.get(&*f.token) else {
             return Ok(f.uses);
         };
-        match ledger::admit(f.uses, s.whole, s.cut, s.sending + s.elsewhere, max_partial) {
+        let counts = ledger::Counts {
+            whole: s.whole,
+            unknown: 0,
+            cut: s.cut,
+            in_flight: s.sending + s.elsewhere,
+        };
+        match ledger::admit(f.uses, counts, max_partial) {
             Admit::Left(left) => Ok(left),
-            Admit::Spent => {
+            // No outcome is unknown in files (a replica there is never lost mid-claim to
+            // another's judgement): `unknown` is 0, and this is spent.
+            Admit::Spent | Admit::Unknown => {
                 let first = s.first_whole.as_deref().unwrap_or_default();
                 Err(Refusal::Spent(parse(first.as_bytes())?))
             }
