@@ -353,6 +353,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove expired and revoked tokens from auth/tokens.json')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -473,12 +474,36 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;token;publish' {
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('--store-insecure', '--store-insecure', [CompletionResultType]::ParameterName, 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'mcsctl;token;help' {
             [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token; it becomes current (and goes into pointer configs) when none is')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove expired and revoked tokens from auth/tokens.json')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -495,6 +520,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;token;help;prune' {
+            break
+        }
+        'mcsctl;token;help;publish' {
             break
         }
         'mcsctl;token;help;help' {
@@ -1030,6 +1058,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')
             [CompletionResult]::new('prune', 'prune', [CompletionResultType]::ParameterValue, 'Remove expired and revoked tokens from auth/tokens.json')
+            [CompletionResult]::new('publish', 'publish', [CompletionResultType]::ParameterValue, 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)')
             break
         }
         'mcsctl;help;token;create' {
@@ -1045,6 +1074,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;token;prune' {
+            break
+        }
+        'mcsctl;help;token;publish' {
             break
         }
         'mcsctl;help;machine' {

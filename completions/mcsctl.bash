@@ -238,6 +238,9 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__token,prune)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__prune"
                 ;;
+            mcsctl__subcmd__help__subcmd__token,publish)
+                cmd="mcsctl__subcmd__help__subcmd__token__subcmd__publish"
+                ;;
             mcsctl__subcmd__help__subcmd__token,revoke)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__revoke"
                 ;;
@@ -292,6 +295,9 @@ _mcsctl() {
             mcsctl__subcmd__token,prune)
                 cmd="mcsctl__subcmd__token__subcmd__prune"
                 ;;
+            mcsctl__subcmd__token,publish)
+                cmd="mcsctl__subcmd__token__subcmd__publish"
+                ;;
             mcsctl__subcmd__token,revoke)
                 cmd="mcsctl__subcmd__token__subcmd__revoke"
                 ;;
@@ -309,6 +315,9 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__token__subcmd__help,prune)
                 cmd="mcsctl__subcmd__token__subcmd__help__subcmd__prune"
+                ;;
+            mcsctl__subcmd__token__subcmd__help,publish)
+                cmd="mcsctl__subcmd__token__subcmd__help__subcmd__publish"
                 ;;
             mcsctl__subcmd__token__subcmd__help,revoke)
                 cmd="mcsctl__subcmd__token__subcmd__help__subcmd__revoke"
@@ -1505,7 +1514,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__token)
-            opts="create rotate list revoke prune"
+            opts="create rotate list revoke prune publish"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1547,6 +1556,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__token__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__token__subcmd__publish)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2489,7 +2512,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version create rotate list revoke prune help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version create rotate list revoke prune publish help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2569,7 +2592,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__help)
-            opts="create rotate list revoke prune help"
+            opts="create rotate list revoke prune publish help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2625,6 +2648,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__help__subcmd__prune)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__token__subcmd__help__subcmd__publish)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2697,6 +2734,56 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__token__subcmd__prune)
+            opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__token__subcmd__publish)
             opts="-o -q -v -h -V --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

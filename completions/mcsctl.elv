@@ -327,6 +327,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'
             cand prune 'Remove expired and revoked tokens from auth/tokens.json'
+            cand publish 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;token;create'= {
@@ -441,12 +442,35 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;token;publish'= {
+            cand --store 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file'
+            cand --store-ca 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS'
+            cand --store-cert 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)'
+            cand --store-key 'The client certificate''s key (PEM)'
+            cand --store-prefix 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)'
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand -o 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl'
+            cand --format 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --store-insecure 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
+            cand -q 'Print only data and errors; no progress or next steps'
+            cand --quiet 'Print only data and errors; no progress or next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand --dry-run 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'mcsctl;token;help'= {
             cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
             cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'
             cand prune 'Remove expired and revoked tokens from auth/tokens.json'
+            cand publish 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;token;help;create'= {
@@ -458,6 +482,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;token;help;revoke'= {
         }
         &'mcsctl;token;help;prune'= {
+        }
+        &'mcsctl;token;help;publish'= {
         }
         &'mcsctl;token;help;help'= {
         }
@@ -950,6 +976,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'
             cand prune 'Remove expired and revoked tokens from auth/tokens.json'
+            cand publish 'Publish the directory''s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)'
         }
         &'mcsctl;help;token;create'= {
         }
@@ -960,6 +987,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;token;revoke'= {
         }
         &'mcsctl;help;token;prune'= {
+        }
+        &'mcsctl;help;token;publish'= {
         }
         &'mcsctl;help;machine'= {
             cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'

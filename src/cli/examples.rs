@@ -91,6 +91,11 @@ mcsctl token prune --dry-run
 mcsctl token prune",
     ),
     (
+        "token publish",
+        "# Publish again after a publish failed (to the store mcsctl.json remembers)
+mcsctl token publish --store etcd://etcd-0.lab.example.com:2379 --store-ca etcd-ca.crt # needs an etcd cluster",
+    ),
+    (
         "machine add",
         "# One machine with its own single-use pointer config (mcs-assets/machines/w0.ign)
 mcsctl machine add w0 --pool worker --ip 10.0.0.20

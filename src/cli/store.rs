@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use crate::ops::config::StoreRecord;
 use crate::store::StoreUrl;
 
 /// The store serve replicas share.
@@ -56,6 +57,83 @@ impl StoreArgs {
         )
         .map(Some)
     }
+
+    /// The store a token or machine command publishes to, with the directory's record of it:
+    /// `--store`, which must be the store `remembered` names (same members and prefix) unless
+    /// `repoint` (`token publish` moves a directory); else the one `mcsctl.json` remembers.
+    /// The options carry the prefix resolved. `None`: the directory publishes nowhere.
+    pub fn target(
+        &self,
+        remembered: Option<&StoreRecord>,
+        cluster: &str,
+        repoint: bool,
+    ) -> anyhow::Result<Option<(crate::store::Options, StoreRecord)>> {
+        let Some(mut o) = self.options()? else {
+            let Some(r) = remembered else {
+                return Ok(None);
+            };
+            let o = crate::store::Options::new(
+                r.url.parse().map_err(anyhow::Error::msg)?,
+                r.ca.as_deref(),
+                r.cert.as_deref(),
+                r.key.as_deref(),
+                Some(r.prefix.clone()),
+                r.insecure,
+            )
+            .map_err(|e| {
+                anyhow::anyhow!(
+                    "{e:#} (the store this directory publishes to, as mcsctl.json remembers it)"
+                )
+            })?;
+            return Ok(Some((o, r.clone())));
+        };
+        let absolute = |p: &Option<PathBuf>| p.as_deref().map(std::path::absolute).transpose();
+        let (url, prefix) = (o.url.to_string(), o.prefix_for(cluster));
+        o.prefix = Some(prefix.clone());
+        if let Some(r) = remembered
+            && (r.url != url || r.prefix != prefix)
+            && !repoint
+        {
+            anyhow::bail!(
+                "this directory publishes its tokens to the store {} (prefix {}, remembered in mcsctl.json), not {url} (prefix {prefix}): nothing changed. `mcsctl token publish --store {url} ...` moves it to that store",
+                r.url,
+                r.prefix
+            );
+        }
+        let record = StoreRecord {
+            url,
+            prefix,
+            ca: absolute(&self.store_ca)?,
+            cert: absolute(&self.store_cert)?,
+            key: absolute(&self.store_key)?,
+            insecure: self.store_insecure,
+            id: match remembered {
+                Some(r) => r.id.clone(),
+                None => crate::token::new_directory_id()?,
+            },
+            generation: remembered.map_or(0, |r| r.generation),
+        };
+        Ok(Some((o, record)))
+    }
+}
+
+/// The `--store*` flags that reach the store `r` describes, as a command line has them.
+pub fn store_flags(r: &StoreRecord) -> String {
+    let mut f = format!("--store {}", r.url);
+    for (flag, path) in [
+        ("--store-ca", &r.ca),
+        ("--store-cert", &r.cert),
+        ("--store-key", &r.key),
+    ] {
+        if let Some(p) = path {
+            f.push_str(&format!(" {flag} {}", p.display()));
+        }
+    }
+    if r.insecure {
+        f.push_str(" --store-insecure");
+    }
+    f.push_str(&format!(" --store-prefix {}", r.prefix));
+    f
 }
 
 /// `ledger` subcommands.

@@ -71,6 +71,12 @@ pub enum TokenCommand {
     Revoke(TokenRevokeArgs),
     /// Remove expired and revoked tokens from auth/tokens.json.
     Prune(TokenPruneArgs),
+    /// Publish the directory's tokens to the store serve replicas share (again, after a
+    /// publish failed, or to move the directory to another store).
+    #[command(
+        long_about = "Publish the directory's tokens to the store serve replicas share: the store mcsctl.json remembers (the first --store command's), or --store, which moves the directory there. What the store holds is reconciled first: a token revoked there (by another copy of this directory) is revoked here too, and a live token there that this directory lacks is refused, naming it, as is a store holding another asset directory's tokens. Digests only, never a secret."
+    )]
+    Publish(TokenPublishArgs),
 }
 
 /// Arguments of `token create`.
@@ -166,6 +172,22 @@ pub struct TokenRevokeArgs {
     pub store: super::StoreArgs,
 
     /// `--dir` after the command..
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `token publish`.
+#[derive(Debug, Args)]
+pub struct TokenPublishArgs {
+    /// The store to publish to (default: the one mcsctl.json remembers).
+    #[command(flatten)]
+    pub store: super::StoreArgs,
+
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 

@@ -38,10 +38,9 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
             new_pool: a.new_pool,
         })
         .collect();
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::add(&snap, &inputs, now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     super::print_notes(ui, &out.notes);
     let heading = match inputs.as_slice() {
         [one] => format!("Registered machine {}:", one.name),
@@ -52,10 +51,9 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
 
 /// Runs `machine remove`.
 pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTime) -> Result<u8> {
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = machines::remove(&snap, &a.name, now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     print(ui, &format!("Removed machine {}:", a.name), &out.report)
 }
 
@@ -90,7 +88,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
         nodes: nodes.as_deref(),
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let snap = super::with_evidence(snap, &a.ledgers, &a.store, now)?;
+    let snap = snap.with_evidence(&a.ledgers, a.store.options()?, now)?;
     let rows = machines::list(&snap, &cluster, now);
     if ui.structured() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;

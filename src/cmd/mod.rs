@@ -133,6 +133,7 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Token(Token::List(a)) => e!("token list", a, token::list),
         Command::Token(Token::Revoke(a)) => e!("token revoke", a, token::revoke),
         Command::Token(Token::Prune(a)) => e!("token prune", a, token::prune),
+        Command::Token(Token::Publish(a)) => e!("token publish", a, token::publish),
         Command::Machine(Machine::Add(a)) => e!("machine add", a, machine::add),
         Command::Machine(Machine::List(a)) => e!("machine list", a, machine::list),
         Command::Machine(Machine::Remove(a)) => e!("machine remove", a, machine::remove),
@@ -172,83 +173,72 @@ fn entry(c: &Command) -> Entry<'_> {
     }
 }
 
-/// Adds the fetch evidence to `snap`: the store's records with `--store`, else the
-/// directory's ledger files and `ledgers`.
-pub(crate) fn with_evidence(
-    snap: Snapshot,
-    ledgers: &[PathBuf],
-    store: &cli::StoreArgs,
-    now: time::OffsetDateTime,
-) -> Result<Snapshot> {
-    let Some(o) = store.options()? else {
-        return snap.with_ledger(ledgers);
+/// `--store` (or the store `mcsctl.json` remembers; `repoint`: `--store` may move it), read
+/// before the change is made, so a store that cannot be read changes nothing.
+pub(crate) fn store_target(
+    snap: &Snapshot,
+    args: &cli::StoreArgs,
+    repoint: bool,
+) -> Result<Option<crate::ops::publish::Target>> {
+    let Some(cfg) = &snap.config else {
+        return Ok(None);
     };
-    if !ledgers.is_empty() {
-        return Err(usage(
-            "--ledger and --store: with the store, the records are there".to_string(),
-        ));
-    }
-    let cluster = match &snap.config {
-        Some(c) => c.cluster_domain(),
-        None => anyhow::bail!(
-            "{} has no mcsctl.json: the store's keys are the cluster's (or give --store-prefix)",
-            snap.dir.root().display()
-        ),
-    };
-    let records = crate::store::blocking(async {
-        crate::store::Store::connect(&o, &cluster)
-            .await?
-            .records(now.unix_timestamp())
-            .await
-    })?;
-    Ok(snap.with_ledger_of(crate::ledger::Ledger::of_store(o.url.to_string(), records)))
+    (args.target(cfg.store.as_ref(), &cfg.cluster_domain(), repoint)?)
+        .map(|(o, record)| crate::ops::publish::Target::read(o, record))
+        .transpose()
 }
 
-/// [`commit`], then with `--store` the token state as committed published for every serve
-/// replica to take at once: the tokens the change writes, else the snapshot's (the caller
-/// still holds the lock, so nothing changed them). Digests, states, expiries, pools and
-/// machines; never a secret.
+/// [`commit`], then with a store the token state as committed published for every serve
+/// replica to take at once (digests, never a secret), reconciled first with what the store
+/// holds ([`crate::ops::publish`]). The caller still holds the lock.
 pub(crate) fn commit_and_publish<'s, R>(
     ui: &Ui,
     lock: &DirLock,
     snap: &'s Snapshot,
     out: Outcome<'s, R>,
-    store: Option<crate::store::Options>,
+    store: &cli::StoreArgs,
+    now: time::OffsetDateTime,
 ) -> Result<(bool, Outcome<'s, R>)> {
-    use anyhow::Context;
-    let staged = out
-        .change
-        .as_ref()
-        .and_then(|c| c.written(crate::assets::layout::TOKENS))
-        .map(|b| crate::token::TokenStore::parse(b, "the token store just written"))
-        .transpose()?;
-    let done = commit(ui, lock, out)?;
-    let Some(o) = store.filter(|_| !ui.dry_run) else {
-        return Ok(done);
+    let target = store_target(snap, store, false)?;
+    let (changed, out, _) = commit_and_publish_to(ui, lock, snap, out, target, now)?;
+    Ok((changed, out))
+}
+
+/// [`commit_and_publish`] to `target`; what was published, if anything.
+pub(crate) fn commit_and_publish_to<'s, R>(
+    ui: &Ui,
+    lock: &DirLock,
+    snap: &'s Snapshot,
+    mut out: Outcome<'s, R>,
+    target: Option<crate::ops::publish::Target>,
+    now: time::OffsetDateTime,
+) -> Result<(bool, Outcome<'s, R>, Option<crate::token::Published>)> {
+    let Some(t) = target else {
+        let (changed, out) = commit(ui, lock, out)?;
+        return Ok((changed, out, None));
     };
-    let (Some(cfg), Some(tokens)) = (&snap.config, staged.as_ref().or(snap.tokens.as_ref())) else {
-        return Ok(done);
-    };
-    let published = crate::token::Published::of(tokens);
-    let bytes = serde_json::to_vec(&published)?;
-    let url = o.url.to_string();
-    crate::store::blocking(async {
-        let s = crate::store::Store::connect(&o, &cfg.cluster_domain()).await?;
-        s.put(crate::store::AUTH_TOKENS, &bytes)
-            .await
-            .map_err(anyhow::Error::msg)
-    })
-    .with_context(|| {
-        format!(
-            "the change is in {} but not in the store, so serve replicas keep the tokens they had; publish it again with `mcsctl token prune --dry-run --store {url}`",
-            snap.dir.root().display()
-        )
-    })?;
+    let (change, r) = crate::ops::publish::stage(snap, out.change.take(), &t, now)?;
+    out.change = Some(change);
+    let (changed, out) = commit(ui, lock, out)?;
+    print_notes(ui, &r.notes);
+    let url = &r.record.url;
+    if ui.dry_run {
+        ui.info(format!("dry run: nothing was published to the store {url}"));
+        return Ok((changed, out, None));
+    }
+    let root = snap.dir.root();
+    let again = format!(
+        "mcsctl --dir {} token publish {}",
+        root.display(),
+        cli::store_flags(&r.record)
+    );
+    t.send(&r, root, &again)?;
     ui.detail(format!(
-        "published {} token(s) to the store {url}",
-        published.tokens.len()
+        "published {} token(s) to the store {url} (generation {})",
+        r.published.tokens.len(),
+        r.published.generation
     ));
-    Ok(done)
+    Ok((changed, out, Some(r.published)))
 }
 
 /// Generates a key, with a spinner for the slow (RSA) algorithms.
@@ -303,7 +293,10 @@ pub(crate) fn load_if_there(
         return Ok((None, None));
     }
     let (lock, snap) = load(ui, dir)?;
-    Ok((Some(lock), Some(with_evidence(snap, ledgers, store, now)?)))
+    Ok((
+        Some(lock),
+        Some(snap.with_evidence(ledgers, store.options()?, now)?),
+    ))
 }
 
 /// Commits a workflow's change, if it has one; says whether it did.
@@ -362,25 +355,8 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
     let rows: Vec<Vec<String>> = files
         .iter()
         .map(|w| {
-            let mut facts = Vec::new();
-            if let Some(s) = &w.subject {
-                facts.push(s.clone());
-            }
-            if let Some(d) = &w.detail {
-                facts.push(d.clone());
-            }
-            if let Some(n) = &w.not_after {
-                facts.push(format!("expires {n}"));
-            }
-            if let Some(f) = &w.fingerprint_sha256 {
-                facts.push(format!("sha256 {f}"));
-            }
-            vec![
-                w.path.clone(),
-                w.mode.word().to_string(),
-                w.kind.word().to_string(),
-                facts.join("; "),
-            ]
+            let (mode, kind) = (w.mode.word().to_string(), w.kind.word().to_string());
+            vec![w.path.clone(), mode, kind, w.facts()]
         })
         .collect();
     ui.out(format!(

@@ -8,7 +8,8 @@ use time::OffsetDateTime;
 use super::print_notes;
 use crate::assets::{AssetDir, layout};
 use crate::cli::{
-    TokenCreateArgs, TokenListArgs, TokenPruneArgs, TokenRevokeArgs, TokenRotateArgs,
+    TokenCreateArgs, TokenListArgs, TokenPruneArgs, TokenPublishArgs, TokenRevokeArgs,
+    TokenRotateArgs,
 };
 use crate::exit;
 use crate::ops::tokens::{self, CreateInputs};
@@ -27,7 +28,6 @@ struct ChangeReport<'a> {
 
 /// Runs `token create`.
 pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime) -> Result<u8> {
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let inputs = CreateInputs {
         pools: a.pools.clone(),
@@ -37,7 +37,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         new_pool: a.new_pool,
     };
     let out = tokens::create(&snap, inputs, now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     print_notes(ui, &out.notes);
     let c = &out.report;
     let about = format!(
@@ -81,10 +81,9 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
 /// Runs `token rotate`.
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     let report = &out.report;
     if ui.structured() {
         print_notes(ui, &out.notes);
@@ -156,10 +155,9 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
         // The argument may be a whole token pasted by mistake: never echo it.
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
     let out = tokens::revoke(&snap, id, now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     if ui.structured() {
         ui.out_json(&out.report)?;
     } else {
@@ -171,11 +169,9 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 /// Runs `token prune`.
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = ui.dry_run;
-    let store = a.store.options()?;
     let (lock, snap) = super::load(ui, dir)?;
-    // With --dry-run too: publishing changes nothing in the directory.
     let out = tokens::prune(&snap, dry_run, now)?;
-    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, store)?;
+    let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     let p = &out.report;
     if ui.structured() {
         ui.out_json(&serde_json::json!({
@@ -201,6 +197,33 @@ pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -
                 "; machines still holding one now get \"unknown token\" instead of \"expired\" or \"revoked\""
             }
         ));
+    }
+    Ok(exit::OK)
+}
+
+/// Runs `token publish`.
+pub fn publish(ui: &Ui, dir: &AssetDir, a: &TokenPublishArgs, now: OffsetDateTime) -> Result<u8> {
+    let (lock, snap) = super::load(ui, dir)?;
+    let Some(target) = super::store_target(&snap, &a.store, true)? else {
+        return Err(exit::usage(
+            "token publish needs --store etcd://HOST:PORT[,HOST:PORT...]: this directory has not published to a store yet",
+        ));
+    };
+    let out = crate::ops::Outcome {
+        change: None,
+        report: (),
+        notes: Vec::new(),
+    };
+    let (_, _, p) = super::commit_and_publish_to(ui, &lock, &snap, out, Some(target), now)?;
+    let Some(p) = p else { return Ok(exit::OK) };
+    let live = p.tokens.iter().filter(|t| t.is_live(now)).count();
+    let (all, generation) = (p.tokens.len(), p.generation);
+    if ui.structured() {
+        ui.out_json(&serde_json::json!({"tokens": all, "live": live, "generation": generation}))?;
+    } else {
+        ui.out(format!(
+            "published {all} token(s), {live} live, generation {generation}\n"
+        ))?;
     }
     Ok(exit::OK)
 }

@@ -85,6 +85,38 @@ pub struct ClusterConfig {
     /// A pool's own merge URL (`pointer --url`), kept by every rewrite.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub urls: std::collections::BTreeMap<String, String>,
+    /// The store this directory publishes its tokens to, once a command has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<StoreRecord>,
+}
+
+/// Where a directory publishes its tokens (`--store`, remembered by the first command that
+/// published): its token and machine commands publish there without `--store`, and refuse
+/// another store (`token publish --store` moves it). Paths, never what is in the files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StoreRecord {
+    /// The members (`etcd://HOST:PORT,...`).
+    pub url: String,
+    /// The key prefix, as resolved (ends in `/`).
+    pub prefix: String,
+    /// `--store-ca`, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ca: Option<std::path::PathBuf>,
+    /// `--store-cert`, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cert: Option<std::path::PathBuf>,
+    /// `--store-key`, absolute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<std::path::PathBuf>,
+    /// `--store-insecure`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub insecure: bool,
+    /// This directory's id in the store (32 hex digits): every state it publishes carries it,
+    /// and a store holding another directory's is refused.
+    pub id: String,
+    /// The generation this directory last published (the store's is one more per publish).
+    pub generation: u64,
 }
 
 impl ClusterConfig {
@@ -226,6 +258,12 @@ pub fn parse(bytes: &[u8], name: &str) -> Result<Option<ClusterConfig>> {
         bail!(
             "{name}: pool {p:?} is not a DNS label (a pool is named like a Kubernetes pool: lowercase letters, digits and '-')"
         );
+    }
+    if let Some(r) = cfg.as_ref().and_then(|c| c.store.as_ref())
+        && (!crate::token::is_directory_id(&r.id)
+            || r.url.parse::<crate::store::StoreUrl>().is_err())
+    {
+        bail!("{name}: its store record is malformed (an etcd:// URL and a 32-hex-digit id)");
     }
     Ok(cfg)
 }

@@ -30,6 +30,7 @@ pub mod machines;
 pub mod manifests;
 pub mod pointer;
 pub mod pointers;
+pub mod publish;
 pub mod render;
 pub mod report;
 pub mod rotation;
@@ -143,10 +144,36 @@ impl Snapshot {
         Ok(self)
     }
 
-    /// Adds a ledger read elsewhere (the store's records).
-    pub fn with_ledger_of(mut self, ledger: crate::ledger::Ledger) -> Snapshot {
-        self.ledger = Some(ledger);
-        self
+    /// Adds the fetch evidence: the store's records with `store` (`--store`), else the
+    /// directory's ledger files and `ledgers`.
+    pub fn with_evidence(
+        mut self,
+        ledgers: &[std::path::PathBuf],
+        store: Option<crate::store::Options>,
+        now: time::OffsetDateTime,
+    ) -> Result<Snapshot> {
+        let Some(o) = store else {
+            return self.with_ledger(ledgers);
+        };
+        if !ledgers.is_empty() {
+            return Err(crate::exit::usage(
+                "--ledger and --store: with the store, the records are there".to_string(),
+            ));
+        }
+        let Some(cluster) = self.config.as_ref().map(|c| c.cluster_domain()) else {
+            anyhow::bail!(
+                "{} has no mcsctl.json: the store's keys are the cluster's (or give --store-prefix)",
+                self.dir.root().display()
+            );
+        };
+        let records = crate::store::blocking(async {
+            crate::store::Store::connect(&o, &cluster)
+                .await?
+                .records(now.unix_timestamp())
+                .await
+        })?;
+        self.ledger = Some(crate::ledger::Ledger::of_store(o.url.to_string(), records));
+        Ok(self)
     }
 
     /// The pools of the directory: the MCO's built-in ones, those of mcsctl.json and those with

@@ -135,6 +135,21 @@ pub struct Written {
 }
 
 impl Written {
+    /// Its facts in one line, as the table's DETAILS cell has them: subject, detail, expiry
+    /// and fingerprint, each when it has one.
+    pub fn facts(&self) -> String {
+        let expires = self.not_after.as_ref().map(|n| format!("expires {n}"));
+        let sha = self
+            .fingerprint_sha256
+            .as_ref()
+            .map(|f| format!("sha256 {f}"));
+        [self.subject.clone(), self.detail.clone(), expires, sha]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
     /// A file that is not a certificate.
     pub fn file(path: &str, secret: bool, kind: FileKind, detail: Option<String>) -> Written {
         Written {

@@ -251,7 +251,10 @@ async fn start_shared(
     state: State,
     log: &Log,
     stop: &watch::Receiver<bool>,
-) -> Result<(Arc<Shared>, Option<(i64, crate::store::Store)>)> {
+) -> Result<(
+    Arc<Shared>,
+    Option<((i64, Option<String>), crate::store::Store)>,
+)> {
     let store = connect_store(opts).await?;
     let mut shared = shared(opts, state, log, store.clone());
     shared
@@ -260,8 +263,20 @@ async fn start_shared(
         .await
         .map_err(anyhow::Error::msg)?;
     let shared = Arc::new(shared);
+    // This directory's id in the store: a state another directory published is refused.
+    let owner = crate::ops::config::load(&opts.dir)
+        .ok()
+        .flatten()
+        .and_then(|c| c.store)
+        .map(|r| r.id);
     let store = match store {
-        Some(s) => Some((published::initial(&shared, &s).await, s)),
+        Some(s) => Some((
+            (
+                published::initial(&shared, &s, owner.as_deref()).await,
+                owner,
+            ),
+            s,
+        )),
         None => None,
     };
     Ok((shared, store))
@@ -318,6 +333,7 @@ async fn connect_store(opts: &Options) -> Result<Option<crate::store::Store>> {
 
 /// What every connection shares: the state, the limits, the log, the ledger, the metrics.
 fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::Store>) -> Shared {
+    let directory = std::sync::Mutex::new(Some(state.tokens.clone()));
     Shared {
         max_header_bytes: opts.max_header_bytes,
         state: current::Current::new(state),
@@ -329,6 +345,8 @@ fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::S
         metrics: metrics::Metrics::default(),
         token_events: repeats::Repeats::default(),
         published: std::sync::Mutex::default(),
+        directory,
+        diverged: std::sync::Mutex::default(),
     }
 }
 

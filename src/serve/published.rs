@@ -21,10 +21,10 @@ use crate::token::Published;
 
 /// Reads the published state now, if the store has one, and puts it in place (before the
 /// banner, which counts the live tokens). Returns the revision to watch from.
-pub(super) async fn initial(shared: &Shared, store: &Store) -> i64 {
+pub(super) async fn initial(shared: &Shared, store: &Store, owner: Option<&str>) -> i64 {
     match store.get(store::AUTH_TOKENS).await {
         Ok(v) if v.revision > 0 => {
-            apply(shared, &v.value, v.revision, false);
+            apply(shared, &v.value, v.revision, false, owner);
             v.revision
         }
         Ok(_) => 0,
@@ -42,9 +42,10 @@ pub(super) async fn initial(shared: &Shared, store: &Store) -> i64 {
 pub(super) async fn follow(
     shared: Arc<Shared>,
     store: Store,
-    mut revision: i64,
+    (mut revision, owner): (i64, Option<String>),
     mut stop: watch::Receiver<bool>,
 ) {
+    let owner = owner.as_deref();
     let mut wait = Duration::from_millis(100);
     loop {
         let watched = tokio::select! {
@@ -63,12 +64,13 @@ pub(super) async fn follow(
                         for c in changes {
                             match c {
                                 Change::Put(value, rev) => {
-                                    apply(&shared, &value, rev, true);
+                                    apply(&shared, &value, rev, true, owner);
                                     revision = rev;
                                 }
                                 Change::Deleted(rev) => revision = rev,
                                 Change::Compacted => {
-                                    revision = reread(&shared, &store).await.unwrap_or(revision);
+                                    revision =
+                                        reread(&shared, &store, owner).await.unwrap_or(revision);
                                 }
                             }
                         }
@@ -80,7 +82,7 @@ pub(super) async fn follow(
         };
         ::log::debug!("{ended}; watching the published tokens again");
         // The revision may have been compacted while away: read the key once more.
-        if let Some(r) = reread(&shared, &store).await {
+        if let Some(r) = reread(&shared, &store, owner).await {
             revision = r;
         }
         tokio::select! {
@@ -92,18 +94,28 @@ pub(super) async fn follow(
 }
 
 /// Reads the key again and applies it when it changed; its revision.
-async fn reread(shared: &Shared, store: &Store) -> Option<i64> {
+async fn reread(shared: &Shared, store: &Store, owner: Option<&str>) -> Option<i64> {
     let v = store.get(store::AUTH_TOKENS).await.ok()?;
     if v.revision > 0 {
-        apply(shared, &v.value, v.revision, true);
+        apply(shared, &v.value, v.revision, true, owner);
     }
     Some(v.revision)
 }
 
-/// Puts a published state in place (unless it is the one in place already).
-fn apply(shared: &Shared, value: &[u8], revision: i64, say: bool) {
+/// Puts a published state in place (unless it is the one in place already); one published
+/// by another asset directory than `owner` (this directory's id, `mcsctl.json`) is refused.
+fn apply(shared: &Shared, value: &[u8], revision: i64, say: bool, owner: Option<&str>) {
     let p = match Published::parse(value, "the store's published tokens") {
-        Ok(p) => p,
+        Ok(p) => match (p.owner.as_deref(), owner) {
+            (Some(theirs), Some(ours)) if theirs != ours => {
+                shared.log.event(
+                    "store-tokens-refused",
+                    &format!("the tokens in the store (revision {revision}) were published by another asset directory (id {theirs}), not this one (id {ours}, mcsctl.json): keeping the tokens in place; give each directory its own --store-prefix"),
+                );
+                return;
+            }
+            _ => p,
+        },
         Err(e) => {
             shared.log.event(
                 "store-tokens-refused",

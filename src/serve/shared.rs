@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use super::limit::RateLimiter;
-use super::live::{State, Tokens};
+use super::live::{DeadToken, State, Tokens};
 use super::log::Log;
 use super::{fetches, handshakes, metrics, repeats};
 
@@ -23,6 +23,10 @@ pub(super) struct Shared {
     /// With `--store`, the tokens it published, once it has: they stand in for the
     /// directory's at every reload.
     pub(super) published: std::sync::Mutex<Option<(Arc<Tokens>, i64)>>,
+    /// The directory's tokens, while the store's are served: their revocations count too.
+    pub(super) directory: std::sync::Mutex<Option<Arc<Tokens>>>,
+    /// The ids the directory revokes and the store does not, as last said.
+    pub(super) diverged: std::sync::Mutex<Vec<Arc<str>>>,
 }
 
 impl Shared {
@@ -31,11 +35,35 @@ impl Shared {
     /// other.
     pub(super) fn swap(&self, mut next: State) {
         self.state.replace(|_| {
-            if let Some((t, _)) = &*self.published.lock().unwrap_or_else(|p| p.into_inner()) {
-                next.tokens = t.clone();
+            let dir = next.tokens.clone();
+            *lock(&self.directory) = Some(dir.clone());
+            if let Some((t, _)) = &*lock(&self.published) {
+                next.tokens = self.honoured(t, &dir);
             }
             next
         });
+    }
+
+    /// The store's tokens `t` with the directory's revocations (`dir`); says when the two
+    /// diverge (once per set of tokens).
+    fn honoured(&self, t: &Arc<Tokens>, dir: &Tokens) -> Arc<Tokens> {
+        let (tokens, ids) = match honouring(t, dir) {
+            Some((c, ids)) => (Arc::new(c), ids),
+            None => (t.clone(), Vec::new()),
+        };
+        let mut said = lock(&self.diverged);
+        if *said != ids && !ids.is_empty() {
+            let list: Vec<&str> = ids.iter().map(|i| &**i).collect();
+            self.log.event(
+                "tokens-diverge",
+                &format!(
+                    "token(s) {} are revoked in the directory's auth/tokens.json but not in the store: refused here all the same; `mcsctl token publish` publishes the revocation to every replica",
+                    list.join(", ")
+                ),
+            );
+        }
+        *said = ids;
+        tokens
     }
 
     /// The revision of the store's tokens in place, if any.
@@ -53,10 +81,13 @@ impl Shared {
 
     /// The store published `tokens` (at `revision`): they replace the state's at once.
     pub(super) fn set_published(&self, tokens: Tokens, revision: i64) {
-        let tokens = Arc::new(tokens);
+        let published = Arc::new(tokens);
         self.state.replace(|cur| {
-            *self.published.lock().unwrap_or_else(|p| p.into_inner()) =
-                Some((tokens.clone(), revision));
+            *lock(&self.published) = Some((published.clone(), revision));
+            let tokens = match &*lock(&self.directory) {
+                Some(dir) => self.honoured(&published, dir),
+                None => published.clone(),
+            };
             State {
                 tls: cur.tls.clone(),
                 tokens,
@@ -95,4 +126,34 @@ impl Shared {
             );
         }
     }
+}
+
+fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The store's tokens with every token the directory's `dir` revokes refused too:
+/// serve honours a revocation from either. `None` when `dir` revokes none of them; else
+/// the tokens and the ids it refused.
+fn honouring(store: &Tokens, dir: &Tokens) -> Option<(Tokens, Vec<Arc<str>>)> {
+    let revoked: std::collections::HashSet<&Arc<str>> = dir
+        .dead
+        .iter()
+        .filter(|d| d.why == super::auth::Dead::Revoked)
+        .map(|d| &d.id)
+        .collect();
+    if !store.live.iter().any(|t| revoked.contains(&t.id)) {
+        return None;
+    }
+    let mut t = store.clone();
+    let (gone, live): (Vec<_>, Vec<_>) = t.live.drain(..).partition(|l| revoked.contains(&l.id));
+    t.live = live;
+    let ids = gone.iter().map(|g| g.id.clone()).collect();
+    t.dead.extend(gone.into_iter().map(|g| DeadToken {
+        id: g.id,
+        digest: g.digest,
+        why: super::auth::Dead::Revoked,
+    }));
+    t.machines = t.live.iter().any(|l| l.machine.is_some());
+    Some((t.indexed(), ids))
 }

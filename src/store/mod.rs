@@ -15,6 +15,7 @@
 //! Every request carries a deadline and asks for a leader (`require_leader`): without quorum a
 //! request fails at once, and serve answers 503 instead of waiting.
 
+pub mod auth;
 pub mod batch;
 pub mod claims;
 pub mod holders;

@@ -13,7 +13,9 @@ mod machine;
 mod published;
 mod state;
 
-pub use published::{Published, PublishedToken, digest};
+pub use published::{
+    MAX_GONE, Published, PublishedToken, digest, is_directory_id, new_directory_id,
+};
 pub use state::{Effective, State};
 
 use std::fmt;

@@ -16,7 +16,22 @@ pub struct Published {
     pub format_version: u32,
     /// Every token, live or not (a dead one is refused as stale, not as a guess).
     pub tokens: Vec<PublishedToken>,
+    /// The asset directory that published it (`store.id` of its `mcsctl.json`): a store that
+    /// holds another directory's tokens is refused, naming both. Absent in states published
+    /// before directories had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// How many times that directory, or a copy of it, has published: one more each time.
+    #[serde(default)]
+    pub generation: u64,
+    /// Ids of tokens published once and pruned since: a copy of the directory made before
+    /// cannot publish them again (revocation only moves one way). The newest [`MAX_GONE`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gone: Vec<String>,
 }
+
+/// Pruned token ids a published state remembers, at most (6 bytes each and quotes: under 1 MiB).
+pub const MAX_GONE: usize = 100_000;
 
 /// One token, without its secret.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,6 +78,9 @@ impl Published {
                     uses: t.uses,
                 })
                 .collect(),
+            owner: None,
+            generation: 0,
+            gone: Vec::new(),
         }
     }
 
@@ -76,6 +94,12 @@ impl Published {
                 p.format_version,
                 Self::FORMAT_VERSION
             );
+        }
+        if p.owner.as_deref().is_some_and(|o| !is_directory_id(o)) {
+            anyhow::bail!("{what}: its owner is not a directory id (32 hex digits)");
+        }
+        if p.gone.len() > MAX_GONE || !p.gone.iter().all(|g| super::is_token_id(g)) {
+            anyhow::bail!("{what}: its pruned token ids are malformed or too many");
         }
         // Names come back into logs, events and hints: what no mcsctl publishes is refused,
         // named only by what is safe to print.
@@ -112,6 +136,20 @@ impl PublishedToken {
     pub fn is_live(&self, now: OffsetDateTime) -> bool {
         self.state != State::Revoked && self.expires.is_none_or(|e| now < e)
     }
+}
+
+/// Whether `s` is an asset directory's id in the store: 32 lowercase hex digits.
+pub fn is_directory_id(s: &str) -> bool {
+    s.len() == 32
+        && s.bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// A new asset directory id: 128 random bits, hex.
+pub fn new_directory_id() -> anyhow::Result<String> {
+    let mut b = [0u8; 16];
+    aws_lc_rs::rand::fill(&mut b).map_err(|_| anyhow::anyhow!("the OS random source failed"))?;
+    Ok(crate::hex::encode(&b))
 }
 
 /// SHA-256 of a bearer string.

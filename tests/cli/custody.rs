@@ -107,6 +107,8 @@ pub(crate) fn cases() -> Vec<Case> {
         case("token list", &[Fresh]),
         case("token revoke {machine-token}", &[Fresh]),
         case("token prune", &[Fresh]),
+        // Without a store to publish to: refused, nothing written.
+        case("token publish", &[Fresh]),
         case("machine add w1 --pool worker", &[Fresh, Introduced]),
         case("machine add w0 --pool worker --force", &[Fresh]),
         case("machine list", &[Fresh]),

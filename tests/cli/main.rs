@@ -27,6 +27,7 @@ mod mco_conformance;
 mod metrics;
 mod pki;
 mod pointer;
+mod publish;
 mod render;
 mod replicas;
 mod rotation;

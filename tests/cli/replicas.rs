@@ -40,6 +40,25 @@ impl View {
         serde_json::from_slice(&s.json()).unwrap()
     }
 
+    /// The published token state (`auth/tokens`).
+    pub(crate) fn published(&self) -> serde_json::Value {
+        let v = self
+            .rt
+            .block_on(self.store.get(mcsctl::store::AUTH_TOKENS))
+            .unwrap();
+        serde_json::from_slice(&v.value).unwrap()
+    }
+
+    /// Writes `auth/tokens` as anyone with write access to the store could.
+    pub(crate) fn put_published(&self, v: &serde_json::Value) {
+        self.rt
+            .block_on(
+                self.store
+                    .put(mcsctl::store::AUTH_TOKENS, v.to_string().as_bytes()),
+            )
+            .unwrap();
+    }
+
     /// Whether a fetch of token `id` has its end mark.
     fn ending(&self, id: &str) -> bool {
         let c = self.claims(id);

@@ -783,8 +783,18 @@ fn store_commands_reach_the_store_before_saying_they_did() {
             "--store-insecure",
         ],
     );
+    // The store is read before anything changes: nothing changed.
+    let tokens = std::fs::read(d.path().join("mcs-assets/auth/tokens.json")).unwrap();
     assert_eq!(code, 1, "{err}");
-    assert!(err.contains("but not in the store"), "{err}");
+    assert!(
+        err.starts_with(&format!("error: the store {nobody} did not answer: "))
+            && err.ends_with(": nothing changed\n"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(d.path().join("mcs-assets/auth/tokens.json")).unwrap(),
+        tokens
+    );
     // A store that answers: nothing to import, and it says so.
     let Some(etcd) = Etcd::start(1) else { return };
     let url = etcd.url();
@@ -1020,7 +1030,13 @@ fn a_token_change_the_store_was_not_told_of_is_said_and_the_reload_names_what_is
         ],
     );
     let s = replica(d.path(), &url, "a", &[]);
-    // Changed in the directory only: serve keeps what the store published, and says so.
+    // Changed in a copy of the directory made before it published (it remembers no store),
+    // put in place: serve keeps what the store published, and says so.
+    let cfg = d.path().join("mcs-assets/mcsctl.json");
+    let mut c: serde_json::Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
+    assert!(c["store"]["id"].is_string(), "{c}");
+    c.as_object_mut().unwrap().remove("store");
+    std::fs::write(&cfg, serde_json::to_vec_pretty(&c).unwrap()).unwrap();
     ok(d.path(), &["token", "create", "--pool", "worker", "-q"]);
     assert!(
         s.wait_stderr("\"event\":\"tokens-diverge\"", Duration::from_secs(10)),

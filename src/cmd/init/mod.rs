@@ -132,6 +132,7 @@ fn inputs(args: &InitArgs, plan: ask::Plan, transport: Transport) -> Result<Init
             proxy_protocol_from: Vec::new(),
             url: url.as_ref().map(|a| a.url.clone()),
             urls: Default::default(),
+            store: None,
         },
         sans,
         url_host: url.map(|a| a.host),

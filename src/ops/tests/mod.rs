@@ -62,6 +62,7 @@ impl Lab {
                 proxy_protocol_from: Vec::new(),
                 url: None,
                 urls: Default::default(),
+                store: None,
             },
             sans: Vec::new(),
             url_host: None,

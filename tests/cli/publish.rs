@@ -1,0 +1,293 @@
+//! Revocation is final and the store is the directory's own (issue 45, points 2 and 3), with a
+//! real etcd member: a directory remembers the store it publishes to; every publish reconciles
+//! with what the store holds, so an older copy of the directory can neither undo a revocation
+//! nor take away a machine another copy added; a store or prefix of another asset directory is
+//! refused, naming both; serve honours a revocation from the directory as from the store.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::store::{Etcd, assets, replica, status};
+use crate::support::{copy_dir, machine_token, ok, run, snapshot};
+
+fn store_args(url: &str) -> Vec<&str> {
+    vec!["--store", url, "--store-insecure"]
+}
+
+/// The id of machine `name`'s token in the directory `a`.
+fn token_id(a: &Path, name: &str) -> String {
+    machine_token(a, name)
+        .split('.')
+        .next()
+        .unwrap()
+        .to_string()
+}
+
+/// The published state, read as `token publish`'s readers read it: through `machine list`'s
+/// store is not enough (it shows fetches), so the store is read directly.
+fn published(url: &str) -> serde_json::Value {
+    let view = crate::replicas::View::new(url);
+    view.published()
+}
+
+#[test]
+fn an_older_copy_of_the_directory_can_neither_undo_a_revocation_nor_lose_a_machine() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    // The first --store command publishes, and the directory remembers the store.
+    let mut args = vec!["machine", "add", "w1", "--pool", "worker", "-q"];
+    args.extend(store_args(&url));
+    ok(d.path(), &args);
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("mcsctl.json")).unwrap()).unwrap();
+    assert_eq!(cfg["store"]["url"], url.as_str(), "{cfg}");
+    assert_eq!(cfg["store"]["generation"], 1, "{cfg}");
+    let older = d.path().join("older");
+    copy_dir(&a, &older);
+    let older_dir = older.to_str().unwrap();
+
+    // The directory revokes w0's token, without --store: it goes to the store it remembers.
+    let w0 = token_id(&a, "w0");
+    let w0_bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let (code, _, err) = run(d.path(), &["token", "revoke", &w0]);
+    assert_eq!(code, 0, "{err}");
+    let revoked_in_store = |id: &str| {
+        published(&url)["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == id && t["state"] == "revoked")
+    };
+    assert!(revoked_in_store(&w0));
+    let s = replica(d.path(), &url, "a", &[]);
+    assert_eq!(status(&s, &a, &w0_bearer), 401);
+
+    // The older copy revokes w1's: it takes w0's revocation from the store and keeps it.
+    let w1 = token_id(&a, "w1");
+    let (code, _, err) = run(d.path(), &["--dir", older_dir, "token", "revoke", &w1]);
+    assert!(revoked_in_store(&w1));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("token {w0} is revoked in the store {url} (by another copy of this directory): revoked here too")),
+        "{err}"
+    );
+    assert!(
+        err.contains("was last published by another copy of this directory (generation 2, this one's 1): reconciled"),
+        "{err}"
+    );
+    let older_tokens = std::fs::read_to_string(older.join("auth/tokens.json")).unwrap();
+    let t: serde_json::Value = serde_json::from_str(&older_tokens).unwrap();
+    let state = |id: &str| {
+        t["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap()["state"]
+            .clone()
+    };
+    assert_eq!(state(&w0), "revoked");
+    let p = published(&url);
+    let pstate = |id: &str| {
+        p["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["id"] == id)
+            .unwrap()["state"]
+            .clone()
+    };
+    assert_eq!(
+        (pstate(&w0), pstate(&w1)),
+        ("revoked".into(), "revoked".into())
+    );
+    assert_eq!(p["generation"], 3);
+    assert_eq!(status(&s, &a, &w0_bearer), 401, "w0 stays revoked");
+
+    // The directory adds w9; the older copy, which never saw it, is refused and unchanged.
+    ok(
+        d.path(),
+        &["machine", "add", "w9", "--pool", "worker", "-q"],
+    );
+    let before = snapshot(&older);
+    let (code, _, err) = run(
+        d.path(),
+        &["--dir", older_dir, "token", "create", "--pool", "worker"],
+    );
+    assert_eq!(code, 1, "{err}");
+    let w9 = token_id(&a, "w9");
+    assert!(
+        err.contains(&format!(
+            "holds 1 live token(s) this directory does not have: {w9} (machine w9)"
+        )) && err.contains("nothing changed"),
+        "{err}"
+    );
+    assert_eq!(before, snapshot(&older), "the older copy changed");
+    let w9_bearer = format!("Bearer {}", machine_token(&a, "w9"));
+    let start = std::time::Instant::now();
+    while status(&s, &a, &w9_bearer) != 200 {
+        assert!(start.elapsed() < Duration::from_secs(10), "w9 never served");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn token_publish_publishes_for_real_and_a_directory_keeps_to_its_store() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    // A directory that never published: token publish needs --store.
+    let (code, _, err) = run(d.path(), &["token", "publish"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("this directory has not published to a store yet"),
+        "{err}"
+    );
+    let mut args = vec!["token", "publish"];
+    args.extend(store_args(&url));
+    let out = ok(d.path(), &args);
+    assert_eq!(out, "published 4 token(s), 4 live, generation 1\n");
+    // --dry-run publishes nothing.
+    let mut args = vec!["token", "prune", "--dry-run"];
+    args.extend(store_args(&url));
+    let (code, _, err) = run(d.path(), &args);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!(
+            "dry run: nothing was published to the store {url}"
+        )),
+        "{err}"
+    );
+    assert_eq!(published(&url)["generation"], 1);
+    // Another prefix of the same members is another store: refused, unless moved there.
+    let w0 = token_id(&a, "w0");
+    let before = snapshot(&a);
+    let mut args = vec!["token", "revoke", &w0, "--store-prefix", "/elsewhere/"];
+    args.extend(store_args(&url));
+    let (code, _, err) = run(d.path(), &args);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains(&format!("this directory publishes its tokens to the store {url} (prefix /mcsctl/demo.example.com/, remembered in mcsctl.json), not {url} (prefix /elsewhere/): nothing changed")),
+        "{err}"
+    );
+    assert_eq!(before, snapshot(&a));
+    let mut args = vec!["token", "publish", "--store-prefix", "/elsewhere/"];
+    args.extend(store_args(&url));
+    assert_eq!(
+        ok(d.path(), &args),
+        "published 4 token(s), 4 live, generation 2\n"
+    );
+    let cfg: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(a.join("mcsctl.json")).unwrap()).unwrap();
+    assert_eq!(cfg["store"]["prefix"], "/elsewhere/", "{cfg}");
+}
+
+#[test]
+fn a_store_or_prefix_of_another_asset_directory_is_refused_naming_both() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let url = etcd.url();
+    // Two clusters named alike: the same default prefix.
+    let (d1, a1) = assets(&[]);
+    let (d2, a2) = assets(&[]);
+    let mut args = vec!["token", "create", "--pool", "worker", "-q"];
+    args.extend(store_args(&url));
+    ok(d1.path(), &args);
+    let id1 = serde_json::from_slice::<serde_json::Value>(
+        &std::fs::read(a1.join("mcsctl.json")).unwrap(),
+    )
+    .unwrap()["store"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let before = snapshot(&a2);
+    let (code, _, err) = run(d2.path(), &args);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "holds the tokens of another asset directory (id {id1}), not this one's (id "
+        )) && err.contains("nothing changed"),
+        "{err}"
+    );
+    assert_eq!(before, snapshot(&a2));
+    // A prefix inside the first's: refused, naming it.
+    let mut nested = args.clone();
+    nested.extend(["--store-prefix", "/mcsctl/demo.example.com/nested/"]);
+    let (code, _, err) = run(d2.path(), &nested);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains(&format!("the prefix /mcsctl/demo.example.com/nested/ nests with /mcsctl/demo.example.com/, where asset directory {id1} publishes its tokens")),
+        "{err}"
+    );
+    // Its own prefix beside it: fine.
+    let mut own = args.clone();
+    own.extend(["--store-prefix", "/mcsctl/second/"]);
+    ok(d2.path(), &own);
+    // A serve of the first directory refuses a state another directory put in its place.
+    let s = replica(d1.path(), &url, "a", &[]);
+    let view = crate::replicas::View::new(&url);
+    let mut forged = view.published();
+    forged["owner"] = "0123456789abcdef0123456789abcdef".into();
+    forged["generation"] = 99.into();
+    view.put_published(&forged);
+    assert!(
+        s.wait_stderr("store-tokens-refused", Duration::from_secs(10)),
+        "{}",
+        s.stderr()
+    );
+    assert!(
+        s.stderr().contains(&format!("published by another asset directory (id 0123456789abcdef0123456789abcdef), not this one (id {id1}")),
+        "{}",
+        s.stderr()
+    );
+}
+
+#[test]
+fn serve_honours_a_revocation_the_directory_has_and_the_store_has_not() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    let mut args = vec!["token", "publish"];
+    args.extend(store_args(&url));
+    ok(d.path(), &args);
+    let s = replica(d.path(), &url, "a", &[]);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    assert_eq!(status(&s, &a, &bearer), 200);
+    // A copy of the directory that remembers no store revokes w0 locally, and is put in place
+    // of serve's: the store still has w0 live, serve refuses it all the same, and says why.
+    let cfg = a.join("mcsctl.json");
+    let mut c: serde_json::Value = serde_json::from_slice(&std::fs::read(&cfg).unwrap()).unwrap();
+    c.as_object_mut().unwrap().remove("store");
+    std::fs::write(&cfg, serde_json::to_vec_pretty(&c).unwrap()).unwrap();
+    let w1 = format!("Bearer {}", {
+        ok(
+            d.path(),
+            &["machine", "add", "w1", "--pool", "worker", "-q"],
+        );
+        machine_token(&a, "w1")
+    });
+    let w0 = token_id(&a, "w0");
+    ok(d.path(), &["token", "revoke", &w0, "-q"]);
+    assert!(
+        s.wait_stderr(
+            &format!(
+                "token(s) {w0} are revoked in the directory's auth/tokens.json but not in the store"
+            ),
+            Duration::from_secs(10)
+        ),
+        "{}",
+        s.stderr()
+    );
+    assert_eq!(status(&s, &a, &bearer), 401);
+    assert_eq!(
+        published(&url)["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["id"] == w0.as_str())
+            .unwrap()["state"],
+        "active"
+    );
+    // A token only the directory has is not served: the store's state decides what lives.
+    assert_eq!(status(&s, &a, &w1), 401);
+}
