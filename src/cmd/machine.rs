@@ -136,7 +136,7 @@ fn cells(r: &MachineRow) -> Vec<String> {
             None => "not yet".into(),
             Some(f) => format!(
                 "{}x{}, last {} from {} (spec {})",
-                r.fetches.len(),
+                r.fetches.len() as u64 + r.unrecorded_fetches,
                 match r.fetches.iter().filter(|f| f.unknown).count() {
                     0 => String::new(),
                     n => format!(" ({n} of unknown outcome)"),

@@ -273,6 +273,9 @@ pub struct Ledger {
     pub backend: Backend,
     /// Every record, oldest first.
     pub records: Vec<Record>,
+    /// Per token id, fetches past the records kept of a token with unlimited uses (the store
+    /// keeps the first `store::counted::KEEP` as records, and counts the rest).
+    pub unrecorded: std::collections::HashMap<String, u64>,
 }
 
 /// Where a ledger's records live.
@@ -293,6 +296,7 @@ impl Ledger {
         Ok(Ledger {
             records: read(&files)?,
             backend: Backend::Files(files),
+            unrecorded: Default::default(),
         })
     }
 
@@ -311,12 +315,18 @@ impl Ledger {
         }
     }
 
-    /// The records read from the store `url` (oldest first).
-    pub fn of_store(url: String, mut records: Vec<Record>) -> Ledger {
+    /// The records read from the store `url` (oldest first), and its counts of the fetches
+    /// past them.
+    pub fn of_store(
+        url: String,
+        mut records: Vec<Record>,
+        unrecorded: std::collections::HashMap<String, u64>,
+    ) -> Ledger {
         records.sort_by(|a, b| a.time.cmp(&b.time));
         Ledger {
             backend: Backend::Store(url),
             records,
+            unrecorded,
         }
     }
 }

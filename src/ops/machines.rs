@@ -124,6 +124,9 @@ pub struct MachineRow {
     pub pointer: String,
     /// The full-config fetches its token made, from the ledgers, oldest first.
     pub fetches: Vec<crate::ledger::Record>,
+    /// Fetches past those records, counted only (a token with unlimited uses in the store).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub unrecorded_fetches: u64,
     /// Its way from the first fetch to a Ready node, as far as the cluster's CSRs and Nodes
     /// (when given) show it.
     pub trail: super::trail::Trail,
@@ -339,6 +342,8 @@ pub fn list(
     now: OffsetDateTime,
 ) -> Vec<MachineRow> {
     let ledger = snap.ledger.as_ref().map_or(&[][..], |l| &l.records[..]);
+    let none = Default::default();
+    let unrecorded = snap.ledger.as_ref().map_or(&none, |l| &l.unrecorded);
     // Indexes, not scans: 100,000 machines are listed in linear time.
     let tokens: std::collections::HashMap<&str, &crate::token::Token> = snap
         .tokens
@@ -353,6 +358,7 @@ pub fn list(
         .map(|m| {
             let mut r = row(m, tokens.get(m.token.as_str()).copied(), &snap.dir, now);
             r.fetches = fetches_of(m, &by_token).cloned().collect();
+            r.unrecorded_fetches = unrecorded.get(&m.token).copied().unwrap_or(0);
             r.trail = super::trail::trail(&m.name, &r.fetches, cluster, now);
             r
         })
@@ -404,6 +410,7 @@ fn row(
             .display()
             .to_string(),
         fetches: Vec::new(),
+        unrecorded_fetches: 0,
         trail: super::trail::Trail {
             steps: Vec::new(),
             next: None,
@@ -452,4 +459,8 @@ fn fetch_of(f: &crate::ledger::Record) -> Option<(OffsetDateTime, IpAddr)> {
     let at = OffsetDateTime::parse(&f.time, &time::format_description::well_known::Rfc3339).ok()?;
     let from = f.client.parse::<std::net::SocketAddr>().ok()?.ip();
     Some((at, from))
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }

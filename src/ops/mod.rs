@@ -166,13 +166,13 @@ impl Snapshot {
                 self.dir.root().display()
             );
         };
-        let records = crate::store::blocking(async {
-            crate::store::Store::connect(&o, &cluster)
-                .await?
-                .records(now.unix_timestamp())
-                .await
+        let (records, unrecorded) = crate::store::blocking(async {
+            let s = crate::store::Store::connect(&o, &cluster).await?;
+            let unrecorded = s.unrecorded().await.map_err(anyhow::Error::msg)?;
+            Ok((s.records(now.unix_timestamp()).await?, unrecorded))
         })?;
-        self.ledger = Some(crate::ledger::Ledger::of_store(o.url.to_string(), records));
+        let url = o.url.to_string();
+        self.ledger = Some(crate::ledger::Ledger::of_store(url, records, unrecorded));
         Ok(self)
     }
 

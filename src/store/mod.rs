@@ -8,7 +8,8 @@
 //! `--store-prefix` says otherwise):
 //! - `claims/<token id>`: a token with limited uses: its whole and cut fetches, and those being
 //!   sent (JSON), changed only by compare-and-swap on its revision;
-//! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line;
+//! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line (of a token with
+//!   unlimited uses, the first [`counted::KEEP`]; `counts/<token id>` counts them and the rest);
 //! - `holders/<replica>-<nonce>`: a serve process claiming fetches, under an etcd lease it
 //!   keeps alive ([`holders`]); the claim protocol is in [`claims`] and docs/replicas.md.
 //!
@@ -18,6 +19,7 @@
 pub mod auth;
 pub mod batch;
 pub mod claims;
+pub mod counted;
 pub mod holders;
 pub mod import;
 pub mod url;

@@ -291,3 +291,50 @@ fn serve_honours_a_revocation_the_directory_has_and_the_store_has_not() {
     // A token only the directory has is not served: the store's state decides what lives.
     assert_eq!(status(&s, &a, &w1), 401);
 }
+
+#[test]
+fn a_token_with_unlimited_uses_keeps_its_first_records_and_counts_the_rest() {
+    let Some(etcd) = Etcd::start(1) else { return };
+    let (d, a) = assets(&[]);
+    let url = etcd.url();
+    let mut args = vec![
+        "machine", "add", "w0", "--pool", "worker", "--uses", "0", "-q",
+    ];
+    args.extend(store_args(&url));
+    ok(d.path(), &args);
+    let s = replica(d.path(), &url, "a", &[]);
+    let bearer = format!("Bearer {}", machine_token(&a, "w0"));
+    let keep = mcsctl::store::counted::KEEP as usize;
+    let mut c = crate::support::Https::connect(s.addr, &a.join("tls/mcs-ca.crt"));
+    for i in 0..keep + 5 {
+        let r = c
+            .request("GET", "/config/worker", &[("Authorization", &bearer)])
+            .unwrap();
+        assert_eq!(r.status, 200, "fetch {i}");
+    }
+    // Each fetch's record (or count) is settled in the background: wait for the last.
+    let start = std::time::Instant::now();
+    let list = |fmt: &str| {
+        let mut args = vec!["machine", "list", "--format", fmt];
+        args.extend(store_args(&url));
+        ok(d.path(), &args)
+    };
+    loop {
+        let v: serde_json::Value = serde_json::from_str(&list("json")).unwrap();
+        let m = &v["machines"][0];
+        let records = m["fetches"].as_array().unwrap();
+        let whole = records.iter().filter(|f| f["whole"] == true).count();
+        if whole == keep && m["unrecordedFetches"] == 5 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{whole} whole records, {} counted: {}",
+            m["unrecordedFetches"],
+            s.stderr()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let text = list("text");
+    assert!(text.contains(&format!("{}x, last", keep + 5)), "{text}");
+}

@@ -67,6 +67,9 @@ struct Pending {
     /// The record, `"whole":false`, without its newline.
     record: String,
     limited: bool,
+    /// Its record is in the store (a token of unlimited uses past its kept records: counted
+    /// only, nothing to rewrite).
+    recorded: bool,
 }
 
 /// The fetches of machine tokens, claimed in the store.
@@ -281,10 +284,10 @@ impl StoreFetches {
         let claim = format!("{holder}-{id}");
         let record = String::from_utf8_lossy(&line[..line.len() - 1]).into_owned();
         let fetch_key = store::fetch_key(&f.token, &claim);
+        let mut recorded = true;
         let left = if f.uses.is_none() {
-            self.ctx
-                .store
-                .put(&fetch_key, record.as_bytes())
+            recorded = (self.ctx.store)
+                .count_fetch(&f.token, &fetch_key, record.as_bytes())
                 .await
                 .map_err(Refusal::Unrecorded)?;
             None
@@ -313,6 +316,7 @@ impl StoreFetches {
                 holder,
                 record,
                 limited: f.uses.is_some(),
+                recorded,
             },
         );
         Ok(Claimed {
@@ -370,6 +374,9 @@ impl StoreFetches {
         };
         let ctx = self.ctx.clone();
         if !p.limited {
+            if !p.recorded {
+                return;
+            }
             self.spawn_settle(async move {
                 let key = store::fetch_key(&e.token, &e.claim);
                 let _ = retry(&ctx, &e, || ctx.store.put(&key, e.record.as_bytes())).await;
@@ -401,6 +408,9 @@ impl StoreFetches {
             let key = store::fetch_key(&p.token, &p.claim);
             let cuts = retry(&ctx, &e, || async {
                 if !p.limited {
+                    if !p.recorded {
+                        return Ok(0);
+                    }
                     return ctx.store.put(&key, text.as_bytes()).await.map(|()| 0);
                 }
                 let now = ctx.clock.now().unix_timestamp();
