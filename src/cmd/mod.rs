@@ -233,7 +233,7 @@ pub(crate) fn commit_and_publish_to<'s, R>(
         cli::store_flags(&r.record)
     );
     t.send(&r, root, &again)?;
-    ui.detail(format!(
+    ui.info(format!(
         "published {} token(s) to the store {url} (generation {})",
         r.published.tokens.len(),
         r.published.generation
