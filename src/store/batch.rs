@@ -4,7 +4,7 @@
 use anyhow::{Result, anyhow};
 use etcd_client::{Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 
-use super::{FETCHES, Store, claims};
+use super::{FETCHES, Store, claims, prefix_end};
 use crate::ledger::Record;
 
 /// At most this many keys in one transaction (etcd's default `--max-txn-ops`).
@@ -31,18 +31,6 @@ async fn kv_txn(
 
 /// Keys read in one request.
 const PAGE: i64 = 1000;
-
-/// The first key after every key starting with `prefix` (etcd's range end for a prefix).
-pub(super) fn prefix_end(prefix: &str) -> Vec<u8> {
-    let mut end = prefix.as_bytes().to_vec();
-    while let Some(b) = end.pop() {
-        if b < 0xff {
-            end.push(b + 1);
-            return end;
-        }
-    }
-    vec![0]
-}
 
 impl Store {
     /// Sorts out the records still `false` in `out` (`open`: index, token, claim): being sent

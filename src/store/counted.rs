@@ -64,7 +64,7 @@ impl Store {
         let prefix = self.key(COUNTS);
         let r = self
             .kv(|mut kv| {
-                let (key, end) = (prefix.clone(), super::batch::prefix_end(&prefix));
+                let (key, end) = (prefix.clone(), super::prefix_end(&prefix));
                 let o = etcd_client::GetOptions::new().with_range(end);
                 async move { kv.get(key, Some(o)).await }
             })

@@ -83,7 +83,7 @@ impl Store {
         ttl: Duration,
     ) -> Result<Holder, Unregistered> {
         let prefix = self.key(HOLDERS);
-        let end = super::batch::prefix_end(&prefix);
+        let end = super::prefix_end(&prefix);
         let lease = self
             .client
             .lease_client()
@@ -207,7 +207,7 @@ impl Store {
     /// Every live holder (readers sort the records out by it).
     pub async fn live_holders(&self) -> Result<HashSet<String>, String> {
         let prefix = self.key(HOLDERS);
-        let end = super::batch::prefix_end(&prefix);
+        let end = super::prefix_end(&prefix);
         let r = self
             .kv(|mut kv| {
                 let (key, end) = (prefix.clone(), end.clone());

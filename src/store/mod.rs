@@ -377,6 +377,18 @@ pub fn fetch_key(token: &str, claim: &str) -> String {
     format!("{FETCHES}{token}/{claim}")
 }
 
+/// The first key after every key starting with `prefix` (etcd's range end for a prefix).
+pub(crate) fn prefix_end(prefix: &str) -> Vec<u8> {
+    let mut end = prefix.as_bytes().to_vec();
+    while let Some(b) = end.pop() {
+        if b < 0xff {
+            end.push(b + 1);
+            return end;
+        }
+    }
+    vec![0]
+}
+
 /// Runs `f` on a runtime of its own: for the commands that read the store once.
 pub fn blocking<T>(f: impl std::future::Future<Output = Result<T>>) -> Result<T> {
     tokio::runtime::Builder::new_current_thread()
