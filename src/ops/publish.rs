@@ -125,6 +125,7 @@ pub fn reconcile(
     let mut gone: Vec<String> = Vec::new();
     let mut generation = record.generation;
     let mut elsewhere = None;
+    let mut behind = None;
     if let Some(p) = theirs {
         if let Some(owner) = p.owner.as_deref().filter(|o| *o != record.id) {
             bail!(
@@ -148,32 +149,18 @@ pub fn reconcile(
             }
         }
         let ids: HashSet<&str> = tokens.tokens.iter().map(|t| t.id.as_str()).collect();
-        let missing: Vec<String> = p
-            .tokens
-            .iter()
-            .filter(|t| t.is_live(now) && !ids.contains(t.id.as_str()))
-            .map(|t| match &t.machine {
-                Some(m) => format!("{} (machine {m})", t.id),
-                None => t.id.clone(),
-            })
-            .collect();
-        if !missing.is_empty() {
-            bail!(
-                "the store {} holds {} live token(s) this directory does not have: {}. They were published from another copy of this asset directory (generation {}; this one last published {}); publishing from here would take them from every serve replica. Run the command in that copy, or copy its auth/tokens.json and auth/machines.json here first",
-                record.url,
-                missing.len(),
-                missing.join(", "),
-                p.generation,
-                record.generation
-            );
-        }
+        refuse_missing(p, &ids, record, now)?;
         gone = self::gone(p, &ids);
-        if p.generation != record.generation {
+        if p.generation > record.generation {
             elsewhere = Some(p.generation);
         }
+        behind = (p.generation < record.generation).then_some(p.generation);
         generation = generation.max(p.generation);
     }
-    let notes = notes(&adopted, elsewhere, record);
+    let mut notes = notes(&adopted, elsewhere, record);
+    if let Some(g) = behind {
+        notes.push(Note::Info(format!("the store {} still holds generation {g}: this directory's last publish (generation {}) did not reach it, and this one carries it", record.url, record.generation)));
+    }
     let record = StoreRecord {
         generation: generation + 1,
         ..record.clone()
@@ -192,6 +179,36 @@ pub fn reconcile(
         elsewhere,
         notes,
     })
+}
+
+/// Refuses when `theirs` holds a live token the directory (`ours`: its ids) lacks: another
+/// copy made it, and publishing would take it from every replica.
+fn refuse_missing(
+    p: &Published,
+    ids: &HashSet<&str>,
+    record: &StoreRecord,
+    now: OffsetDateTime,
+) -> Result<()> {
+    let missing: Vec<String> = p
+        .tokens
+        .iter()
+        .filter(|t| t.is_live(now) && !ids.contains(t.id.as_str()))
+        .map(|t| match &t.machine {
+            Some(m) => format!("{} (machine {m})", t.id),
+            None => t.id.clone(),
+        })
+        .collect();
+    if !missing.is_empty() {
+        bail!(
+            "the store {} holds {} live token(s) this directory does not have: {}. They were published from another copy of this asset directory (generation {}; this one last published {}); publishing from here would take them from every serve replica. Run the command in that copy, or copy its auth/tokens.json and auth/machines.json here first",
+            record.url,
+            missing.len(),
+            missing.join(", "),
+            p.generation,
+            record.generation
+        );
+    }
+    Ok(())
 }
 
 /// What an admin should know of a reconciliation.

@@ -222,7 +222,7 @@ fn publish(
         shared.log.event(
             "tokens-diverge",
             &format!(
-                "auth/tokens.json changed, but the tokens the store published (revision {rev}) are served, not the directory's: publish the change (the token and machine commands with --store) for every replica to serve it"
+                "auth/tokens.json changed, but the tokens the store published (revision {rev}) are served, not the directory's (its revocations count all the same): publish the change with `mcsctl token publish` from the directory that made it (with --store and its flags if that directory has not published to this store) for every replica to serve it"
             ),
         );
     }

@@ -338,3 +338,109 @@ fn a_token_with_unlimited_uses_keeps_its_first_records_and_counts_the_rest() {
     let text = list("text");
     assert!(text.contains(&format!("{}x, last", keep + 5)), "{text}");
 }
+
+/// Fills the store at `url` until it refuses writes (its backend quota spent): reads still
+/// answer, writes fail with "database space exceeded".
+fn fill(url: &str) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let endpoint = url.trim_start_matches("etcd://").to_string();
+    rt.block_on(async {
+        let mut c = etcd_client::Client::connect([endpoint], None)
+            .await
+            .unwrap();
+        for i in 0..100 {
+            let v = vec![b'x'; 200_000];
+            if c.put(format!("/fill/{i}"), v, None).await.is_err() {
+                return;
+            }
+        }
+        panic!("the store never filled");
+    });
+}
+
+/// Gives the store its space back: the fill deleted, compacted, defragmented, the alarm off.
+fn unfill(url: &str) {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let endpoint = url.trim_start_matches("etcd://").to_string();
+    rt.block_on(async {
+        let mut c = etcd_client::Client::connect([endpoint], None)
+            .await
+            .unwrap();
+        let o = etcd_client::DeleteOptions::new().with_prefix();
+        let r = c.delete("/fill/", Some(o)).await.unwrap();
+        let rev = r.header().unwrap().revision();
+        let o = etcd_client::CompactionOptions::new().with_physical();
+        c.compact(rev, Some(o)).await.unwrap();
+        c.defragment().await.unwrap();
+        // As `etcdctl alarm disarm` does: each alarm raised, by its member.
+        let raised = c
+            .alarm(
+                etcd_client::AlarmAction::Get,
+                etcd_client::AlarmType::None,
+                None,
+            )
+            .await
+            .unwrap();
+        for m in raised.alarms() {
+            let mut o = etcd_client::AlarmOptions::new();
+            o.with_member(m.member_id());
+            c.alarm(
+                etcd_client::AlarmAction::Deactivate,
+                etcd_client::AlarmType::Nospace,
+                Some(o),
+            )
+            .await
+            .unwrap();
+        }
+    });
+}
+
+#[test]
+fn a_publish_that_fails_after_the_change_landed_names_the_command_that_publishes_it() {
+    let Some(etcd) = Etcd::start_args(1, &["--quota-backend-bytes", "1048576"]) else {
+        return;
+    };
+    let (d, a) = assets(&["w0"]);
+    let url = etcd.url();
+    let mut args = vec!["token", "publish"];
+    args.extend(store_args(&url));
+    ok(d.path(), &args);
+    // The store reads and refuses writes: the revocation lands in the directory, not there.
+    fill(&url);
+    let w0 = token_id(&a, "w0");
+    let (code, _, err) = run(d.path(), &["token", "revoke", &w0]);
+    assert_eq!(code, 1, "{err}");
+    let again = format!(
+        "mcsctl --dir mcs-assets token publish --store {url} --store-insecure --store-prefix /mcsctl/demo.example.com/"
+    );
+    assert!(
+        err.contains("database space exceeded")
+            && err.contains(&format!(
+                "the change is in mcs-assets but not in the store {url}, so serve replicas keep the tokens they had; publish it with `{again}`"
+            )),
+        "{err}"
+    );
+    let tokens = std::fs::read_to_string(a.join("auth/tokens.json")).unwrap();
+    assert!(tokens.contains("\"revoked\""), "{tokens}");
+    // The advice, run as written once the store takes writes again, publishes it.
+    unfill(&url);
+    let words: Vec<&str> = again.split(' ').skip(1).collect();
+    let out = ok(d.path(), &words);
+    assert!(
+        out.starts_with("published 4 token(s), 3 live, generation "),
+        "{out}"
+    );
+    assert!(
+        published(&url)["tokens"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["id"] == w0.as_str() && t["state"] == "revoked")
+    );
+}

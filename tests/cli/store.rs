@@ -40,20 +40,27 @@ pub(crate) struct Etcd {
     /// With TLS: the directory holding ca.crt, server.crt/key (and client.crt/key), and every
     /// client must present a certificate of that CA.
     tls: Option<PathBuf>,
+    /// More arguments for every member.
+    extra: Vec<String>,
 }
 
 impl Etcd {
     /// Starts `n` members and waits until the cluster has a leader; `None` when etcd is not
     /// installed and the run skips what needs it.
     pub(crate) fn start(n: usize) -> Option<Etcd> {
-        Etcd::start_with(n, None)
+        Etcd::start_with(n, None, &[])
+    }
+
+    /// Like [`Etcd::start`], each member given `extra` arguments too.
+    pub(crate) fn start_args(n: usize, extra: &[&str]) -> Option<Etcd> {
+        Etcd::start_with(n, None, extra)
     }
 
     /// Every member must answer healthy before the cluster is handed out: a test that stops
     /// one member counts on the others. A port let go by [`free_ports`] can be taken by another
     /// process before its member binds it (that member then exits); the cluster is then started
     /// again on other ports, in a new directory, at most three times.
-    fn start_with(n: usize, tls: Option<PathBuf>) -> Option<Etcd> {
+    fn start_with(n: usize, tls: Option<PathBuf>, extra: &[&str]) -> Option<Etcd> {
         let bin = tool("etcd", "ETCD_BIN", "etcd/usr/bin/etcd")?;
         let mut failed = String::new();
         for _ in 0..3 {
@@ -71,6 +78,7 @@ impl Etcd {
                 members,
                 dir: tempfile::tempdir().unwrap(),
                 tls: tls.clone(),
+                extra: extra.iter().map(|a| a.to_string()).collect(),
             };
             for i in 0..n {
                 e.spawn(i);
@@ -128,6 +136,7 @@ impl Etcd {
                 .arg("--client-cert-auth");
         }
         let child = cmd
+            .args(&self.extra)
             .args(["--name", &m.name])
             .arg("--data-dir")
             .arg(self.dir.path().join(&m.name))
@@ -698,7 +707,7 @@ fn a_store_over_tls_with_client_certificates() {
     if tls_files(certs.path()).is_none() {
         return;
     }
-    let Some(etcd) = Etcd::start_with(1, Some(certs.path().to_path_buf())) else {
+    let Some(etcd) = Etcd::start_with(1, Some(certs.path().to_path_buf()), &[]) else {
         return;
     };
     let (d, a) = assets(&["w0"]);
