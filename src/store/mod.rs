@@ -177,7 +177,16 @@ impl Store {
             }
             other => other.to_string(),
         };
-        format!("the store {} did not answer: {why}", self.url)
+        // A member that answered with an error (no space left, a permission) refused; the
+        // others did not answer.
+        let answered = matches!(e, etcd_client::Error::GRpcStatus(s)
+            if !matches!(s.code(), tonic::Code::Unavailable | tonic::Code::DeadlineExceeded | tonic::Code::Unknown | tonic::Code::Cancelled));
+        let verb = if answered {
+            "refused the request"
+        } else {
+            "did not answer"
+        };
+        format!("the store {} {verb}: {why}", self.url)
     }
 
     /// Runs `op` on the key-value client, again when a member could not be reached (the

@@ -420,7 +420,7 @@ fn a_publish_that_fails_after_the_change_landed_names_the_command_that_publishes
         "mcsctl --dir mcs-assets token publish --store {url} --store-insecure --store-prefix /mcsctl/demo.example.com/"
     );
     assert!(
-        err.contains("database space exceeded")
+        err.contains("refused the request: etcdserver: mvcc: database space exceeded")
             && err.contains(&format!(
                 "the change is in mcs-assets but not in the store {url}, so serve replicas keep the tokens they had; publish it with `{again}`"
             )),
