@@ -338,6 +338,22 @@ fn a_fetch_whose_replica_is_lost_after_its_end_mark_stays_spent_and_a_restart_co
         err.contains("w1: its fetch at") && err.contains("may have gone out whole"),
         "{err}"
     );
+    // `inspect` of the pointer config about to boot w1 says so, and fails it.
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "inspect",
+            "mcs-assets/machines/w1.ign",
+            "--store",
+            &url,
+            "--store-insecure",
+        ],
+    );
+    assert_eq!(code, 4, "{out}");
+    assert!(
+        out.contains("may have gone out whole") && out.contains("serve answers 401 to it"),
+        "{out}"
+    );
     // The admin gives w1 a new token: it fetches.
     ok(
         d.path(),
