@@ -109,6 +109,17 @@ impl Ui {
         eprintln!("{prefix} {}", crate::escape::text(msg.as_ref(), false));
     }
 
+    /// An error on stderr that does not end the command (a pool refused while the others are
+    /// written): the command exits 1 after it.
+    pub fn error(&self, msg: impl AsRef<str>) {
+        let prefix = if self.color_err {
+            console::style("error:").red().bold().to_string()
+        } else {
+            "error:".into()
+        };
+        eprintln!("{prefix} {}", crate::escape::text(msg.as_ref(), false));
+    }
+
     /// Writes text data to stdout, with controls and bidi characters from inputs escaped
     /// (JSON is written as serde_json escapes it).
     pub fn out(&self, text: impl AsRef<str>) -> Result<()> {

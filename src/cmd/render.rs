@@ -44,9 +44,15 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
         let (_, out) = super::commit(ui, &lock, out)?;
         (out.report, out.notes)
     };
+    report.unserved.iter().for_each(|r| ui.error(r.to_string()));
+    let code = if report.unserved.is_empty() {
+        exit::OK
+    } else {
+        exit::ERROR
+    };
     if let Some(diffs) = &report.dry_run {
         print_dry_run(ui, diffs)?;
-        return Ok(exit::OK);
+        return Ok(code);
     }
     super::print_notes(ui, &notes);
     if ui.structured() {
@@ -54,7 +60,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
     } else {
         ui.out(report::text(&report, ui.verbose))?;
     }
-    Ok(exit::OK)
+    Ok(code)
 }
 
 /// What render renders from, read.

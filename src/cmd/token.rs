@@ -209,11 +209,7 @@ pub fn publish(ui: &Ui, dir: &AssetDir, a: &TokenPublishArgs, now: OffsetDateTim
             "token publish needs --store etcd://HOST:PORT[,HOST:PORT...]: this directory has not published to a store yet",
         ));
     };
-    let out = crate::ops::Outcome {
-        change: None,
-        report: (),
-        notes: Vec::new(),
-    };
+    let out = crate::ops::Outcome::unchanged(());
     let (_, _, p) = super::commit_and_publish_to(ui, &lock, &snap, out, Some(target), now)?;
     let Some(p) = p else { return Ok(exit::OK) };
     let live = p.tokens.iter().filter(|t| t.is_live(now)).count();

@@ -263,3 +263,14 @@ pub struct Outcome<'a, R> {
     /// Warnings and remarks, in order.
     pub notes: Vec<Note>,
 }
+
+impl<R> Outcome<'_, R> {
+    /// Nothing to change, nothing to say: only `report`.
+    pub fn unchanged(report: R) -> Self {
+        Outcome {
+            change: None,
+            report,
+            notes: Vec::new(),
+        }
+    }
+}

@@ -11,6 +11,7 @@ mod conventions;
 mod crash;
 mod csr;
 mod custody;
+mod day2;
 mod docs;
 mod doctor;
 mod evidence;

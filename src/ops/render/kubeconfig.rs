@@ -102,3 +102,19 @@ pub fn stage(change: &mut Change<'_>, bytes: &[u8]) {
         Overwrite::Allow,
     );
 }
+
+/// OpenShift configs without a bootstrap kubeconfig: refused, since nodes booted from them
+/// never join (a pipeline must not go green on them), unless `--no-bootstrap-kubeconfig`
+/// says they are meant; then a warning.
+pub(super) fn missing(meant: bool) -> anyhow::Result<super::Note> {
+    let why = "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster";
+    if !meant {
+        anyhow::bail!(
+            "{why}. Pass --bootstrap-kubeconfig FILE ({}), or --no-bootstrap-kubeconfig if configs that cannot join are meant",
+            crate::kubeconfig::HOW_TO_GET
+        );
+    }
+    Ok(super::Note::Warn(format!(
+        "{why} (--no-bootstrap-kubeconfig); a later `mcsctl render --bootstrap-kubeconfig FILE` adds it"
+    )))
+}

@@ -9,6 +9,7 @@ pub mod compare;
 pub mod kubeconfig;
 mod pools;
 pub mod report;
+pub mod served;
 
 use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
@@ -21,7 +22,7 @@ use crate::ignition::SpecVersion;
 use crate::ignition::render::cluster::Served;
 use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::{Dropped, Read, Unselected};
-use crate::ignition::render::secrets::{self, Finding};
+use crate::ignition::render::secrets::Finding;
 use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
 use crate::ignition::spec::Spec;
 use kubeconfig::KubeconfigReport;
@@ -73,6 +74,9 @@ pub struct RenderReport {
     /// The input the ControllerConfig came from, when one was used.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub controller_config: Option<String>,
+    /// Pools refused because serve would not serve their config (nothing written for them).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unserved: Vec<served::Refused>,
 }
 
 /// One pool's new files.
@@ -116,25 +120,14 @@ pub fn machine_configs<'s>(
         kubeconfig: kubeconfig.as_ref().map(|k| k.bytes.as_slice()),
         cluster: &cluster,
     };
-    let mut new = Vec::new();
     let mut refused: Vec<Finding> = Vec::new();
-    for p in pools::pools(mcs, snap)? {
-        let order = render::pool_order(mcs, &p)?;
-        if order.is_empty() {
-            notes.push(Note::Info(format!(
-                "pool {p} (from {}): no MachineConfig applies; not rendered",
-                layout::CONFIG
-            )));
-            continue;
-        }
-        notes.extend(pools::untargeted(snap, mcs, &p));
-        let r = render::render(mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
-        let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
-        let creds = credentials(&r, &pre, inputs.allow_sensitive, &mut refused);
-        new.push(split_pool(r, creds, flavour));
+    let (new, unserved) = render_pools(snap, mcs, opts, &inputs, &mut notes, &mut refused)?;
+    if new.is_empty() && !unserved.is_empty() {
+        let why: Vec<String> = unserved.iter().map(|u| u.to_string()).collect();
+        bail!("{}", why.join("\n"));
     }
     if new.is_empty() {
-        return Err(nothing_selected(read));
+        return Err(pools::nothing_selected(read));
     }
     if !refused.is_empty() {
         let list: Vec<String> = refused.iter().map(|f| f.to_string()).collect();
@@ -144,7 +137,7 @@ pub fn machine_configs<'s>(
         );
     }
     if flavour == Flavour::OpenShift && kubeconfig.is_none() {
-        notes.push(no_kubeconfig(inputs.without_kubeconfig)?);
+        notes.push(kubeconfig::missing(inputs.without_kubeconfig)?);
     }
     let kube_report = kubeconfig.as_ref().map(|k| KubeconfigReport {
         path: layout::BOOTSTRAP_KUBECONFIG,
@@ -161,68 +154,45 @@ pub fn machine_configs<'s>(
         notes,
         read: Some(read),
         controller_config,
+        unserved,
     };
     finish(snap, new, done, &inputs)
 }
 
-/// OpenShift configs without a bootstrap kubeconfig: refused, since nodes booted from them
-/// never join (a pipeline must not go green on them), unless `--no-bootstrap-kubeconfig`
-/// says they are meant; then a warning.
-fn no_kubeconfig(meant: bool) -> Result<Note> {
-    let why = "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster";
-    if !meant {
-        bail!(
-            "{why}. Pass --bootstrap-kubeconfig FILE ({}), or --no-bootstrap-kubeconfig if configs that cannot join are meant",
-            crate::kubeconfig::HOW_TO_GET
-        );
-    }
-    Ok(Note::Warn(format!(
-        "{why} (--no-bootstrap-kubeconfig); a later `mcsctl render --bootstrap-kubeconfig FILE` adds it"
-    )))
-}
-
-/// No pool to render: what each MachineConfig lacked.
-fn nothing_selected(read: &Read) -> anyhow::Error {
-    let left: Vec<String> = read.unselected.iter().map(|u| u.to_string()).collect();
-    anyhow!(
-        "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config{}",
-        render::ROLE_LABEL,
-        if left.is_empty() {
-            String::new()
-        } else {
-            format!("; selected by no pool: {}", left.join(", "))
-        }
-    )
-}
-
-/// The credentials the pre-approval set carries as expected (seed 002); the findings that
-/// are not expected go to `refused`.
-fn credentials(
-    r: &Rendered,
-    pre: &[&MachineConfig],
-    allow: &[String],
+/// Renders each pool of `mcs`: the pools to write, and those serve would refuse (not
+/// written). Pre-approval credentials that are not expected go to `refused`.
+fn render_pools(
+    snap: &Snapshot,
+    mcs: &[MachineConfig],
+    opts: Options<'_>,
+    inputs: &RenderInputs<'_>,
+    notes: &mut Vec<Note>,
     refused: &mut Vec<Finding>,
-) -> Vec<Credential> {
-    let mut creds = Vec::new();
-    if r.pre.appended.contains(&payload::KUBECONFIG) {
-        creds.push(Credential {
-            path: payload::KUBECONFIG.into(),
-            kind: "bootstrap kubeconfig".into(),
-            machine_config: None,
-        });
-    }
-    for f in secrets::scan(pre, allow) {
-        if f.expected() {
-            creds.push(Credential {
-                path: f.path.clone(),
-                kind: f.kind.into(),
-                machine_config: Some(f.machine_config.clone()),
-            });
-        } else if !refused.contains(&f) {
-            refused.push(f);
+) -> Result<(Vec<NewPool>, Vec<served::Refused>)> {
+    let mut new = Vec::new();
+    let mut unserved = Vec::new();
+    for p in pools::pools(mcs, snap)? {
+        let order = render::pool_order(mcs, &p)?;
+        if order.is_empty() {
+            notes.push(Note::Info(format!(
+                "pool {p} (from {}): no MachineConfig applies; not rendered",
+                layout::CONFIG
+            )));
+            continue;
         }
+        notes.extend(pools::untargeted(snap, mcs, &p));
+        let r = render::render(mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
+        if let Some(x) = served::refusal(&p, &full_rel(&p), &r.full.bytes, &order)
+            .or_else(|| served::refusal(&p, &pre_rel(&p), &r.pre.bytes, &order))
+        {
+            unserved.push(x);
+            continue;
+        }
+        let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
+        let creds = report::credentials(&r, &pre, inputs.allow_sensitive, refused);
+        new.push(split_pool(r, creds, opts.flavour));
     }
-    creds
+    Ok((new, unserved))
 }
 
 /// A pool rendered from MachineConfigs: its config, its subset and its report.
@@ -323,6 +293,7 @@ pub fn cluster<'s>(
         notes,
         read: None,
         controller_config: None,
+        unserved: Vec::new(),
     };
     finish(snap, new, done, &inputs)
 }
@@ -363,6 +334,7 @@ pub fn mcs<'s>(
         notes: vec![note],
         read: None,
         controller_config: None,
+        unserved: Vec::new(),
     };
     finish(snap, vec![whole_pool(report, fetched.body)], done, &inputs)
 }
@@ -393,6 +365,8 @@ struct Done<'r> {
     read: Option<&'r Read>,
     /// Where the ControllerConfig came from.
     controller_config: Option<String>,
+    /// Pools refused: serve would not serve them.
+    unserved: Vec<served::Refused>,
 }
 
 /// Compares with what the pools serve now and decides the change: the pools' files, the
@@ -419,6 +393,7 @@ fn finish<'s>(
         unselected: done.read.map(|r| r.unselected.clone()),
         dropped: done.read.map(|r| r.dropped.clone()),
         controller_config: done.controller_config,
+        unserved: done.unserved,
     };
     if inputs.dry_run {
         return Ok(Outcome {

@@ -94,3 +94,19 @@ pub(super) fn pools(mcs: &[MachineConfig], snap: &Snapshot) -> Result<Vec<String
     }
     Ok(pools)
 }
+
+/// No pool to render: what each MachineConfig lacked.
+pub(super) fn nothing_selected(
+    read: &crate::ignition::render::machineconfig::Read,
+) -> anyhow::Error {
+    let left: Vec<String> = read.unselected.iter().map(|u| u.to_string()).collect();
+    anyhow::anyhow!(
+        "no MachineConfig has a role label ({}) naming a pool, and none is a rendered-<pool>-<hash> config{}",
+        crate::ignition::render::ROLE_LABEL,
+        if left.is_empty() {
+            String::new()
+        } else {
+            format!("; selected by no pool: {}", left.join(", "))
+        }
+    )
+}

@@ -234,6 +234,39 @@ pub fn text(report: &super::RenderReport, all: bool) -> String {
     out
 }
 
+/// The credentials the pre-approval set carries as expected (seed 002); the findings that
+/// are not expected go to `refused`.
+pub(super) fn credentials(
+    r: &crate::ignition::render::Rendered,
+    pre: &[&crate::ignition::render::MachineConfig],
+    allow: &[String],
+    refused: &mut Vec<crate::ignition::render::secrets::Finding>,
+) -> Vec<Credential> {
+    let mut creds = Vec::new();
+    if r.pre
+        .appended
+        .contains(&crate::ignition::render::payload::KUBECONFIG)
+    {
+        creds.push(Credential {
+            path: crate::ignition::render::payload::KUBECONFIG.into(),
+            kind: "bootstrap kubeconfig".into(),
+            machine_config: None,
+        });
+    }
+    for f in crate::ignition::render::secrets::scan(pre, allow) {
+        if f.expected() {
+            creds.push(Credential {
+                path: f.path.clone(),
+                kind: f.kind.into(),
+                machine_config: Some(f.machine_config.clone()),
+            });
+        } else if !refused.contains(&f) {
+            refused.push(f);
+        }
+    }
+    creds
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

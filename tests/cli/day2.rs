@@ -1,0 +1,105 @@
+//! Render as the cluster judges it (issue 46): a pool whose merged config serve would refuse is
+//! refused at render, naming the field and the MachineConfigs that contributed it, and nothing
+//! is written for it while the other pools render. The MachineConfigs here are written for
+//! these tests.
+
+use crate::support::{demo, run, snapshot};
+
+/// A MachineConfig of `role` named `name` whose `spec.config` adds `storage` (YAML flow).
+fn mc(name: &str, role: &str, storage: &str) -> String {
+    format!(
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: {role}\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage: {storage}\n"
+    )
+}
+
+#[test]
+fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
+    let d = demo(&[]);
+    // Written for Butane (`contents.inline`): Ignition 3.2.0 has no such field, so the file
+    // has no source, the MCO sets `overwrite` on it, and the merge is not valid Ignition.
+    let butane = mc(
+        "50-worker-motd",
+        "worker",
+        "{files: [{path: /etc/motd, mode: 420, contents: {inline: hello}}]}",
+    );
+    let fine = mc(
+        "50-master-banner",
+        "master",
+        "{files: [{path: /etc/banner, mode: 420, contents: {source: 'data:,hi'}}]}",
+    );
+    let other = mc(
+        "40-worker-issue",
+        "worker",
+        "{files: [{path: /etc/issue, mode: 420, contents: {source: 'data:,x'}}]}",
+    );
+    std::fs::write(
+        d.path().join("mcs.yaml"),
+        [butane, fine, other].join("---\n"),
+    )
+    .unwrap();
+    let before = snapshot(&d.path().join("mcs-assets"));
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("error: pool worker: rendered/worker.ign would not be served: storage.files[1].overwrite: overwrite must be false if source is unspecified; from MachineConfig(s) 50-worker-motd. The MCS would render it and answer 500 to every machine of the pool; nothing was written for it"),
+        "{err}"
+    );
+    // Master renders; nothing of worker is written.
+    let a = d.path().join("mcs-assets");
+    assert!(a.join("rendered/master.ign").exists());
+    assert!(!a.join("rendered/worker.ign").exists());
+    assert!(!before.keys().any(|k| k.ends_with("rendered/worker.ign")));
+    // As JSON, the refusal is data too.
+    let (code, out, _) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+            "-o",
+            "json",
+        ],
+    );
+    assert_eq!(code, 1);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["unserved"][0]["pool"], "worker", "{v}");
+    assert_eq!(
+        v["unserved"][0]["contributedBy"][0], "50-worker-motd",
+        "{v}"
+    );
+    // Only that pool in the input: refused, nothing written.
+    std::fs::write(
+        d.path().join("worker.yaml"),
+        mc(
+            "50-worker-motd",
+            "worker",
+            "{files: [{path: /etc/motd, mode: 420, contents: {inline: hello}}]}",
+        ),
+    )
+    .unwrap();
+    let before = snapshot(&a);
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "worker.yaml",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("error: pool worker: rendered/worker.ign would not be served"),
+        "{err}"
+    );
+    assert_eq!(before, snapshot(&a));
+}
