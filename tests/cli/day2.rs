@@ -103,3 +103,56 @@ fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
     );
     assert_eq!(before, snapshot(&a));
 }
+
+#[test]
+fn a_rendered_machine_config_over_etcd_s_limit_is_refused_and_one_near_it_warned() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    let big = |kib: usize| {
+        mc(
+            "50-worker-big",
+            "worker",
+            &format!(
+                "{{files: [{{path: /etc/big, mode: 420, contents: {{source: 'data:,{}'}}}}]}}",
+                "x".repeat(kib * 1024)
+            ),
+        )
+    };
+    // Past 80% of 1,572,864 bytes: rendered, with the MCO's warning.
+    std::fs::write(d.path().join("near.yaml"), big(1300)).unwrap();
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "near.yaml",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("MachineConfig rendered-worker-")
+            && err.contains("is approaching size limit: ")
+            && err.contains("% of 1572864 byte limit). Consider reducing MachineConfig size to avoid hitting the limit."),
+        "{err}"
+    );
+    // Past it: refused in the MCO's words, nothing written.
+    std::fs::write(d.path().join("over.yaml"), big(1600)).unwrap();
+    let before = snapshot(&a);
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "over.yaml",
+            "--no-bootstrap-kubeconfig",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("rendered MachineConfig rendered-worker-")
+            && err.contains("bytes, max 1572864 bytes). This will exceed etcd's size limit."),
+        "{err}"
+    );
+    assert_eq!(before, snapshot(&a));
+}

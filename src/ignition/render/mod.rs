@@ -252,6 +252,8 @@ fn payload(
         Flavour::OpenShift => {
             refuse_appended_paths(order)?;
             let source = source(order, pool, &merged, opts)?;
+            let mut warnings = warnings;
+            warnings.extend(source.mc.check_size()?);
             let bytes = source
                 .serve(Spec::INTERNAL)
                 .map_err(|e| anyhow!("the MCS could not serve this pool's config: {e}"))?;

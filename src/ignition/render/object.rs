@@ -57,7 +57,32 @@ pub struct Object {
     pub spec: Spec,
 }
 
+/// The largest rendered MachineConfig the MCO creates (`MaxMachineConfigSize`, etcd's default
+/// request limit of 1.5 MiB): its render controller refuses a larger one, and warns past 80%.
+pub const MAX_MACHINE_CONFIG_SIZE: usize = 1_572_864;
+
 impl Object {
+    /// The MCO's size check of a rendered MachineConfig (`ValidateMachineConfigSize`): its
+    /// `json.Marshal` over [`MAX_MACHINE_CONFIG_SIZE`] is an error in the MCO's words; over
+    /// 80% of it, the MCO's warning.
+    pub fn check_size(&self) -> Result<Option<String>> {
+        let size = self.to_json().len();
+        let max = MAX_MACHINE_CONFIG_SIZE;
+        if size > max {
+            bail!(
+                "rendered MachineConfig {} is too large ({size} bytes, max {max} bytes). This will exceed etcd's size limit. Consider reducing the number or size of MachineConfigs, particularly large registry mirror configurations (ImageDigestMirrorSet/ImageContentSourcePolicy)",
+                self.name()
+            );
+        }
+        let percent = size as f64 / max as f64 * 100.0;
+        Ok((size > max * 4 / 5).then(|| {
+            format!(
+                "MachineConfig {} is approaching size limit: {size} bytes ({percent:.2}% of {max} byte limit). Consider reducing MachineConfig size to avoid hitting the limit.",
+                self.name()
+            )
+        }))
+    }
+
     /// `metadata.name`.
     pub fn name(&self) -> &str {
         self.metadata
