@@ -2308,7 +2308,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --allow-sensitive --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --allow-sensitive --current --allow-irreconcilable --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2340,6 +2340,14 @@ _mcsctl() {
                     ;;
                 --allow-sensitive)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --current)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allow-irreconcilable)
+                    COMPREPLY=($(compgen -W "disks filesystems raid" -- "${cur}"))
                     return 0
                     ;;
                 --from-mcs)

@@ -629,6 +629,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --bootstrap-kubeconfig 'The kubelet''s bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders)'
             cand --spec-version 'Ignition spec of the coreos flavour''s output, 3.0.0 to 3.5.0 (default: the newest input version, at least 3.2.0). The openshift flavour keeps the MCO''s internal 3.5.0 and serve answers each client at its own spec, as the MCS does'
             cand --allow-sensitive 'A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable'
+            cand --current 'The cluster''s current rendered MachineConfig of the pool (`oc get mc rendered-<pool>-<hash> -o yaml`): the new merge is checked against it by the MCO''s reconcile rules, as on a running cluster. Without it, against the directory''s rendered/<pool>.ign; a pool with neither is a first render, not checked'
+            cand --allow-irreconcilable 'Storage sections a day-2 render may change although running nodes never apply them in place (the MCO''s IrreconcilableValidationOverrides.storage): disks, filesystems, raid; comma-separated or repeated. Existing nodes keep their config; new machines get the new one'
             cand --from-mcs 'Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve)'
             cand --pool 'The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no path); with --from-cluster, the one pool to take (default: every pool)'
             cand --ca 'CA bundle the server''s certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt)'

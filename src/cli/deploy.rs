@@ -89,6 +89,20 @@ pub struct RenderArgs {
     #[arg(long = "allow-sensitive", value_name = "PATH")]
     pub allow_sensitive: Vec<String>,
 
+    /// The cluster's current rendered MachineConfig of the pool (`oc get mc
+    /// rendered-<pool>-<hash> -o yaml`): the new merge is checked against it by the MCO's
+    /// reconcile rules, as on a running cluster. Without it, against the directory's
+    /// rendered/<pool>.ign; a pool with neither is a first render, not checked.
+    #[arg(long, value_name = "FILE", value_parser = values::current_machine_config)]
+    pub current: Option<crate::ignition::render::reconcile::Rendered>,
+
+    /// Storage sections a day-2 render may change although running nodes never apply them
+    /// in place (the MCO's IrreconcilableValidationOverrides.storage): disks, filesystems,
+    /// raid; comma-separated or repeated. Existing nodes keep their config; new machines get
+    /// the new one.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SECTION")]
+    pub allow_irreconcilable: Vec<IrreconcilableStorage>,
+
     /// Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve).
     #[arg(long, value_name = "URL", requires = "pool")]
     pub from_mcs: Option<String>,
@@ -324,4 +338,26 @@ pub struct ManifestsArgs {
     /// `--format` after the command.
     #[command(flatten)]
     pub out: FormatArg,
+}
+
+/// A storage section `--allow-irreconcilable` exempts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IrreconcilableStorage {
+    /// storage.disks
+    Disks,
+    /// storage.filesystems
+    Filesystems,
+    /// storage.raid
+    Raid,
+}
+
+impl From<IrreconcilableStorage> for crate::ignition::render::reconcile::Storage {
+    fn from(s: IrreconcilableStorage) -> Self {
+        use crate::ignition::render::reconcile::Storage;
+        match s {
+            IrreconcilableStorage::Disks => Storage::Disks,
+            IrreconcilableStorage::Filesystems => Storage::Filesystems,
+            IrreconcilableStorage::Raid => Storage::Raid,
+        }
+    }
 }

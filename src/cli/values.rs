@@ -244,6 +244,13 @@ value_enum!(ServiceType,
     ServiceType::ClusterIP => "Inside the cluster only: booting machines cannot reach it",
 );
 
+/// `--current FILE`: the rendered MachineConfig in it, read and checked.
+pub fn current_machine_config(
+    s: &str,
+) -> Result<crate::ignition::render::reconcile::Rendered, String> {
+    crate::ignition::render::reconcile::Rendered::read(std::path::Path::new(s))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

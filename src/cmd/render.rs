@@ -153,6 +153,8 @@ fn inputs<'a>(ui: &Ui, a: &'a RenderArgs, flavour: Flavour) -> Result<RenderInpu
         dry_run: ui.dry_run,
         replace: a.replace,
         controller: None,
+        current: a.current.clone(),
+        allow_irreconcilable: a.allow_irreconcilable.iter().map(|&s| s.into()).collect(),
     })
 }
 

@@ -156,3 +156,128 @@ fn a_rendered_machine_config_over_etcd_s_limit_is_refused_and_one_near_it_warned
     );
     assert_eq!(before, snapshot(&a));
 }
+
+/// A MachineConfig of the worker pool named `name` with `spec` lines (YAML, two-space indent
+/// under `spec:`).
+fn worker(name: &str, spec: &str) -> String {
+    format!(
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n{spec}"
+    )
+}
+
+const BASE: &str = "  config:\n    ignition:\n      version: 3.2.0\n    storage: {files: [{path: /etc/base, mode: 420, contents: {source: 'data:,base'}}]}\n";
+
+#[test]
+fn a_day_2_render_follows_the_mco_s_reconcile_rules() {
+    let d = demo(&[]);
+    let a = d.path().join("mcs-assets");
+    let render = |files: &[&str], extra: &[&str]| {
+        let docs: Vec<String> = files.iter().map(|f| f.to_string()).collect();
+        std::fs::write(d.path().join("mcs.yaml"), docs.join("---\n")).unwrap();
+        let mut args = vec![
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+        ];
+        args.extend_from_slice(extra);
+        run(d.path(), &args)
+    };
+    let base = worker("00-base", BASE);
+    // The first render of a pool is not checked: FIPS from the start is fine.
+    let fips = worker(
+        "99-fips",
+        "  fips: true\n  config:\n    ignition:\n      version: 3.2.0\n",
+    );
+    let (code, out, err) = render(&[&base], &["-o", "json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let current = v["pools"][0]["renderedName"].as_str().unwrap().to_string();
+    assert!(current.starts_with("rendered-worker-"), "{v}");
+    // Day 2: FIPS, the daemon's force file, and a disk are refused, each naming its source.
+    let force = worker(
+        "50-force",
+        "  config:\n    ignition:\n      version: 3.2.0\n    storage: {files: [{path: /run/machine-config-daemon-force, mode: 420, contents: {source: 'data:,'}}]}\n",
+    );
+    let disk = worker(
+        "60-disk",
+        "  config:\n    ignition:\n      version: 3.2.0\n    storage: {disks: [{device: /dev/vdb, wipeTable: true}]}\n",
+    );
+    for (mc, why) in [
+        (
+            &fips,
+            "and base config \"99-fips\": detected change to FIPS flag; refusing to modify FIPS on a running cluster",
+        ),
+        (
+            &force,
+            "and base config \"50-force\": cannot create /run/machine-config-daemon-force via Ignition",
+        ),
+        (
+            &disk,
+            "and base config \"60-disk\": ignition disks section contains changes",
+        ),
+    ] {
+        let before = snapshot(&a);
+        let (code, _, err) = render(&[&base, mc], &[]);
+        assert_eq!(code, 1, "{err}");
+        assert!(
+            err.contains(&format!("error: pool worker: reconciliation failed between current config \"{current}\" {why}. The MCO refuses this on a running cluster (the pool goes RenderDegraded)")),
+            "{err}"
+        );
+        assert_eq!(before, snapshot(&a), "{why}: something was written");
+    }
+    // The MCO's override for storage: rendered, and the report says who gets it.
+    let (code, _, err) = render(&[&base, &disk], &["--allow-irreconcilable", "disks"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains(&format!("pool worker: rendered with --allow-irreconcilable: nodes running {current} keep their current config")),
+        "{err}"
+    );
+    // --force is not an override.
+    let (code, _, _) = render(&[&base, &fips], &["--force"]);
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn current_from_a_file_is_what_a_day_2_render_is_checked_against() {
+    let d = demo(&[]);
+    std::fs::write(
+        d.path().join("current.yaml"),
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: rendered-worker-0123456789abcdef\nspec:\n  fips: true\n  config:\n    ignition:\n      version: 3.2.0\n",
+    )
+    .unwrap();
+    std::fs::write(d.path().join("mcs.yaml"), worker("00-base", BASE)).unwrap();
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+            "--current",
+            "current.yaml",
+        ],
+    );
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("reconciliation failed between current config \"rendered-worker-0123456789abcdef\" and base config \"00-base\": detected change to FIPS flag"),
+        "{err}"
+    );
+    // Not a rendered MachineConfig: refused as a bad value.
+    let (code, _, err) = run(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mcs.yaml",
+            "--no-bootstrap-kubeconfig",
+            "--current",
+            "mcs.yaml",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("00-base is not a rendered MachineConfig (rendered-<pool>-<hash>)"),
+        "{err}"
+    );
+}

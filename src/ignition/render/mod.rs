@@ -14,6 +14,7 @@ pub mod machineconfig;
 pub mod merge;
 pub mod object;
 pub mod payload;
+pub mod reconcile;
 pub mod secrets;
 
 use std::collections::BTreeMap;

@@ -6,6 +6,7 @@
 //! mcsctl.json.
 
 pub mod compare;
+mod day2;
 pub mod kubeconfig;
 mod pools;
 pub mod report;
@@ -50,6 +51,10 @@ pub struct RenderInputs<'a> {
     /// A ControllerConfig for `--machine-configs` (its images, CAs and release version) and
     /// the input it came from.
     pub controller: Option<(render::Cluster, String)>,
+    /// `--current`: the cluster's current rendered MachineConfig of a pool.
+    pub current: Option<render::reconcile::Rendered>,
+    /// `--allow-irreconcilable`: storage sections exempt from the day-2 rules.
+    pub allow_irreconcilable: Vec<render::reconcile::Storage>,
 }
 
 /// What `render` did (or, with `--dry-run`, would do).
@@ -187,6 +192,18 @@ fn render_pools(
         {
             unserved.push(x);
             continue;
+        }
+        if opts.flavour == Flavour::OpenShift {
+            let new = (&r.full.merged.config, r.full.merged.fips);
+            let allowed = &inputs.allow_irreconcilable;
+            notes.extend(day2::check(
+                snap,
+                &p,
+                inputs.current.as_ref(),
+                new,
+                &order,
+                allowed,
+            )?);
         }
         let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
         let creds = report::credentials(&r, &pre, inputs.allow_sensitive, refused);

@@ -39,6 +39,8 @@ fn inputs(flavour: Flavour) -> RenderInputs<'static> {
         dry_run: false,
         replace: false,
         controller: None,
+        current: None,
+        allow_irreconcilable: Vec::new(),
     }
 }
 
