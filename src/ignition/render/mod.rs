@@ -238,7 +238,14 @@ fn payload(
             refuse_daemon_fields(order)?;
             let config = kernel_arguments_into_ignition(&merged, order, version)?;
             let out = convert::to_spec(config, version).map_err(|e| {
-                anyhow!("the merged config cannot be written at Ignition spec {version}: {e}; pass a newer --spec-version")
+                // A newer spec helps a field the asked one lacks, not a merge that is invalid
+                // in any spec (a file without a source that the merge marks overwrite).
+                let hint = if e.contains("is not a valid Ignition") {
+                    "; serve would refuse it in any spec, so no machine of the pool could boot: fix the MachineConfigs that wrote that entry"
+                } else {
+                    "; pass a newer --spec-version"
+                };
+                anyhow!("the merged config cannot be written at Ignition spec {version}: {e}{hint}")
             })?;
             let name = hash::rendered_name(pool, &object_spec(&merged));
             Ok(Payload {
