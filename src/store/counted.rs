@@ -1,82 +1,72 @@
 //! The fetch records of a token with unlimited uses, bounded: its first [`KEEP`] fetches are
 //! kept as records (the evidence `csr review` and `machine list` read), later ones only
-//! counted (`counts/<token>`), so a machine that fetches forever cannot grow the store without
-//! bound or make a read of its records too large to answer.
+//! counted, so a machine that fetches forever cannot grow the store without bound or make a
+//! read of its records too large to answer.
+//!
+//! The count is kept per serve process (`counts/<token>/<holder>`, written only by that
+//! process, its running total), so no two replicas contend for one key; readers add them up.
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
+use etcd_client::GetOptions;
 
-use super::{Store, Swap, claims};
+use super::{FETCHES, Store};
 
-/// Records kept per token with unlimited uses.
+/// Records kept per token with unlimited uses (a few more when fetches race at the bound).
 pub const KEEP: u32 = 1_000;
 
-/// Where a token's counts live, under the prefix.
+/// Where the counts live, under the prefix.
 pub const COUNTS: &str = "counts/";
 
-/// A token's fetches as counted.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Counted {
-    /// Fetches kept as records.
-    recorded: u32,
-    /// Fetches past [`KEEP`], counted only.
-    more: u64,
-}
-
 impl Store {
-    /// Counts a fetch of `token` (unlimited uses), writing `record` at `fetch_key` while it has
-    /// fewer than [`KEEP`] records; whether it did.
-    pub async fn count_fetch(
-        &self,
-        token: &str,
-        fetch_key: &str,
-        record: &[u8],
-    ) -> Result<bool, String> {
-        let key = format!("{COUNTS}{token}");
-        for _ in 0..claims::ATTEMPTS {
-            let v = self.get(&key).await?;
-            let mut c: Counted = serde_json::from_slice(&v.value).unwrap_or_default();
-            let recorded = c.recorded < KEEP;
-            if recorded {
-                c.recorded += 1;
-            } else {
-                c.more = c.more.saturating_add(1);
-            }
-            let bytes = serde_json::to_vec(&c).map_err(|e| e.to_string())?;
-            let mut puts: Vec<(&str, &[u8])> = vec![(&key, &bytes)];
-            if recorded {
-                puts.push((fetch_key, record));
-            }
-            if self.swap(&key, v.revision, None, &puts).await? == Swap::Done {
-                return Ok(recorded);
-            }
-        }
-        Err(format!(
-            "the store's count of token {token}'s fetches changed {} times in a row",
-            claims::ATTEMPTS
-        ))
+    /// Whether token `token` has [`KEEP`] records or more.
+    pub async fn records_full(&self, token: &str) -> Result<bool, String> {
+        let key = self.key(&format!("{FETCHES}{token}/"));
+        let r = self
+            .kv(|mut kv| {
+                let key = key.clone();
+                let o = GetOptions::new().with_prefix().with_count_only();
+                async move { kv.get(key, Some(o)).await }
+            })
+            .await?;
+        Ok(r.count() >= i64::from(KEEP))
     }
 
-    /// The fetches of each token past its records (token id → how many).
+    /// Writes `total`, the fetches of `token` past its records that holder `holder` counted.
+    pub async fn put_count(&self, token: &str, holder: &str, total: u64) -> Result<(), String> {
+        self.put(
+            &format!("{COUNTS}{token}/{holder}"),
+            total.to_string().as_bytes(),
+        )
+        .await
+    }
+
+    /// The fetches of each token past its records (token id → how many, every holder's).
     pub async fn unrecorded(&self) -> Result<HashMap<String, u64>, String> {
         let prefix = self.key(COUNTS);
         let r = self
             .kv(|mut kv| {
                 let (key, end) = (prefix.clone(), super::prefix_end(&prefix));
-                let o = etcd_client::GetOptions::new().with_range(end);
+                let o = GetOptions::new().with_range(end);
                 async move { kv.get(key, Some(o)).await }
             })
             .await?;
-        Ok(r.kvs()
-            .iter()
-            .filter_map(|kv| {
-                let token = std::str::from_utf8(&kv.key()[prefix.len()..]).ok()?;
-                let c: Counted = serde_json::from_slice(kv.value()).ok()?;
-                (c.more > 0 && crate::token::is_token_id(token))
-                    .then(|| (token.to_string(), c.more))
-            })
-            .collect())
+        let mut out: HashMap<String, u64> = HashMap::new();
+        for kv in r.kvs() {
+            let Ok(rel) = std::str::from_utf8(&kv.key()[prefix.len()..]) else {
+                continue;
+            };
+            let Some((token, _holder)) = rel.split_once('/') else {
+                continue;
+            };
+            let n = std::str::from_utf8(kv.value())
+                .ok()
+                .and_then(|v| v.parse::<u64>().ok());
+            if let (Some(n), true) = (n, crate::token::is_token_id(token)) {
+                let t = out.entry(token.to_string()).or_default();
+                *t = t.saturating_add(n);
+            }
+        }
+        Ok(out)
     }
 }

@@ -84,6 +84,10 @@ pub(in crate::serve) struct StoreFetches {
     unregistered: Arc<Mutex<Option<String>>>,
     next: AtomicU64,
     pending: Mutex<HashMap<u64, Pending>>,
+    /// Tokens of unlimited uses with all their records kept ([`store::counted::KEEP`]), and
+    /// this process's count of their fetches since; taken across the count's write, so the
+    /// totals reach the store in order.
+    beyond: tokio::sync::Mutex<HashMap<String, u64>>,
     runtime: tokio::runtime::Handle,
     /// Why the store did not answer at the last poll (readiness says it).
     down: Mutex<Option<String>>,
@@ -119,6 +123,7 @@ impl StoreFetches {
             unregistered: Arc::new(Mutex::new(Some("not registered yet".into()))),
             next: AtomicU64::new(0),
             pending: Mutex::default(),
+            beyond: tokio::sync::Mutex::default(),
             runtime: tokio::runtime::Handle::current(),
             answered: AtomicI64::new(clock.now().unix_timestamp()),
             grace,
@@ -286,10 +291,9 @@ impl StoreFetches {
         let fetch_key = store::fetch_key(&f.token, &claim);
         let mut recorded = true;
         let left = if f.uses.is_none() {
-            recorded = (self.ctx.store)
-                .count_fetch(&f.token, &fetch_key, record.as_bytes())
-                .await
-                .map_err(Refusal::Unrecorded)?;
+            recorded = self
+                .record_unlimited(&f.token, &holder, &fetch_key, &record)
+                .await?;
             None
         } else {
             let also: [(&str, &[u8]); 1] = [(&fetch_key, record.as_bytes())];
@@ -325,6 +329,41 @@ impl StoreFetches {
             id,
             left,
         })
+    }
+
+    /// Records a fetch of a token with unlimited uses: its record while the token has fewer
+    /// than [`store::counted::KEEP`], else one more in this process's count. Whether it was
+    /// recorded.
+    async fn record_unlimited(
+        &self,
+        token: &str,
+        holder: &str,
+        fetch_key: &str,
+        record: &str,
+    ) -> Result<bool, Refusal> {
+        let store = &self.ctx.store;
+        let known_full = self.beyond.lock().await.contains_key(token);
+        if !known_full
+            && !store
+                .records_full(token)
+                .await
+                .map_err(Refusal::Unrecorded)?
+        {
+            store
+                .put(fetch_key, record.as_bytes())
+                .await
+                .map_err(Refusal::Unrecorded)?;
+            return Ok(true);
+        }
+        let mut beyond = self.beyond.lock().await;
+        let total = beyond.entry(token.to_string()).or_default();
+        *total += 1;
+        let n = *total;
+        store.put_count(token, holder, n).await.map_err(|e| {
+            *total -= 1;
+            Refusal::Unrecorded(e)
+        })?;
+        Ok(false)
     }
 
     /// What claim `id`'s body waits on before its last piece: its end mark, written while this
