@@ -9,7 +9,8 @@
 //! - `claims/<token id>`: a token with limited uses: its whole and cut fetches, and those being
 //!   sent (JSON), changed only by compare-and-swap on its revision;
 //! - `fetches/<token id>/<claim>`: one fetch's record, as a ledger line (of a token with
-//!   unlimited uses, the first [`counted::KEEP`]; `counts/<token id>` counts them and the rest);
+//!   unlimited uses, the first [`counted::KEEP`]; `counts/<token id>/<holder>` counts the rest,
+//!   per serve process);
 //! - `holders/<replica>-<nonce>`: a serve process claiming fetches, under an etcd lease it
 //!   keeps alive ([`holders`]); the claim protocol is in [`claims`] and docs/replicas.md.
 //!
