@@ -339,18 +339,30 @@ fn a_token_with_unlimited_uses_keeps_its_first_records_and_counts_the_rest() {
     assert!(text.contains(&format!("{}x, last", keep + 5)), "{text}");
 }
 
-/// Fills the store at `url` until it refuses writes (its backend quota spent): reads still
-/// answer, writes fail with "database space exceeded".
-fn fill(url: &str) {
+/// Runs `f` with a plain etcd client of the (single-member) store at `url`, as an operator's
+/// tool would reach it.
+fn with_client<F, Fut>(url: &str, f: F)
+where
+    F: FnOnce(etcd_client::Client) -> Fut,
+    Fut: std::future::Future<Output = ()>,
+{
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     let endpoint = url.trim_start_matches("etcd://").to_string();
     rt.block_on(async {
-        let mut c = etcd_client::Client::connect([endpoint], None)
+        let c = etcd_client::Client::connect([endpoint], None)
             .await
             .unwrap();
+        f(c).await
+    });
+}
+
+/// Fills the store at `url` until it refuses writes (its backend quota spent): reads still
+/// answer, writes fail with "database space exceeded".
+fn fill(url: &str) {
+    with_client(url, |mut c| async move {
         for i in 0..100 {
             let v = vec![b'x'; 200_000];
             if c.put(format!("/fill/{i}"), v, None).await.is_err() {
@@ -363,15 +375,7 @@ fn fill(url: &str) {
 
 /// Gives the store its space back: the fill deleted, compacted, defragmented, the alarm off.
 fn unfill(url: &str) {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let endpoint = url.trim_start_matches("etcd://").to_string();
-    rt.block_on(async {
-        let mut c = etcd_client::Client::connect([endpoint], None)
-            .await
-            .unwrap();
+    with_client(url, |mut c| async move {
         let o = etcd_client::DeleteOptions::new().with_prefix();
         let r = c.delete("/fill/", Some(o)).await.unwrap();
         let rev = r.header().unwrap().revision();
