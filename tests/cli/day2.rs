@@ -5,6 +5,18 @@
 
 use crate::support::{demo, run, snapshot};
 
+/// `mcsctl render --machine-configs FILE --no-bootstrap-kubeconfig EXTRA` in `cwd`.
+fn render_mcs(cwd: &std::path::Path, file: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "render",
+        "--machine-configs",
+        file,
+        "--no-bootstrap-kubeconfig",
+    ];
+    args.extend_from_slice(extra);
+    run(cwd, &args)
+}
+
 /// A MachineConfig of `role` named `name` whose `spec.config` adds `storage` (YAML flow).
 fn mc(name: &str, role: &str, storage: &str) -> String {
     format!(
@@ -38,15 +50,7 @@ fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
     )
     .unwrap();
     let before = snapshot(&d.path().join("mcs-assets"));
-    let (code, out, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--no-bootstrap-kubeconfig",
-        ],
-    );
+    let (code, out, err) = render_mcs(d.path(), "mcs.yaml", &[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         err.contains("error: pool worker: rendered/worker.ign would not be served: storage.files[1].overwrite: overwrite must be false if source is unspecified; from MachineConfig(s) 50-worker-motd. The MCS would render it and answer 500 to every machine of the pool; nothing was written for it"),
@@ -58,17 +62,7 @@ fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
     assert!(!a.join("rendered/worker.ign").exists());
     assert!(!before.keys().any(|k| k.ends_with("rendered/worker.ign")));
     // As JSON, the refusal is data too.
-    let (code, out, _) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--no-bootstrap-kubeconfig",
-            "-o",
-            "json",
-        ],
-    );
+    let (code, out, _) = render_mcs(d.path(), "mcs.yaml", &["-o", "json"]);
     assert_eq!(code, 1);
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["unserved"][0]["pool"], "worker", "{v}");
@@ -87,15 +81,7 @@ fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
     )
     .unwrap();
     let before = snapshot(&a);
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "worker.yaml",
-            "--no-bootstrap-kubeconfig",
-        ],
-    );
+    let (code, _, err) = render_mcs(d.path(), "worker.yaml", &[]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("error: pool worker: rendered/worker.ign would not be served"),
@@ -120,15 +106,7 @@ fn a_rendered_machine_config_over_etcd_s_limit_is_refused_and_one_near_it_warned
     };
     // Past 80% of 1,572,864 bytes: rendered, with the MCO's warning.
     std::fs::write(d.path().join("near.yaml"), big(1300)).unwrap();
-    let (code, out, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "near.yaml",
-            "--no-bootstrap-kubeconfig",
-        ],
-    );
+    let (code, out, err) = render_mcs(d.path(), "near.yaml", &[]);
     assert_eq!(code, 0, "{out}{err}");
     assert!(
         err.contains("MachineConfig rendered-worker-")
@@ -139,15 +117,7 @@ fn a_rendered_machine_config_over_etcd_s_limit_is_refused_and_one_near_it_warned
     // Past it: refused in the MCO's words, nothing written.
     std::fs::write(d.path().join("over.yaml"), big(1600)).unwrap();
     let before = snapshot(&a);
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "over.yaml",
-            "--no-bootstrap-kubeconfig",
-        ],
-    );
+    let (code, _, err) = render_mcs(d.path(), "over.yaml", &[]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("rendered MachineConfig rendered-worker-")
@@ -247,34 +217,14 @@ fn current_from_a_file_is_what_a_day_2_render_is_checked_against() {
     )
     .unwrap();
     std::fs::write(d.path().join("mcs.yaml"), worker("00-base", BASE)).unwrap();
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--no-bootstrap-kubeconfig",
-            "--current",
-            "current.yaml",
-        ],
-    );
+    let (code, _, err) = render_mcs(d.path(), "mcs.yaml", &["--current", "current.yaml"]);
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains("reconciliation failed between current config \"rendered-worker-0123456789abcdef\" and base config \"00-base\": detected change to FIPS flag"),
         "{err}"
     );
     // Not a rendered MachineConfig: refused as a bad value.
-    let (code, _, err) = run(
-        d.path(),
-        &[
-            "render",
-            "--machine-configs",
-            "mcs.yaml",
-            "--no-bootstrap-kubeconfig",
-            "--current",
-            "mcs.yaml",
-        ],
-    );
+    let (code, _, err) = render_mcs(d.path(), "mcs.yaml", &["--current", "mcs.yaml"]);
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("00-base is not a rendered MachineConfig (rendered-<pool>-<hash>)"),

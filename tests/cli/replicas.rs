@@ -465,18 +465,13 @@ fn replicas_that_decide_fetches_otherwise_refuse_to_serve_beside_each_other() {
     let url = etcd.url();
     let _r1 = replica(d.path(), &url, "a", &["--max-partial-fetches", "3"]);
     let b = d.path().join("b.jsonl");
-    let (code, err) = refused_start(
-        d.path(),
-        &[
-            "--store",
-            &url,
-            "--store-insecure",
-            "--ledger",
-            b.to_str().unwrap(),
-            "--max-partial-fetches",
-            "5",
-        ],
-    );
+    let replica_of = |ledger: &Path, extra: &[&str]| {
+        let mut args = vec!["--store", &url, "--store-insecure", "--ledger"];
+        args.push(ledger.to_str().unwrap());
+        args.extend_from_slice(extra);
+        refused_start(d.path(), &args)
+    };
+    let (code, err) = replica_of(&b, &["--max-partial-fetches", "5"]);
     assert_ne!(code, 0);
     assert!(
         err.contains("replica a (holder a-")
@@ -485,16 +480,7 @@ fn replicas_that_decide_fetches_otherwise_refuse_to_serve_beside_each_other() {
     );
     // A second serve of one replica name: its journal is held.
     let a_ledger = d.path().join("a.jsonl");
-    let (code, err) = refused_start(
-        d.path(),
-        &[
-            "--store",
-            &url,
-            "--store-insecure",
-            "--ledger",
-            a_ledger.to_str().unwrap(),
-        ],
-    );
+    let (code, err) = replica_of(&a_ledger, &[]);
     assert_ne!(code, 0);
     assert!(
         err.contains("a.confirming is held by another serve of this replica name"),
