@@ -19,6 +19,7 @@ mod examples;
 mod first_day;
 mod golden;
 mod ignition_client;
+mod image;
 mod inspect;
 mod ledger;
 mod machine;

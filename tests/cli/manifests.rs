@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::serve::{FULL_34, PRE_32};
 use crate::support::{Https, Serve, demo, mode, ok, render, run, tokens, tool};
 
-fn load(p: &Path) -> Value {
+pub(crate) fn load(p: &Path) -> Value {
     serde_yaml_ng::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
 }
 
@@ -392,7 +392,7 @@ fn two_replicas_accept_a_rotated_token_within_5s() {
     );
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     Command::new("id")
         .arg("-u")
         .output()
@@ -403,7 +403,7 @@ fn is_root() -> bool {
 /// Secret volume's items as files of mode `defaultMode` in group `fs_group` (directories
 /// root's, read-only), the ledger claim a directory the group may write; everything else
 /// read-only. Returns the container's args.
-fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
+pub(crate) fn materialise(deploy: &Path, root: &Path, fs_group: u32) -> Vec<String> {
     use std::os::unix::fs::{PermissionsExt, chown};
     let objects: Vec<Value> = std::fs::read_dir(deploy)
         .unwrap()

@@ -427,8 +427,7 @@ impl Serve {
             use std::os::unix::process::CommandExt;
             cmd.uid(uid).gid(gid);
         }
-        let mut child = cmd
-            .current_dir(cwd)
+        cmd.current_dir(cwd)
             .env_remove("MCSCTL_DIR")
             .env("MCSCTL_TEST_CLOCK", format!("@{}", shift.display()))
             .args(["serve", "--listen", "127.0.0.1:0"])
@@ -437,7 +436,27 @@ impl Serve {
             } else {
                 &["--reload-interval", "1s"][..]
             })
-            .args(extra)
+            .args(extra);
+        Serve::launch(cmd, pipe_stdout, logdir, log, shift)
+    }
+
+    /// Starts `cmd`, a command that becomes `mcsctl serve` in the end (a container's, say),
+    /// and waits for its banner, as [`Serve::start`] does. Its clock cannot be moved.
+    pub fn start_command(cmd: Command) -> Serve {
+        let logdir = tempfile::tempdir().unwrap();
+        let log = logdir.path().join("access.log");
+        let shift = logdir.path().join("clock-shift");
+        Serve::launch(cmd, false, logdir, log, shift)
+    }
+
+    fn launch(
+        mut cmd: Command,
+        pipe_stdout: bool,
+        logdir: tempfile::TempDir,
+        log: PathBuf,
+        shift: PathBuf,
+    ) -> Serve {
+        let mut child = cmd
             .stdout(if pipe_stdout {
                 std::process::Stdio::piped()
             } else {
