@@ -182,6 +182,7 @@ fn the_readme_is_short_and_maps_one_page_per_task() {
     for page in [
         "install-a-cluster.md",
         "serve.md",
+        "run-serve-in-the-cluster.md",
         "render.md",
         "node-admission.md",
         "rotate-the-ca.md",

@@ -69,6 +69,32 @@ fn buildah(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
+/// `scripts/image` (with `args`) as a user's shell runs it: without what cargo and nextest put
+/// into a test's environment (.cargo/config.toml's [env] among it, which a build script
+/// watches: with it, cargo would rebuild the release binary).
+fn as_a_user(mut cmd: Command) -> Command {
+    for (k, _) in std::env::vars_os() {
+        let k = k.to_string_lossy();
+        let harness = (k.starts_with("CARGO_") && k != "CARGO_HOME")
+            || k.starts_with("NEXTEST")
+            || [
+                "CARGO",
+                "OUT_DIR",
+                "LD_LIBRARY_PATH",
+                "RUST_RECURSION_COUNT",
+                "AWS_LC_SYS_NO_JITTER_ENTROPY",
+                "MCSCTL_COMMIT",
+                "MCSCTL_TARGET",
+            ]
+            .contains(&k.as_ref());
+        if harness {
+            cmd.env_remove(k.as_ref());
+        }
+    }
+    cmd.current_dir(repo());
+    cmd
+}
+
 /// An OCI archive unpacked: its manifest, its config and the directory of its blobs.
 struct Oci {
     manifest: Value,
@@ -615,10 +641,9 @@ fn the_image_holds_what_its_listing_says_and_builds_again_to_the_same_digests() 
     // runtime stage sets what the image's config holds.
     let rootfs = tempfile::tempdir().unwrap();
     let tree2 = rootfs.path().join("rootfs");
-    let st = Command::new(repo().join("scripts/image"))
+    let st = as_a_user(Command::new(repo().join("scripts/image")))
         .arg("--rootfs")
         .arg(&tree2)
-        .current_dir(repo())
         .status()
         .unwrap();
     assert!(st.success());
@@ -640,10 +665,9 @@ fn the_image_holds_what_its_listing_says_and_builds_again_to_the_same_digests() 
 
     // A second build of the same commit: the same layers, the same image.
     let again = tempfile::tempdir().unwrap();
-    let st = Command::new(repo().join("scripts/image"))
+    let st = as_a_user(Command::new(repo().join("scripts/image")))
         .arg("--output")
         .arg(again.path())
-        .current_dir(repo())
         .status()
         .unwrap();
     assert!(st.success());
@@ -657,4 +681,109 @@ fn the_image_holds_what_its_listing_says_and_builds_again_to_the_same_digests() 
     // the two builds).
     assert_eq!(second.config, oci.config);
     assert_eq!(blob_index(second.dir.path()), blob_index(oci.dir.path()));
+    let bytes = |p: &Path| std::fs::read(p).unwrap();
+    assert!(
+        bytes(&again.path().join(format!("mcsctl-{VERSION}.oci.tar"))) == bytes(&archive),
+        "the archives differ, byte for byte"
+    );
+}
+
+/// The `sh` blocks of a docs page with the place the paragraph before each names (`*In the
+/// clone*`, `*Beside mcs-assets*`, `*On the cluster*`): (place, block).
+fn placed_blocks(page: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut place = String::new();
+    let mut block: Option<String> = None;
+    for line in page.lines() {
+        match (&mut block, line) {
+            (None, "```sh") => block = Some(String::new()),
+            (Some(_), "```") => out.push((place.clone(), block.take().unwrap())),
+            (Some(b), l) => {
+                b.push_str(l);
+                b.push('\n');
+            }
+            (None, l) if l.starts_with('*') => {
+                place = l[1..].split('*').next().unwrap().to_string();
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+fn bash(block: &str, cwd: &Path, path: &str) -> String {
+    let out = as_a_user(Command::new("bash"))
+        .args(["-euo", "pipefail", "-c", block])
+        .current_dir(cwd)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        out.status.success(),
+        "{block}\nin {}: {}\n{text}",
+        cwd.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
+}
+
+#[test]
+fn the_run_serve_in_the_cluster_page_runs_as_written() {
+    let Some(_) = archive() else { return };
+    let page = std::fs::read_to_string(repo().join("docs/run-serve-in-the-cluster.md")).unwrap();
+    let blocks = placed_blocks(&page);
+    let places: Vec<&str> = blocks.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        places,
+        [
+            "In the clone",
+            "On the cluster's registry",
+            "Beside mcs-assets",
+            "On the cluster",
+            "Beside mcs-assets",
+            "On the cluster"
+        ]
+    );
+    let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+    let path = format!(
+        "{}:{}",
+        bin.parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    render(&a, "worker", FULL_34, None);
+    ok(
+        d.path(),
+        &["machine", "add", "w0", "--pool", "worker", "-q"],
+    );
+    let mut tokens = Vec::new();
+    for (place, block) in &blocks {
+        assert!(
+            block.contains(VERSION) || !block.contains("0."),
+            "{block} names another version than {VERSION}"
+        );
+        match place.as_str() {
+            "In the clone" => {
+                let out = bash(block, &repo(), &std::env::var("PATH").unwrap());
+                let v: Value = serde_json::from_str(&out).unwrap();
+                assert_eq!(v["Labels"]["org.opencontainers.image.version"], VERSION);
+            }
+            "Beside mcs-assets" => {
+                bash(block, d.path(), &path);
+                let dep = load(&d.path().join("deploy/serve-deployment.yaml"));
+                let c = &dep["spec"]["template"]["spec"]["containers"][0];
+                assert_eq!(c["image"], format!("registry.example.com/mcsctl:{VERSION}"));
+                let auth =
+                    std::fs::read_to_string(d.path().join("deploy/machineconfig-auth-secret.yaml"))
+                        .unwrap();
+                tokens.push(auth);
+            }
+            _ => {}
+        }
+    }
+    // The second manifests carry the rotated token.
+    assert_eq!(tokens.len(), 2);
+    assert_ne!(tokens[0], tokens[1]);
 }
