@@ -11,7 +11,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use crate::assets::{AssetDir, layout};
-use crate::ops::machines::Registry;
+use crate::model::machines::Registry;
 use crate::token::TokenStore;
 
 /// Answers the shell and exits when it asked (`COMPLETE` is set); returns otherwise.
@@ -84,12 +84,12 @@ fn read<T>(
 /// The pools the directory knows, as the commands do: built in, in mcsctl.json, rendered.
 fn pools() -> Vec<CompletionCandidate> {
     let dir = dir();
-    let config = read(&dir, layout::CONFIG, crate::ops::config::parse).flatten();
+    let config = read(&dir, layout::CONFIG, crate::model::config::parse).flatten();
     let rendered: Vec<String> = crate::assets::pool_files(&dir.path(layout::RENDERED))
         .into_iter()
         .map(|(pool, _)| pool)
         .collect();
-    crate::ops::known_pools(config.as_ref(), &rendered)
+    crate::model::known_pools(config.as_ref(), &rendered)
         .into_iter()
         .map(CompletionCandidate::new)
         .collect()

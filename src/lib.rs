@@ -25,6 +25,7 @@ pub mod kube;
 pub mod kubeconfig;
 pub mod ledger;
 pub mod manifests;
+pub mod model;
 pub mod names;
 pub mod ops;
 pub mod percent;

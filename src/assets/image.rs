@@ -1,4 +1,4 @@
-//! The bytes of every file a snapshot is made of, read in one pass: `crate::ops::Snapshot`
+//! The bytes of every file a snapshot is made of, read in one pass: `crate::model::Snapshot`
 //! parses them, and no workflow reads the directory again.
 //!
 //! A read error is kept beside the file it belongs to and given back when that file is taken,
@@ -32,7 +32,7 @@ const FIXED: [&str; 12] = [
 const FIXED_AFTER: [&str; 1] = [layout::MACHINES];
 
 /// A pointer config of the directory as read: a pool's (`<pool>.ign`) or a machine's
-/// (`machines/<name>.ign`). What it says is `crate::ops::pointers`' business.
+/// (`machines/<name>.ign`). What it says is `crate::model::pointers`' business.
 #[derive(Debug, Clone)]
 pub struct PointerFile {
     /// Its name in the directory (`worker.ign`).

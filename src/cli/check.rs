@@ -6,8 +6,8 @@ use clap::Args;
 
 use super::values;
 use super::{DirArg, FormatArg};
-use crate::doctor::Resolve;
 use crate::duration::Duration;
+use crate::http::resolve::Resolve;
 use crate::ignition::SpecVersion;
 
 /// Arguments of `inspect`.

@@ -7,12 +7,12 @@ use clap::Args;
 
 use super::values;
 use super::{DirArg, FormatArg};
+use crate::cidr::Cidr;
 use crate::duration::Duration;
 use crate::ignition::SpecVersion;
 use crate::ignition::render::Flavour;
 use crate::manifests::ServiceType;
-use crate::ops::config::AuthMode;
-use crate::serve::proxy::Cidr;
+use crate::model::config::AuthMode;
 
 /// Arguments of `render`.
 #[derive(Debug, Args)]
@@ -147,8 +147,8 @@ asked spec 406. GET /healthz answers 200. Other methods get 405.")]
 pub struct ServeArgs {
     /// How the access log (stdout) and events (stderr) are written: readable lines (text), JSON
     /// lines (json), or auto: text on a terminal, JSON otherwise, for each stream.
-    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = crate::serve::text_log::LogFormat::Auto)]
-    pub log_format: crate::serve::text_log::LogFormat,
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = crate::json_line::LogFormat::Auto)]
+    pub log_format: crate::json_line::LogFormat,
 
     /// Answer Prometheus scrapes at http://ADDR/metrics (plain HTTP; 127.0.0.1:9623 when
     /// given without ADDR): requests by pool, status and auth outcome, failed handshakes,

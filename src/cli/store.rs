@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
-use crate::ops::config::StoreRecord;
+use crate::model::config::StoreRecord;
 use crate::store::StoreUrl;
 
 /// The store serve replicas share.

@@ -9,15 +9,15 @@ use clap::ValueEnum;
 use clap::builder::PossibleValue;
 use time::OffsetDateTime;
 
+use crate::cidr::Cidr;
 use crate::duration::Duration;
 use crate::ignition::SpecVersion;
 use crate::ignition::pointer::Transport;
 use crate::ignition::render::Flavour;
 use crate::manifests::ServiceType;
+use crate::model::config::AuthMode;
 use crate::names::{McsAddress, San, is_dns_label, is_dns_name};
-use crate::ops::config::AuthMode;
 use crate::pki::keys::KeyAlgorithm;
-use crate::serve::proxy::Cidr;
 use crate::ui::Format;
 
 /// A byte size (`64MiB`, `500K`, `1048576`).
@@ -164,8 +164,8 @@ pub fn cidr(s: &str) -> Result<Cidr, String> {
 }
 
 /// `doctor --resolve`: `HOST:ADDR` or `HOST:PORT:ADDR`.
-pub fn resolve(s: &str) -> Result<crate::doctor::Resolve, String> {
-    crate::doctor::parse_resolve(s)
+pub fn resolve(s: &str) -> Result<crate::http::resolve::Resolve, String> {
+    crate::http::resolve::parse_resolve(s)
 }
 
 /// A time in RFC 3339.
@@ -232,10 +232,10 @@ value_enum!(Format,
     Format::Yaml => "The same document in YAML (keys sorted, as `oc -o yaml` writes)",
 );
 
-value_enum!(crate::serve::text_log::LogFormat,
-    crate::serve::text_log::LogFormat::Auto => "Text on a terminal, JSON lines otherwise (each of stdout and stderr decides)",
-    crate::serve::text_log::LogFormat::Json => "JSON lines: one object a line, for log collectors",
-    crate::serve::text_log::LogFormat::Text => "Readable lines: time, what, fields",
+value_enum!(crate::json_line::LogFormat,
+    crate::json_line::LogFormat::Auto => "Text on a terminal, JSON lines otherwise (each of stdout and stderr decides)",
+    crate::json_line::LogFormat::Json => "JSON lines: one object a line, for log collectors",
+    crate::json_line::LogFormat::Text => "Readable lines: time, what, fields",
 );
 
 value_enum!(ServiceType,

@@ -19,26 +19,8 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
     // Read as the other readers read it (inspect), without the lock: doctor changes nothing.
     // A directory that cannot be read gives no tokens and no history: the server's answers
     // still say what is wrong.
-    let snap = crate::ops::Snapshot::read(dir).ok();
-    let opts = Options {
-        pointer: a
-            .pointer
-            .clone()
-            .unwrap_or_else(|| dir.path(&layout::pointer("worker"))),
-        resolve: a.resolve.clone(),
-        ignition_spec: a.ignition_spec.to_string(),
-        timeout: a.timeout.to_std().max(std::time::Duration::from_secs(1)),
-        fetch: a.fetch,
-        known: known_tokens(snap.as_ref()),
-        history: doctor::history::History {
-            dir: dir.root().display().to_string(),
-            cas: snap
-                .as_ref()
-                .map(|s| s.cas.history(dir))
-                .unwrap_or_default(),
-        },
-    };
-    let report = doctor::run(&opts, &|warning| ui.warn(warning));
+    let snap = crate::model::Snapshot::read(dir).ok();
+    let report = doctor::run(&options(dir, a, snap.as_ref()), &|warning| ui.warn(warning));
     let code = if report.passed() {
         exit::OK
     } else {
@@ -50,6 +32,31 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
         ui.out_json(&v)?;
         return Ok(code);
     }
+    ui.out(text(ui, &report))?;
+    Ok(code)
+}
+
+/// doctor's options from its arguments and what the directory holds.
+fn options(dir: &AssetDir, a: &DoctorArgs, snap: Option<&crate::model::Snapshot>) -> Options {
+    Options {
+        pointer: a
+            .pointer
+            .clone()
+            .unwrap_or_else(|| dir.path(&layout::pointer("worker"))),
+        resolve: a.resolve.clone(),
+        ignition_spec: a.ignition_spec.to_string(),
+        timeout: a.timeout.to_std().max(std::time::Duration::from_secs(1)),
+        fetch: a.fetch,
+        known: known_tokens(snap),
+        history: doctor::history::History {
+            dir: dir.root().display().to_string(),
+            cas: snap.map(|s| s.cas.history(dir)).unwrap_or_default(),
+        },
+    }
+}
+
+/// The report as a table, and the one line that says what it means.
+fn text(ui: &Ui, report: &doctor::Report) -> String {
     let rows: Vec<Vec<String>> = report
         .steps
         .iter()
@@ -85,13 +92,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {
             "\nevery step passed: a machine booting with this pointer config gets its config\n",
         ),
     }
-    ui.out(out)?;
-    Ok(code)
+    out
 }
 
 /// The machine tokens of limited uses the asset directory holds (none when it has no token
 /// store, or a directory that cannot be read: the server's answer to the HEAD still says).
-fn known_tokens(snap: Option<&crate::ops::Snapshot>) -> Vec<doctor::KnownToken> {
+fn known_tokens(snap: Option<&crate::model::Snapshot>) -> Vec<doctor::KnownToken> {
     let Some(store) = snap.and_then(|s| s.tokens.as_ref()) else {
         return Vec::new();
     };

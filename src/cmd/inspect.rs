@@ -33,6 +33,39 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs, now: OffsetDateTime) -> 
 }
 
 fn text(ui: &Ui, r: &Report) -> String {
+    let mut out = certificates(ui, r);
+    if !r.pointers.is_empty() {
+        out.push('\n');
+        out.push_str(&pointers(r));
+    }
+    if !r.checks.is_empty() {
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        for c in &r.checks {
+            rows.push(vec![
+                ui.status_word(c.status.word(), c.status.tone()),
+                c.check.to_string(),
+                c.message.clone(),
+            ]);
+            if let Some(fix) = &c.fix {
+                rows.push(vec![String::new(), String::new(), format!("fix: {fix}")]);
+            }
+        }
+        out.push('\n');
+        out.push_str(&table(&["CHECK", "NAME", "DETAIL"], &rows));
+    }
+    let count = |l: Level| r.checks.iter().filter(|c| c.status == l).count();
+    out.push_str(&format!(
+        "\n{} ok, {} warning(s), {} failure(s) (warning window {}; certificates past 80% of their life need attention too)\n",
+        count(Level::Ok),
+        count(Level::Warn),
+        count(Level::Fail),
+        crate::duration::Duration(r.warn_within)
+    ));
+    out
+}
+
+/// The certificates' table, or nothing.
+fn certificates(ui: &Ui, r: &Report) -> String {
     let mut out = String::new();
     if !r.certificates.is_empty() {
         let rows: Vec<Vec<String>> = r
@@ -63,52 +96,27 @@ fn text(ui: &Ui, r: &Report) -> String {
             &rows,
         ));
     }
-    if !r.pointers.is_empty() {
-        let rows: Vec<Vec<String>> = r
-            .pointers
-            .iter()
-            .map(|p| {
-                let token = match &p.token {
-                    Some(t) => format!("{} {}", t.transport, t.id.as_deref().unwrap_or("?")),
-                    None => "none".into(),
-                };
-                vec![
-                    p.name.clone(),
-                    p.spec_version.clone(),
-                    p.merge_sources.join(" "),
-                    token,
-                    p.certificate_authorities.to_string(),
-                ]
-            })
-            .collect();
-        out.push('\n');
-        out.push_str(&table(
-            &["POINTER", "SPEC", "MERGE SOURCE", "TOKEN", "CAS"],
-            &rows,
-        ));
-    }
-    if !r.checks.is_empty() {
-        let mut rows: Vec<Vec<String>> = Vec::new();
-        for c in &r.checks {
-            rows.push(vec![
-                ui.status_word(c.status.word(), c.status.tone()),
-                c.check.to_string(),
-                c.message.clone(),
-            ]);
-            if let Some(fix) = &c.fix {
-                rows.push(vec![String::new(), String::new(), format!("fix: {fix}")]);
-            }
-        }
-        out.push('\n');
-        out.push_str(&table(&["CHECK", "NAME", "DETAIL"], &rows));
-    }
-    let count = |l: Level| r.checks.iter().filter(|c| c.status == l).count();
-    out.push_str(&format!(
-        "\n{} ok, {} warning(s), {} failure(s) (warning window {}; certificates past 80% of their life need attention too)\n",
-        count(Level::Ok),
-        count(Level::Warn),
-        count(Level::Fail),
-        crate::duration::Duration(r.warn_within)
-    ));
     out
+}
+
+/// The pointer configs' table.
+fn pointers(r: &Report) -> String {
+    let rows: Vec<Vec<String>> = r
+        .pointers
+        .iter()
+        .map(|p| {
+            let token = match &p.token {
+                Some(t) => format!("{} {}", t.transport, t.id.as_deref().unwrap_or("?")),
+                None => "none".into(),
+            };
+            vec![
+                p.name.clone(),
+                p.spec_version.clone(),
+                p.merge_sources.join(" "),
+                token,
+                p.certificate_authorities.to_string(),
+            ]
+        })
+        .collect();
+    table(&["POINTER", "SPEC", "MERGE SOURCE", "TOKEN", "CAS"], &rows)
 }

@@ -26,7 +26,8 @@ use rcgen::KeyPair;
 use crate::assets::{AssetDir, DirLock, Recovered};
 use crate::cli::{self, Cli, Command};
 use crate::exit::usage;
-use crate::ops::{Note, Outcome, Snapshot};
+use crate::model::Snapshot;
+use crate::ops::{Note, Outcome};
 use crate::pki::keys::KeyAlgorithm;
 use crate::ui::Ui;
 
@@ -92,32 +93,42 @@ struct Entry<'a> {
     run: Handler<'a>,
 }
 
+/// A command with an asset directory and a report; `$h(ui, dir, args, now)` runs it, `now`
+/// the clock's time, read here once for the whole command.
+macro_rules! e {
+    ($name:literal, $a:expr, $h:path) => {
+        Entry {
+            name: $name,
+            dir: Some(&$a.dir),
+            format: Ok(&$a.out),
+            run: Box::new(move |ui, dir, clock| $h(ui, dir, $a, clock.now())),
+        }
+    };
+    // One that takes no decision by the time.
+    ($name:literal, $a:expr, $h:path, timeless) => {
+        Entry {
+            name: $name,
+            dir: Some(&$a.dir),
+            format: Ok(&$a.out),
+            run: Box::new(move |ui, dir, _| $h(ui, dir, $a)),
+        }
+    };
+    // One that writes `$what` instead of a report (`dir`: whether it has a `--dir`).
+    ($name:literal, $dir:expr, writes $what:literal, $run:expr) => {
+        Entry {
+            name: $name,
+            dir: $dir,
+            format: Err($what),
+            run: Box::new($run),
+        }
+    };
+}
+
 /// The command table: every command once, with its name, its `--dir` and `--format`, and its
 /// handler. A new command is one line here.
 fn entry(c: &Command) -> Entry<'_> {
     use cli::{CaCommand as Ca, CertCommand as Cert, CsrCommand as Csr};
     use cli::{MachineCommand as Machine, TokenCommand as Token};
-    /// A command with an asset directory and a report; `$h(ui, dir, args, now)` runs it, `now`
-    /// the clock's time, read here once for the whole command.
-    macro_rules! e {
-        ($name:literal, $a:expr, $h:path) => {
-            Entry {
-                name: $name,
-                dir: Some(&$a.dir),
-                format: Ok(&$a.out),
-                run: Box::new(move |ui, dir, clock| $h(ui, dir, $a, clock.now())),
-            }
-        };
-        // One that takes no decision by the time.
-        ($name:literal, $a:expr, $h:path, timeless) => {
-            Entry {
-                name: $name,
-                dir: Some(&$a.dir),
-                format: Ok(&$a.out),
-                run: Box::new(move |ui, dir, _| $h(ui, dir, $a)),
-            }
-        };
-    }
     match c {
         Command::Init(a) => e!("init", a, init::run),
         Command::Ca(Ca::Create(a)) => e!("ca create", a, ca::create),
@@ -145,30 +156,13 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Ledger(cli::LedgerCommand::Import(a)) => {
             e!("ledger import", a, ledger::import)
         }
-        Command::Serve(a) => Entry {
-            name: "serve",
-            dir: Some(&a.dir),
-            format: Err("its access log as JSON lines"),
-            run: Box::new(move |_, dir, clock| serve::run(dir, a, clock)),
-        },
-        Command::Csr(Csr::Sign(a)) => Entry {
-            name: "csr sign",
-            dir: Some(&a.dir),
-            format: Err("a PEM certificate"),
-            run: Box::new(move |ui, dir, clock| csr::sign(ui, dir, a, clock.now())),
-        },
-        Command::Completions(a) => Entry {
-            name: "completions",
-            dir: None,
-            format: Err("a shell script"),
-            run: Box::new(move |_, _, _| docs::completions(a)),
-        },
-        Command::Man(a) => Entry {
-            name: "man",
-            dir: None,
-            format: Err("man pages"),
-            run: Box::new(move |ui, _, _| docs::man(ui, a)),
-        },
+        Command::Serve(a) => e!("serve", Some(&a.dir), writes "its access log as JSON lines",
+            move |_, dir, clock| serve::run(dir, a, clock)),
+        Command::Csr(Csr::Sign(a)) => e!("csr sign", Some(&a.dir), writes "a PEM certificate",
+            move |ui, dir, clock| csr::sign(ui, dir, a, clock.now())),
+        Command::Completions(a) => e!("completions", None, writes "a shell script",
+            move |_, _, _| docs::completions(a)),
+        Command::Man(a) => e!("man", None, writes "man pages", move |ui, _, _| docs::man(ui, a)),
         Command::Version(a) => version::entry(a),
     }
 }

@@ -11,17 +11,6 @@ use crate::ui::Ui;
 
 /// Runs `pointer`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> Result<u8> {
-    let dest = match args.output.as_deref() {
-        Some(p) if p.as_os_str() == "-" => Dest::Stdout,
-        Some(p) => {
-            crate::pki::refuse_output_over_key(p, crate::assets::read_file(p).ok().as_deref())?;
-            if p.exists() && !args.force {
-                bail!("{} exists; pass --force to replace it", p.display());
-            }
-            Dest::File(p.to_path_buf())
-        }
-        None => Dest::Dir,
-    };
     let inputs = PointerInputs {
         pool: args.pool.clone(),
         url: args.url.as_ref().map(|u| u.for_pool(&args.pool)),
@@ -30,7 +19,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
         base64: args.base64,
         force: args.force,
         new_pool: args.new_pool,
-        dest,
+        dest: dest(args)?,
     };
     // Held from reading mcsctl.json and the token to writing the file, so a concurrent
     // `token rotate` cannot leave this pointer with the old token, nor another `pointer`
@@ -41,31 +30,17 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
     // A token made here is saved before the pointer config carrying it leaves the command.
     let (_, out) = super::commit(ui, &lock, out)?;
     let r = &out.report;
-    match &inputs.dest {
-        Dest::Stdout => {
-            super::print_notes(ui, &out.notes);
-            if ui.dry_run && r.token_made {
-                ui.warn("dry run: no pointer config printed: its token, made here, is not saved");
-                return Ok(exit::OK);
-            }
-            ui.out(String::from_utf8_lossy(&r.bytes))?;
+    if let Dest::Stdout = inputs.dest {
+        super::print_notes(ui, &out.notes);
+        if ui.dry_run && r.token_made {
+            ui.warn("dry run: no pointer config printed: its token, made here, is not saved");
             return Ok(exit::OK);
         }
-        Dest::File(p) => {
-            let mode = if r.token_id.is_some() {
-                SECRET_MODE
-            } else {
-                PUBLIC_MODE
-            };
-            let ow = Overwrite::when(args.force);
-            if ui.dry_run {
-                crate::assets::check_write(p, ow)?;
-                ui.info(format!("dry run: {} not written", p.display()));
-            } else {
-                write_atomic(p, &r.bytes, mode, ow)?;
-            }
-        }
-        Dest::Dir => {}
+        ui.out(String::from_utf8_lossy(&r.bytes))?;
+        return Ok(exit::OK);
+    }
+    if let Dest::File(p) = &inputs.dest {
+        write_out(ui, p, r, Overwrite::when(args.force))?;
     }
     drop(lock);
     super::print_notes(ui, &out.notes);
@@ -84,6 +59,38 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
         ))?;
     }
     Ok(exit::OK)
+}
+
+/// Where `--output` sends the pointer config: stdout, a file (refused over a key, or over a
+/// file without --force), or the asset directory.
+fn dest(args: &PointerArgs) -> Result<Dest> {
+    Ok(match args.output.as_deref() {
+        Some(p) if p.as_os_str() == "-" => Dest::Stdout,
+        Some(p) => {
+            crate::pki::refuse_output_over_key(p, crate::assets::read_file(p).ok().as_deref())?;
+            if p.exists() && !args.force {
+                bail!("{} exists; pass --force to replace it", p.display());
+            }
+            Dest::File(p.to_path_buf())
+        }
+        None => Dest::Dir,
+    })
+}
+
+/// Writes the pointer config to `--output FILE` (0600 when it carries a token).
+fn write_out(ui: &Ui, p: &std::path::Path, r: &PointerReport, ow: Overwrite) -> Result<()> {
+    let mode = if r.token_id.is_some() {
+        SECRET_MODE
+    } else {
+        PUBLIC_MODE
+    };
+    if ui.dry_run {
+        crate::assets::check_write(p, ow)?;
+        ui.info(format!("dry run: {} not written", p.display()));
+    } else {
+        write_atomic(p, &r.bytes, mode, ow)?;
+    }
+    Ok(())
 }
 
 /// The summary's word on the token: under --dry-run a token made here has an id no token will

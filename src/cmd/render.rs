@@ -13,8 +13,9 @@ use crate::ignition::fetch::{Fetch, Trust};
 use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::Read;
 use crate::ignition::render::{Flavour, cluster, controller, input};
+use crate::model::Snapshot;
+use crate::ops::Note;
 use crate::ops::render::{self, RenderInputs, RenderReport, report};
-use crate::ops::{Note, Snapshot};
 use crate::ui::Ui;
 
 /// Runs `render`: the flavour and the CA come from the snapshot, read under the lock; the

@@ -4,10 +4,10 @@
 //! which by role and key id, and the fix is the directory's own pointer config, not a new
 //! certificate.
 
-use crate::ops::cas::CaRole;
+use crate::model::cas::CaRole;
 use crate::pki::cert::CertInfo;
 
-/// The directory's CAs, current and past ([`crate::ops::cas::CaSet::history`]), and how the
+/// The directory's CAs, current and past ([`crate::model::cas::CaSet::history`]), and how the
 /// directory is named in messages.
 #[derive(Debug, Clone, Default)]
 pub struct History {

@@ -4,6 +4,7 @@
 //! (a body cut short or reset is an error, not a shorter config).
 
 pub mod client;
+pub mod resolve;
 pub mod url;
 
 pub use client::{BodyFailure, Exchange, Failure, Method, Request, first_line, get};

@@ -26,7 +26,7 @@ pub fn inspect(
     let cfg = config(r, dir);
     dir_modes(r, dir);
     // The snapshot's reader: the same files read the same way.
-    let certs = |rel: &str| crate::ops::cas::certs(dir, rel);
+    let certs = |rel: &str| crate::model::cas::certs(dir, rel);
     let cas = Cas {
         active: certs(layout::CA_CERT)?.map(|mut v| v.remove(0)),
         next: certs(layout::CA_NEXT_CERT)?.map(|mut v| v.remove(0)),
@@ -124,8 +124,8 @@ fn recovery(r: &mut Report, dir: &AssetDir) {
 }
 
 /// mcsctl.json, or a failed row saying why it cannot be read.
-fn config(r: &mut Report, dir: &AssetDir) -> Option<crate::ops::ClusterConfig> {
-    match crate::ops::config::load(dir) {
+fn config(r: &mut Report, dir: &AssetDir) -> Option<crate::model::ClusterConfig> {
+    match crate::model::config::load(dir) {
         Ok(c) => c,
         Err(e) => {
             r.check(
@@ -223,7 +223,7 @@ fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
         check_mode(r, dir, layout::TOKENS);
     }
     // The snapshot's reader; a store that cannot be read is a failed row, not the end.
-    Ok(match crate::ops::read_tokens(dir) {
+    Ok(match crate::model::read_tokens(dir) {
         Ok(Some(s)) => {
             let now = r.now;
             for t in s.live(now).filter(|t| t.pools.is_none()) {
@@ -252,7 +252,7 @@ fn tokens(r: &mut Report, dir: &AssetDir) -> Result<Option<TokenStore>> {
 fn pointers(
     r: &mut Report,
     dir: &AssetDir,
-    cfg: Option<&crate::ops::ClusterConfig>,
+    cfg: Option<&crate::model::ClusterConfig>,
     ctx: &super::Context,
     cluster_bundle: Option<&[CertInfo]>,
 ) -> Result<()> {

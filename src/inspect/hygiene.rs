@@ -177,7 +177,7 @@ pub(super) fn kept(r: &mut Report, dir: &AssetDir) {
         check_mode(r, dir, rel);
         let name = rel.rsplit('/').next().unwrap_or_default();
         let cert = rel.trim_end_matches(".key").to_string() + ".crt";
-        let whose = crate::ops::cas::certs(dir, &cert)
+        let whose = crate::model::cas::certs(dir, &cert)
             .ok()
             .flatten()
             .and_then(|mut c| (!c.is_empty()).then(|| c.remove(0)))

@@ -88,7 +88,7 @@ fn from_store(
     o: &crate::store::Options,
     now: time::OffsetDateTime,
 ) -> anyhow::Result<Fetches> {
-    let Some(cfg) = crate::ops::config::load(dir)? else {
+    let Some(cfg) = crate::model::config::load(dir)? else {
         anyhow::bail!(
             "{} knows no cluster: the store's keys are the cluster's (or give --store-prefix)",
             dir.root().display()

@@ -8,12 +8,13 @@ use time::OffsetDateTime;
 
 pub use super::ca_step::CaReport;
 use super::ca_step::{CaOutcome, bundle_and_pointers, done, nothing, set_bundle};
-use super::cas::Loaded;
 use super::report::FileKind;
 use super::rotation::{promote_into, retire_into};
 use super::serving::NewCa;
-use super::{KeyGen, Note, Snapshot, Written};
+use super::{KeyGen, Note, Written};
 use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::model::Snapshot;
+use crate::model::cas::Loaded;
 use crate::pki::issue::create_ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::pki::rotation::{self, Phase};
@@ -97,7 +98,7 @@ pub fn create<'s>(
         && a.key_pem.is_none()
         && replace == Replace::No
     {
-        bail!("{}", super::cas::key_missing(&snap.dir, a));
+        bail!("{}", crate::model::cas::key_missing(&snap.dir, a));
     }
     may_replace(snap, replace, "mcsctl ca create", "mcsctl ca rotate")?;
     let (_, issued) = create_ca(keys(alg, "CA")?, validity, now)?;
@@ -171,7 +172,7 @@ fn install<'s>(
     );
     let ptrs = set_bundle(snap, &mut change, &bundle, &[&new.info], now)?;
     let mut files = Vec::new();
-    files.extend(super::config::mark(snap, &mut change));
+    files.extend(super::mark(snap, &mut change));
     files.extend([
         Written::cert(
             layout::CA_CERT,

@@ -6,11 +6,12 @@ use anyhow::Result;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::cas::CaSet;
-use super::pointers::{self, PendingPointer, Target};
 use super::report::FileKind;
-use super::{Note, Outcome, Snapshot, Written, report};
+use super::{Note, Outcome, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, layout};
+use crate::model::Snapshot;
+use crate::model::cas::CaSet;
+use crate::model::pointers::{self, PendingPointer, Target};
 use crate::pki::cert::CertInfo;
 use crate::pki::rotation::{self, Phase};
 

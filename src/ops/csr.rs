@@ -10,9 +10,9 @@ use anyhow::{Result, anyhow, bail};
 use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 
-use super::Snapshot;
 use crate::assets::layout;
 use crate::csr::{self, Context, Csr, Decision, Verdict};
+use crate::model::Snapshot;
 use crate::names::San;
 use crate::pki::issue::{Ca, Issued, KubeletUsage, sign_csr};
 

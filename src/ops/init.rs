@@ -8,11 +8,12 @@ use anyhow::Result;
 use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 
-use super::pointers::{self, PendingPointer};
 use super::report::FileKind;
 use super::serving::NewCa;
-use super::{ClusterConfig, KeyGen, Outcome, Written, backup, report};
+use super::{KeyGen, Outcome, Written, backup, report};
 use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::model::ClusterConfig;
+use crate::model::pointers::{self, PendingPointer};
 use crate::names::San;
 use crate::pki::issue::{Issued, create_ca, issue_serving};
 use crate::token::TokenStore;

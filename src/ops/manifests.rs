@@ -8,10 +8,11 @@ use anyhow::{Result, bail};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Note, Outcome, Snapshot};
+use super::{Note, Outcome};
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
 use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::manifests::{Deployment, Inputs, build};
+use crate::model::Snapshot;
 
 /// What `manifests` was asked for.
 pub struct ManifestsInputs {

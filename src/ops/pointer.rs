@@ -6,11 +6,12 @@ use base64::Engine;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{ClusterConfig, Note, Outcome, Snapshot};
+use super::{Note, Outcome};
 use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::exit::usage;
 use crate::ignition::SpecVersion;
 use crate::ignition::pointer::{self, PointerSpec, Transport};
+use crate::model::{ClusterConfig, Snapshot};
 use crate::token::{Token, TokenStore};
 
 /// Where the pointer config goes.
@@ -178,7 +179,9 @@ fn settings(
     let transport = match (inputs.transport, cfg) {
         (Some(t), _) => t,
         (None, Some(c)) => c.token_transport,
-        (None, None) if snap.tokens.is_some() => super::config::token_transport(None, version),
+        (None, None) if snap.tokens.is_some() => {
+            crate::model::config::token_transport(None, version)
+        }
         (None, None) => Transport::None,
     };
     if transport == Transport::Header && !version.has_http_headers() {

@@ -18,9 +18,10 @@ use std::collections::HashSet;
 use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
-use super::config::{ClusterConfig, StoreRecord};
-use super::{Note, Snapshot};
+use super::Note;
 use crate::assets::{Change, layout};
+use crate::model::Snapshot;
+use crate::model::config::{ClusterConfig, StoreRecord};
 use crate::store::auth::Held;
 use crate::token::{MAX_GONE, Published, State, TokenStore};
 

@@ -6,11 +6,12 @@ use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
 use super::ca_step::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
-use super::cas::Loaded;
 use super::report::FileKind;
 use super::serving::{self, NewCa};
-use super::{KeyGen, Note, Outcome, Snapshot, Written};
+use super::{KeyGen, Note, Outcome, Written};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::model::Snapshot;
+use crate::model::cas::Loaded;
 use crate::pki::cert::CertInfo;
 use crate::pki::issue::{Ca, create_ca};
 use crate::pki::keys::KeyAlgorithm;

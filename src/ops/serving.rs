@@ -6,8 +6,9 @@ use anyhow::{Context as _, Result, bail};
 use time::OffsetDateTime;
 
 use super::report::FileKind;
-use super::{KeyGen, Outcome, Snapshot, Written, report};
+use super::{KeyGen, Outcome, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::model::Snapshot;
 use crate::names::San;
 use crate::pki::issue::{Ca, Issued, issue_serving};
 use crate::pki::keys::KeyAlgorithm;

@@ -4,9 +4,10 @@
 use anyhow::{Result, bail};
 use time::{Duration, OffsetDateTime};
 
-use super::pointers::{self, PendingPointer, Target};
-use super::{Note, Outcome, Snapshot};
+use super::{Note, Outcome};
 use crate::assets::{Change, Overwrite, SECRET_MODE, layout};
+use crate::model::Snapshot;
+use crate::model::pointers::{self, PendingPointer, Target};
 use crate::token::{Rotated, Token, TokenStore, TokenSummary};
 
 /// Adds `auth/tokens.json` (0600) to a change.
@@ -189,7 +190,7 @@ pub fn create<'s>(
 /// pointer configs carry none.
 fn pointer_for(snap: &Snapshot, pool: &str, token: &Token) -> Result<Vec<u8>> {
     let cfg = snap.config()?;
-    let transport = super::config::token_transport(Some(cfg), cfg.spec_version);
+    let transport = crate::model::config::token_transport(Some(cfg), cfg.spec_version);
     let bundle = snap.bundle()?;
     Ok(pointers::fresh(&snap.dir, cfg, pool, bundle, Some(token), transport)?.bytes)
 }

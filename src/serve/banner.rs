@@ -7,7 +7,7 @@ use super::Options;
 use super::live::State;
 use super::proxy::Cidr;
 use super::watched::Outcome;
-use crate::ops::config::AuthMode;
+use crate::model::config::AuthMode;
 
 pub(super) fn banner(
     opts: &Options,

@@ -23,7 +23,7 @@ use crate::ignition::accept::negotiate_remembered;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 
-use crate::ops::config::AuthMode;
+use crate::model::config::AuthMode;
 
 /// The request facts the handler needs.
 #[derive(Debug)]

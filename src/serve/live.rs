@@ -14,7 +14,7 @@ use super::watched::{FileId, Fingerprint, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
-use crate::ops::config::AuthMode;
+use crate::model::config::AuthMode;
 use crate::token::{Published, State as TokenState};
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
@@ -351,7 +351,7 @@ impl Loader {
         // Taken before the read: a write between the two makes the next poll read again.
         let ident = file_id(&self.dir.path(layout::TOKENS));
         // The snapshot's reader; a missing store keeps the tokens last read.
-        let Some(store) = crate::ops::read_tokens(&self.dir)? else {
+        let Some(store) = crate::model::read_tokens(&self.dir)? else {
             bail!(
                 "{} is missing; keeping the tokens last read",
                 self.dir.path(layout::TOKENS).display()
@@ -371,7 +371,7 @@ impl Loader {
         }
         // No mcsctl.json (a read-only mount of Secrets), or one of a directory started step by
         // step: no cluster says otherwise.
-        match crate::ops::config::load(&self.dir)? {
+        match crate::model::config::load(&self.dir)? {
             Some(cfg) => Ok(cfg.serve_auth.unwrap_or(AuthMode::Token)),
             None => Ok(prev.unwrap_or(AuthMode::Token)),
         }

@@ -40,7 +40,7 @@ pub struct Log {
 impl Log {
     /// Starts the two writer threads; event lines take their time from `clock`; each stream
     /// is written as `format` says for it (text or JSON lines).
-    pub fn start(clock: Clock, format: super::text_log::LogFormat) -> Log {
+    pub fn start(clock: Clock, format: crate::json_line::LogFormat) -> Log {
         use std::io::IsTerminal;
         let access_text = format.text(std::io::stdout().is_terminal());
         let events_text = format.text(std::io::stderr().is_terminal());

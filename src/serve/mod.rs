@@ -60,7 +60,7 @@ use log::Log;
 use proxy::Cidr;
 
 use crate::assets::AssetDir;
-use crate::ops::config::AuthMode;
+use crate::model::config::AuthMode;
 use accept::{ConnOpts, accept_all};
 use banner::banner;
 use reload::reload_loop;
@@ -88,7 +88,7 @@ pub struct Options {
     /// The wall clock: expiry of tokens and certificates.
     pub clock: crate::clock::Clock,
     /// `--log-format`.
-    pub log_format: text_log::LogFormat,
+    pub log_format: crate::json_line::LogFormat,
     /// HTTPS listen address.
     pub listen: SocketAddr,
     /// Optional plain-HTTP listen address.
@@ -135,7 +135,7 @@ const HARD_HEAD_LIMIT: usize = 256 * 1024;
 pub fn run(mut opts: Options) -> Result<u8> {
     install_panic_hook();
     if opts.proxy_from.is_empty()
-        && let Some(c) = crate::ops::config::load(&opts.dir)?
+        && let Some(c) = crate::model::config::load(&opts.dir)?
     {
         opts.proxy_from = c.proxy_protocol_from;
     }
@@ -264,7 +264,7 @@ async fn start_shared(
         .map_err(anyhow::Error::msg)?;
     let shared = Arc::new(shared);
     // This directory's id in the store: a state another directory published is refused.
-    let owner = crate::ops::config::load(&opts.dir)
+    let owner = crate::model::config::load(&opts.dir)
         .ok()
         .flatten()
         .and_then(|c| c.store)
@@ -327,7 +327,7 @@ async fn connect_store(opts: &Options) -> Result<Option<crate::store::Store>> {
     let Some(o) = &opts.store else {
         return Ok(None);
     };
-    let cluster = crate::ops::config::require(&opts.dir)?.cluster_domain();
+    let cluster = crate::model::config::require(&opts.dir)?.cluster_domain();
     crate::store::Store::connect(o, &cluster).await.map(Some)
 }
 

@@ -12,7 +12,7 @@ use super::live::{self, Loader};
 use super::shared::Shared;
 use super::watched::{Fingerprint, Outcome};
 use crate::assets::AssetDir;
-use crate::ops::config::AuthMode;
+use crate::model::config::AuthMode;
 
 /// What one poll found.
 enum Poll {

@@ -4,38 +4,6 @@
 
 use serde_json::{Map, Value};
 
-/// How serve writes its lines (`--log-format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum LogFormat {
-    /// Text on a terminal, JSON lines otherwise (each stream decides for itself).
-    #[default]
-    Auto,
-    /// JSON lines, one object a line.
-    Json,
-    /// Readable lines.
-    Text,
-}
-
-impl LogFormat {
-    /// The name used on the command line.
-    pub fn name(self) -> &'static str {
-        match self {
-            LogFormat::Auto => "auto",
-            LogFormat::Json => "json",
-            LogFormat::Text => "text",
-        }
-    }
-
-    /// Whether a stream that is (or is not) a terminal gets text.
-    pub fn text(self, terminal: bool) -> bool {
-        match self {
-            LogFormat::Auto => terminal,
-            LogFormat::Json => false,
-            LogFormat::Text => true,
-        }
-    }
-}
-
 /// Access-log fields in the order a person reads them; the others follow by name.
 const ACCESS: [&str; 6] = ["remote", "method", "path", "status", "bytes", "durationMs"];
 

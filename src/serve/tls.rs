@@ -147,7 +147,7 @@ impl Tls {
         let pair = format!("{} and {}", cert_path.display(), key_path.display());
         let tls = server_config(provider, chain, key, &pair)?;
         // The snapshot's reader; an unreadable CA certificate only leaves its fingerprint out.
-        let ca_fingerprint = crate::ops::cas::certs(dir, layout::CA_CERT)
+        let ca_fingerprint = crate::model::cas::certs(dir, layout::CA_CERT)
             .ok()
             .flatten()
             .and_then(|v| v.into_iter().next())

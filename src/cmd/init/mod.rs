@@ -10,8 +10,9 @@ use crate::assets::AssetDir;
 use crate::cli::InitArgs;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::Transport;
+use crate::model::ClusterConfig;
 use crate::ops::{
-    self, ClusterConfig,
+    self,
     init::{AdoptedCa, InitInputs},
 };
 use crate::ui::Ui;

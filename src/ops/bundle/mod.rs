@@ -14,11 +14,12 @@ use time::OffsetDateTime;
 
 use super::ca::Replace;
 use super::ca_step::{CaReport, bundle_and_pointers, nothing};
-use super::cas::{CaSet, Loaded};
-use super::pointers::{self, Target};
 use super::report::FileKind;
-use super::{Note, Outcome, Snapshot, Written, report};
+use super::{Note, Outcome, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
+use crate::model::Snapshot;
+use crate::model::cas::{CaSet, Loaded};
+use crate::model::pointers::{self, Target};
 use crate::pki::cert::CertInfo;
 use crate::pki::keys::key_matches_spki;
 use crate::pki::rotation::{self, ClusterBundle, Phase};
@@ -96,7 +97,7 @@ pub fn import(
         Overwrite::Allow,
     );
     let mut files = Vec::new();
-    files.extend(super::config::mark(snap, &mut change));
+    files.extend(crate::ops::mark(snap, &mut change));
     files.push(Written::cert(
         layout::CA_CERT,
         FileKind::Ca,

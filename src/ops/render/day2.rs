@@ -8,10 +8,11 @@
 
 use anyhow::Result;
 
-use super::{Note, Snapshot, full_rel};
+use super::{Note, full_rel};
 use crate::ignition::render::reconcile::{self, Rendered, Storage};
 use crate::ignition::render::{MachineConfig, payload::Stored};
 use crate::ignition::spec::Config;
+use crate::model::Snapshot;
 
 /// The pool's current configuration: `given` (`--current`), else the directory's.
 fn current(snap: &Snapshot, pool: &str, given: Option<&Rendered>) -> Result<Option<Rendered>> {

@@ -16,7 +16,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Note, Outcome, Snapshot};
+use super::{Note, Outcome};
 use crate::assets::layout::{self, PRE_APPROVAL, RENDERED};
 use crate::assets::{Change, Overwrite, SECRET_MODE};
 use crate::ignition::SpecVersion;
@@ -26,6 +26,7 @@ use crate::ignition::render::machineconfig::{Dropped, Read, Unselected};
 use crate::ignition::render::secrets::Finding;
 use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
 use crate::ignition::spec::Spec;
+use crate::model::Snapshot;
 use kubeconfig::KubeconfigReport;
 use report::{Credential, MachineReport, PoolReport};
 

@@ -5,7 +5,8 @@ use anyhow::{Result, bail};
 
 use crate::assets::layout::{self, RENDERED};
 use crate::ignition::render::{self, Flavour, MachineConfig, controller};
-use crate::ops::{Note, Snapshot};
+use crate::model::Snapshot;
+use crate::ops::Note;
 
 /// What the render says of the OS images: controller-generated MachineConfigs take theirs from
 /// the ControllerConfig (`MergeMachineConfigs`), so without one the image is empty and the

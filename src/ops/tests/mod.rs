@@ -17,10 +17,11 @@ use rcgen::KeyPair;
 use time::{Duration, OffsetDateTime};
 
 use super::init::{InitInputs, init};
-use super::{ClusterConfig, Note, Outcome, Snapshot};
+use super::{Note, Outcome};
 use crate::assets::AssetDir;
 use crate::ignition::SpecVersion;
 use crate::ignition::pointer::Transport;
+use crate::model::{ClusterConfig, Snapshot};
 use crate::pki::keys::KeyAlgorithm;
 
 /// The time every lab starts at: 2026-01-01T00:00:00Z.

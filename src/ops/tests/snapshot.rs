@@ -3,7 +3,7 @@
 
 use super::Lab;
 use crate::assets::layout;
-use crate::ops::Snapshot;
+use crate::model::Snapshot;
 
 fn err(lab: &Lab) -> String {
     format!("{:#}", Snapshot::read(&lab.dir).unwrap_err())

@@ -210,24 +210,14 @@ struct StepByStep {
     format_version: u32,
 }
 
-/// Marks a directory a CA is being started in step by step as mcsctl's: `mcsctl.json` with
-/// no cluster, and its row; nothing when the directory has its `mcsctl.json`.
-pub(super) fn mark(snap: &super::Snapshot, change: &mut Change<'_>) -> Option<super::Written> {
-    if snap.marked {
-        return None;
-    }
+/// The bytes of the `mcsctl.json` of a directory started step by step: no cluster yet.
+pub fn step_by_step() -> Vec<u8> {
     let mut b = serde_json::to_vec_pretty(&StepByStep {
         format_version: ClusterConfig::FORMAT_VERSION,
     })
     .unwrap_or_default();
     b.push(b'\n');
-    change.write(layout::CONFIG, &b, PUBLIC_MODE, Overwrite::Never);
-    Some(super::Written::file(
-        layout::CONFIG,
-        false,
-        super::FileKind::Cluster,
-        Some("started step by step: no cluster yet".into()),
-    ))
+    b
 }
 
 /// Reads `mcsctl.json` from its bytes; `name` names it in errors. `None`: a directory started
