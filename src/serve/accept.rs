@@ -357,16 +357,15 @@ async fn serve_conn<I>(
 
 /// Logs a connection the write guards cut: a client that stopped reading, or read too slowly.
 fn log_cut(shared: &Shared, e: &hyper::Error, peer: Peer, conn: &ConnOpts) {
-    let io = std::error::Error::source(&e).and_then(|s| s.downcast_ref::<std::io::Error>());
-    match io.map(|e| e.to_string()) {
-        Some(m) if m == io::STALLED => shared.log.event(
+    match io::Cut::of(e) {
+        Some(io::Cut::Stalled) => shared.log.event(
             "write-timeout",
             &format!(
                 "closed the connection from {}: it stopped reading",
                 peer.client
             ),
         ),
-        Some(m) if m == io::TOO_SLOW => shared.log.event(
+        Some(io::Cut::TooSlow) => shared.log.event(
             "slow-client",
             &format!(
                 "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
@@ -374,6 +373,6 @@ fn log_cut(shared: &Shared, e: &hyper::Error, peer: Peer, conn: &ConnOpts) {
                 crate::size::human(conn.min_send_rate)
             ),
         ),
-        _ => {}
+        None => {}
     }
 }

@@ -13,10 +13,10 @@ use std::time::Instant;
 use rustls::AlertDescription;
 
 /// Why a handshake failed.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Reason {
     /// The client sent this alert.
-    Alert(String),
+    Alert(AlertDescription),
     /// The bytes were not TLS (plain HTTP to the TLS port, a scanner).
     NotTls,
     /// No protocol version or cipher suite in common.
@@ -30,12 +30,24 @@ pub enum Reason {
     Other(String),
 }
 
+// By hand: rustls's AlertDescription is not Hash; its wire byte is.
+impl std::hash::Hash for Reason {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Reason::Alert(a) => u8::from(*a).hash(state),
+            Reason::Other(e) => e.hash(state),
+            Reason::NotTls | Reason::NoCommonGround | Reason::BadServerName | Reason::Timeout => {}
+        }
+    }
+}
+
 impl Reason {
     /// Classifies the error of a failed accept; `None` for a connection that simply closed.
     pub fn of(e: &std::io::Error) -> Option<Reason> {
         let tls = e.get_ref()?.downcast_ref::<rustls::Error>()?;
         Some(match tls {
-            rustls::Error::AlertReceived(a) => Reason::Alert(alert_name(*a)),
+            rustls::Error::AlertReceived(a) => Reason::Alert(*a),
             rustls::Error::InvalidMessage(_)
             | rustls::Error::InappropriateHandshakeMessage { .. }
             | rustls::Error::InappropriateMessage { .. } => Reason::NotTls,
@@ -50,7 +62,7 @@ impl Reason {
     /// "refused with bad_certificate", for the log line about `n` handshakes.
     fn verb(&self, n: u64) -> String {
         match self {
-            Reason::Alert(a) => format!("refused with {a}"),
+            Reason::Alert(a) => format!("refused with {}", alert_name(*a)),
             Reason::NotTls if n == 1 => "was not TLS".into(),
             Reason::NotTls => "were not TLS".into(),
             Reason::NoCommonGround => "found no TLS version or cipher in common".into(),
@@ -65,14 +77,18 @@ impl Reason {
     /// What probably causes it.
     fn hint(&self) -> &'static str {
         match self {
-            Reason::Alert(a) => match a.as_str() {
-                "unknown_ca" | "bad_certificate" | "certificate_unknown" => {
+            Reason::Alert(a) => match a {
+                AlertDescription::UnknownCA
+                | AlertDescription::BadCertificate
+                | AlertDescription::CertificateUnknown => {
                     "a pointer config trusting another CA (stale after `ca promote`?), or a URL host the certificate does not name? `mcsctl inspect` checks both"
                 }
-                "certificate_expired" => {
+                AlertDescription::CertificateExpired => {
                     "the client finds the serving certificate expired: check `mcsctl inspect` and the machine's clock"
                 }
-                "unsupported_certificate" | "illegal_parameter" | "handshake_failure" => {
+                AlertDescription::UnsupportedCertificate
+                | AlertDescription::IllegalParameter
+                | AlertDescription::HandshakeFailure => {
                     "the client cannot use this certificate or these parameters: an old TLS client?"
                 }
                 _ => "the client gave up on the handshake",
@@ -88,8 +104,8 @@ impl Reason {
     }
 }
 
-/// The alert's name as TLS writes it (`bad_certificate`).
-fn alert_name(a: AlertDescription) -> String {
+/// The alert's name as TLS writes it (`bad_certificate`), for the log and the metric's label.
+pub fn alert_name(a: AlertDescription) -> String {
     let camel = format!("{a:?}");
     let mut out = String::new();
     let mut prev_lower = false;
@@ -146,7 +162,7 @@ mod tests {
         let t0 = Instant::now();
         let a: IpAddr = "10.0.0.7".parse().unwrap();
         let b: IpAddr = "10.0.0.8".parse().unwrap();
-        let bad = Reason::Alert(alert_name(AlertDescription::BadCertificate));
+        let bad = Reason::Alert(AlertDescription::BadCertificate);
         let first = h.record(a, bad.clone(), t0, "10:02:00").unwrap();
         assert_eq!(
             first,

@@ -25,10 +25,45 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Sleep;
 
-/// The message of the error that ends a connection whose client stopped reading.
-pub const STALLED: &str = "the client stopped reading (write timeout)";
-/// The message of the error that ends a connection whose client reads too slowly.
-pub const TOO_SLOW: &str = "the client reads slower than the minimum send rate";
+/// Why a write guard cut a connection: the error its stream returns carries it, so the
+/// connection's end is told by type, not by message text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cut {
+    /// The client stopped reading: the socket stayed full for the write timeout.
+    Stalled,
+    /// The client read, but slower than the minimum send rate.
+    TooSlow,
+}
+
+impl std::fmt::Display for Cut {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Cut::Stalled => "the client stopped reading (write timeout)",
+            Cut::TooSlow => "the client reads slower than the minimum send rate",
+        })
+    }
+}
+
+impl std::error::Error for Cut {}
+
+impl Cut {
+    /// The cut a connection's error carries, if a write guard ended it.
+    pub fn of(e: &(dyn std::error::Error + 'static)) -> Option<Cut> {
+        let mut source = Some(e);
+        while let Some(e) = source {
+            if let Some(c) = e.downcast_ref::<Cut>() {
+                return Some(*c);
+            }
+            if let Some(io) = e.downcast_ref::<io::Error>()
+                && let Some(c) = io.get_ref().and_then(|i| i.downcast_ref::<Cut>())
+            {
+                return Some(*c);
+            }
+            source = e.source();
+        }
+        None
+    }
+}
 
 /// The kernel's send buffer of a connection: bounded, so a slow reader's back-pressure reaches
 /// [`WriteGuard`] (an autotuned buffer of megabytes would take a whole config at once and keep
@@ -90,7 +125,7 @@ impl<S: Abort> WriteGuard<S> {
     }
 
     /// An error that ends the connection, abortively.
-    fn cut(&self, why: &'static str) -> io::Error {
+    fn cut(&self, why: Cut) -> io::Error {
         self.abort.store(true, std::sync::atomic::Ordering::Relaxed);
         io::Error::new(io::ErrorKind::TimedOut, why)
     }
@@ -120,7 +155,7 @@ impl<S: Abort> WriteGuard<S> {
             && blocked >= self.timeout
         {
             if self.min_rate > 0 && (bytes as f64) < self.min_rate as f64 * blocked.as_secs_f64() {
-                return Err(self.cut(TOO_SLOW));
+                return Err(self.cut(Cut::TooSlow));
             }
             self.window = None;
         }
@@ -145,7 +180,7 @@ impl<S: Abort> WriteGuard<S> {
             .as_mut()
             .is_some_and(|s| s.as_mut().poll(cx).is_ready());
         if fired {
-            Poll::Ready(Err(self.cut(STALLED)))
+            Poll::Ready(Err(self.cut(Cut::Stalled)))
         } else {
             Poll::Pending
         }
@@ -266,6 +301,7 @@ mod tests {
         let big = vec![0u8; 1 << 20];
         let e = g.write_all(&big).await.unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::TimedOut);
+        assert_eq!(Cut::of(&e), Some(Cut::Stalled));
 
         // A reader that keeps up: the same megabyte goes through.
         let (client, mut server) = tokio::io::duplex(64 * 1024);
@@ -300,7 +336,7 @@ mod tests {
         let start = Instant::now();
         let e = g.write_all(&vec![0u8; 4 << 20]).await.unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::TimedOut);
-        assert_eq!(e.to_string(), TOO_SLOW);
+        assert_eq!(Cut::of(&e), Some(Cut::TooSlow));
         assert!(start.elapsed() < Duration::from_secs(5), "cut off early");
     }
 }

@@ -86,7 +86,7 @@ impl Metrics {
     /// One failed TLS handshake.
     pub fn handshake_failed(&self, r: &Reason) {
         let label = match r {
-            Reason::Alert(a) => a.clone(),
+            Reason::Alert(a) => super::handshakes::alert_name(*a),
             Reason::NotTls => "not_tls".into(),
             Reason::NoCommonGround => "no_common_ground".into(),
             Reason::BadServerName => "bad_server_name".into(),
