@@ -2,6 +2,7 @@
 //! header from a listed balancer, the TLS handshake (failures counted per client and reason),
 //! and HTTP/1.1 with guarded writes and a bounded life.
 
+use crate::serve::event::Event;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
@@ -58,7 +59,7 @@ pub(super) fn accept_all(
                 match TcpListener::from_std(l) {
                     Ok(l) => accept_loop(l, i == 0, shared, conn, limits, said, stop).await,
                     Err(e) => shared.log.event(
-                        "accept-error",
+                        Event::AcceptError,
                         &format!("a worker cannot accept connections: {e}"),
                     ),
                 }
@@ -70,14 +71,14 @@ pub(super) fn accept_all(
 
 /// When each kind of refusal was last logged.
 #[derive(Default)]
-struct Said(Mutex<HashMap<&'static str, Instant>>);
+struct Said(Mutex<HashMap<Event, Instant>>);
 
 impl Said {
     /// Logs `msg` unless its kind was logged less than 10 s ago.
-    fn say(&self, log: &super::log::Log, kind: &'static str, msg: String) {
+    fn say(&self, log: &super::log::Log, kind: Event, msg: String) {
         let mut said = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if said
-            .get(kind)
+            .get(&kind)
             .is_none_or(|t| t.elapsed() > Duration::from_secs(10))
         {
             log.event(kind, &msg);
@@ -95,7 +96,7 @@ async fn accept_loop(
     said: Arc<Said>,
     mut stop: watch::Receiver<bool>,
 ) {
-    let mut say = |kind: &'static str, msg: String| said.say(&shared.log, kind, msg);
+    let mut say = |kind: Event, msg: String| said.say(&shared.log, kind, msg);
     loop {
         let accepted = tokio::select! {
             r = listener.accept() => r,
@@ -105,7 +106,7 @@ async fn accept_loop(
             Ok(x) => x,
             Err(e) => {
                 // EMFILE and friends: said once per 10 s, backed off from rather than spun on.
-                say("accept-error", format!("{e}: backing off"));
+                say(Event::AcceptError, format!("{e}: backing off"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
@@ -116,7 +117,7 @@ async fn accept_loop(
         };
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             say(
-                "connection-limit",
+                Event::ConnectionLimit,
                 format!("too many connections closing; closing new connections (e.g. from {peer})"),
             );
             continue;
@@ -143,13 +144,13 @@ fn admit(
     conn: &ConnOpts,
     peer: std::net::SocketAddr,
     balancer: bool,
-    say: &mut impl FnMut(&'static str, String),
+    say: &mut impl FnMut(Event, String),
 ) -> Option<conns::Slot> {
     match conns.admit(peer.ip(), balancer) {
         Ok((slot, evicted)) => {
             if let Some(from) = evicted {
                 say(
-                    "connection-evicted",
+                    Event::ConnectionEvicted,
                     format!(
                         "all {} connections taken: closed an idle one of {from}, the client holding the most, to let {peer} in",
                         conn.max_connections
@@ -160,7 +161,7 @@ fn admit(
         }
         Err(conns::Refused::Client) => {
             say(
-                "connection-limit-client",
+                Event::ConnectionLimitClient,
                 format!(
                     "{} already holds {} connections (--max-connections-per-client); closing its new ones",
                     limit::client_key(peer.ip()),
@@ -171,7 +172,7 @@ fn admit(
         }
         Err(conns::Refused::Full) => {
             say(
-                "connection-limit",
+                Event::ConnectionLimit,
                 format!(
                     "all {} connections taken and none idle; closing new connections (e.g. from {peer})",
                     conn.max_connections
@@ -212,7 +213,7 @@ async fn handle_conn(
                 via = Some(peer);
                 if slot.rekey(real.ip()).is_err() {
                     shared.log.event(
-                        "connection-limit-client",
+                        Event::ConnectionLimitClient,
                         &format!(
                             "{} (via {peer}) already holds {} connections (--max-connections-per-client); closing this one",
                             limit::client_key(real.ip()),
@@ -225,7 +226,7 @@ async fn handle_conn(
             Ok(None) => via = Some(peer),
             Err(e) => {
                 shared.log.event(
-                    "proxy-refused",
+                    Event::ProxyRefused,
                     &format!("closing a connection from balancer {peer}: {e}"),
                 );
                 return;
@@ -265,7 +266,7 @@ fn handshake_failed(shared: &Shared, client: SocketAddr, reason: Option<handshak
         .handshakes
         .record(client.ip(), r, Instant::now(), &at)
     {
-        shared.log.event("handshake-failed", &line);
+        shared.log.event(Event::HandshakeFailed, &line);
     }
 }
 
@@ -338,7 +339,7 @@ async fn serve_conn<I>(
                 Err(_) => {
                     abort.store(true, std::sync::atomic::Ordering::Relaxed);
                     shared.log.event(
-                        "connection-deadline",
+                        Event::ConnectionDeadline,
                         &format!(
                             "closed the connection from {}: open longer than --connection-deadline ({}s) and still sending",
                             peer.client,
@@ -359,14 +360,14 @@ async fn serve_conn<I>(
 fn log_cut(shared: &Shared, e: &hyper::Error, peer: Peer, conn: &ConnOpts) {
     match io::Cut::of(e) {
         Some(io::Cut::Stalled) => shared.log.event(
-            "write-timeout",
+            Event::WriteTimeout,
             &format!(
                 "closed the connection from {}: it stopped reading",
                 peer.client
             ),
         ),
         Some(io::Cut::TooSlow) => shared.log.event(
-            "slow-client",
+            Event::SlowClient,
             &format!(
                 "closed the connection from {}: it read slower than --min-send-rate ({}/s)",
                 peer.client,

@@ -11,6 +11,7 @@
 //! rustls holds), so a flush completing after the body's last frame was taken means the
 //! response is in the socket.
 
+use crate::serve::event::Event;
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -95,7 +96,7 @@ impl Delivery {
         if whole {
             if let Err(e) = self.shared.fetches.confirm(p.id) {
                 self.shared.log.event(
-                    "ledger-failed",
+                    Event::LedgerFailed,
                     &format!("{e}: a whole fetch stays recorded as not whole on disk"),
                 );
             }
@@ -103,7 +104,7 @@ impl Delivery {
                 p.line.replace_range(p.at..p.at + 5, "true");
             }
         } else if let Some(msg) = self.shared.fetches.cut(p.id) {
-            self.shared.say_of_token(&msg.0, "fetch-cut", &msg.1);
+            self.shared.say_of_token(&msg.0, Event::FetchCut, &msg.1);
         }
         self.shared.log.access(&p.line);
     }

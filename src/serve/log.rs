@@ -5,6 +5,7 @@
 //! count is reported as an event once output flows again.
 
 use crate::clock::Clock;
+use crate::serve::event::Event;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -61,7 +62,7 @@ impl Log {
             .spawn(move || {
                 lines.write(access_rx, std::io::stdout(), access_text, |n| {
                     report.event(
-                        "log-dropped",
+                        Event::LogDropped,
                         &format!("dropped {n} access-log line(s): stdout was not being read"),
                     )
                 })
@@ -77,7 +78,7 @@ impl Log {
                         "{}",
                         event_line(
                             &clock,
-                            "log-dropped",
+                            Event::LogDropped,
                             &format!("dropped {n} event line(s): stderr was not being read"),
                         )
                     );
@@ -100,7 +101,7 @@ impl Log {
     }
 
     /// One event: `{"time", "event", "message"}` on stderr.
-    pub fn event(&self, kind: &str, message: &str) {
+    pub fn event(&self, kind: Event, message: &str) {
         push(
             &self.events,
             event_line(&self.clock, kind, message),
@@ -213,9 +214,10 @@ fn writer(
 }
 
 /// `{"time": RFC 3339, "event": kind, "message": message}`.
-pub fn event_line(clock: &Clock, kind: &str, message: &str) -> String {
+pub fn event_line(clock: &Clock, kind: Event, message: &str) -> String {
     let time = Stamp::at(clock.now_precise());
-    serde_json::json!({ "time": time.as_str(), "event": kind, "message": message }).to_string()
+    serde_json::json!({ "time": time.as_str(), "event": kind.name(), "message": message })
+        .to_string()
 }
 
 /// A time written RFC 3339 (UTC, nanoseconds without their trailing zeros, as the `time`

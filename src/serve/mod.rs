@@ -19,6 +19,7 @@ mod classify;
 pub mod conns;
 mod current;
 mod delivery;
+pub mod event;
 mod fds;
 mod fetches;
 pub mod handler;
@@ -44,6 +45,7 @@ pub mod tls;
 mod watched;
 mod workers;
 
+use crate::serve::event::Event;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -171,7 +173,7 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let log = Log::start(opts.clock.clone(), opts.log_format);
     let _ = PANIC_LOG.set(log.clone());
     if let Some(why) = too_many {
-        log.event("open-file-limit", &why);
+        log.event(Event::OpenFileLimit, &why);
     }
     let provider = tls::provider();
     settle(&opts.dir, &log);
@@ -288,13 +290,13 @@ fn say_at_start(shared: &Shared) {
     let state = shared.current();
     if state.auth != AuthMode::None && state.tokens.live_at(shared.clock.now()) == 0 {
         shared.log.event(
-            "no-live-token",
+            Event::NoLiveToken,
             "no live token in auth/tokens.json: every request for a full config gets 401 until `mcsctl token create` or `mcsctl token rotate`",
         );
     }
     if state.full.is_empty() && state.pre.is_empty() {
         shared.log.event(
-            "no-pool",
+            Event::NoPool,
             "no rendered/<pool>.ign: every config request gets 404 until `mcsctl render` writes one (serve picks it up at its next reload)",
         );
     }
@@ -303,7 +305,7 @@ fn say_at_start(shared: &Shared) {
         && let Some(why) = shared.fetches.unready(&tokens)
     {
         shared.log.event(
-            "not-ready",
+            Event::NotReady,
             &format!("machine tokens are refused (503) and /healthz answers 503: {why}"),
         );
     }
@@ -313,11 +315,11 @@ fn say_at_start(shared: &Shared) {
 /// the log go out.
 fn stopped(shared: &Shared, log: &Log) {
     match shared.fetches.flush(shared.clock.now()) {
-        Err(e) => log.event("ledger-failed", &e),
-        Ok(Some(repaired)) => log.event("ledger-repaired", &repaired),
+        Err(e) => log.event(Event::LedgerFailed, &e),
+        Ok(Some(repaired)) => log.event(Event::LedgerRepaired, &repaired),
         Ok(None) => {}
     }
-    log.event("shutdown", "stopped");
+    log.event(Event::Shutdown, "stopped");
     log.flush(Duration::from_secs(2));
 }
 
@@ -354,9 +356,9 @@ fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::S
 /// mount has no journal; if completing fails, the per-part reload keeps what it can).
 fn settle(dir: &AssetDir, log: &Log) {
     match dir.settle() {
-        Ok(Some(c)) => log.event("recovery", &format!("completed an interrupted `{c}`")),
+        Ok(Some(c)) => log.event(Event::Recovery, &format!("completed an interrupted `{c}`")),
         Ok(None) => {}
-        Err(e) => log.event("recovery-failed", &format!("{e:#}")),
+        Err(e) => log.event(Event::RecoveryFailed, &format!("{e:#}")),
     }
 }
 
@@ -375,7 +377,7 @@ fn open_ledger(opts: &Options, log: &Log, store: Option<crate::store::Store>) ->
     let f = fetches::Fetches::open(&opts.dir, &opts.ledger, rules, opts.clock.now(), store);
     if let Some(p) = f.problem() {
         log.event(
-            "ledger-failed",
+            Event::LedgerFailed,
             &format!(
                 "{p}: machine tokens are refused (503) until serve restarts with a readable ledger"
             ),
@@ -444,7 +446,7 @@ async fn drain(
     timeout: Duration,
 ) {
     log.event(
-        "shutdown",
+        Event::Shutdown,
         "stopping: no new connections; draining in-flight requests",
     );
     let _ = stop_tx.send(true);
@@ -458,7 +460,7 @@ async fn drain(
         .is_err()
     {
         log.event(
-            "shutdown",
+            Event::Shutdown,
             &format!(
                 "drain timeout ({}s) reached; closing the remaining connections",
                 timeout.as_secs()

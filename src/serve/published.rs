@@ -9,6 +9,7 @@
 //! again whole. The last state known keeps serving while the store is away, for as long as
 //! `--store-grace` allows (see [`super::fetches`]).
 
+use crate::serve::event::Event;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -30,7 +31,7 @@ pub(super) async fn initial(shared: &Shared, store: &Store, owner: Option<&str>)
         Ok(_) => 0,
         Err(e) => {
             shared.log.event(
-                "store-unavailable",
+                Event::StoreUnavailable,
                 &format!("{e}: serving the directory's tokens until the store answers"),
             );
             0
@@ -109,7 +110,7 @@ fn apply(shared: &Shared, value: &[u8], revision: i64, say: bool, owner: Option<
         Ok(p) => match (p.owner.as_deref(), owner) {
             (Some(theirs), Some(ours)) if theirs != ours => {
                 shared.log.event(
-                    "store-tokens-refused",
+                    Event::StoreTokensRefused,
                     &format!("the tokens in the store (revision {revision}) were published by another asset directory (id {theirs}), not this one (id {ours}, mcsctl.json): keeping the tokens in place; give each directory its own --store-prefix"),
                 );
                 return;
@@ -118,7 +119,7 @@ fn apply(shared: &Shared, value: &[u8], revision: i64, say: bool, owner: Option<
         },
         Err(e) => {
             shared.log.event(
-                "store-tokens-refused",
+                Event::StoreTokensRefused,
                 &format!("{e:#}; keeping the tokens in place"),
             );
             return;
@@ -133,7 +134,7 @@ fn apply(shared: &Shared, value: &[u8], revision: i64, say: bool, owner: Option<
     shared.set_published(tokens, revision);
     if say {
         shared.log.event(
-            "tokens-published",
+            Event::TokensPublished,
             &format!(
                 "the store published {} token(s), {live} live (revision {revision}): served from now on",
                 p.tokens.len()

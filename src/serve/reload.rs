@@ -1,6 +1,7 @@
 //! Reloading: on every poll (or SIGHUP) the parts whose files changed are read again; a part
 //! that fails keeps its last good state and says why once per reason.
 
+use crate::serve::event::Event;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -113,14 +114,14 @@ pub(super) async fn reload_loop(
                 if let Some(c) = recovered {
                     shared
                         .log
-                        .event("recovery", &format!("completed an interrupted `{c}`"));
+                        .event(Event::Recovery, &format!("completed an interrupted `{c}`"));
                 }
                 (fp, next, outcome)
             }
             Err(e) => {
                 shared
                     .log
-                    .event("reload-failed", &format!("the reload stopped: {e}"));
+                    .event(Event::ReloadFailed, &format!("the reload stopped: {e}"));
                 continue;
             }
         };
@@ -145,8 +146,8 @@ async fn flush_ledger(shared: &Arc<Shared>, now: time::OffsetDateTime) {
         tokio::task::spawn_blocking(move || shared.fetches.flush(now)).await
     };
     match flushed {
-        Ok(Err(e)) => shared.log.event("ledger-failed", &e),
-        Ok(Ok(Some(repaired))) => shared.log.event("ledger-repaired", &repaired),
+        Ok(Err(e)) => shared.log.event(Event::LedgerFailed, &e),
+        Ok(Ok(Some(repaired))) => shared.log.event(Event::LedgerRepaired, &repaired),
         _ => {}
     }
 }
@@ -171,7 +172,7 @@ impl Said {
             && !self.cert_dead
         {
             shared.log.event(
-                "certificate-expired",
+                Event::CertificateExpired,
                 &format!("{why}: every machine now refuses the connection; run `mcsctl cert renew` (serve picks it up)"),
             );
         }
@@ -180,7 +181,7 @@ impl Said {
         let live_now = shared.current().tokens.live_at(now);
         if live_now == 0 && self.live_before > 0 && shared.current().auth != AuthMode::None {
             shared.log.event(
-                "no-live-token",
+                Event::NoLiveToken,
                 "the last live token expired: every request for a full config now gets 401",
             );
         }
@@ -193,7 +194,7 @@ impl Said {
         for (part, why) in &failed {
             if self.failing.get(part) != Some(why) {
                 shared.log.event(
-                    "reload-failed",
+                    Event::ReloadFailed,
                     &format!("{part}: keeping its last good state: {why}"),
                 );
             }
@@ -220,7 +221,7 @@ fn publish(
         && let Some((_, rev)) = &published
     {
         shared.log.event(
-            "tokens-diverge",
+            Event::TokensDiverge,
             &format!(
                 "auth/tokens.json changed, but the tokens the store published (revision {rev}) are served, not the directory's (its revocations count all the same): publish the change with `mcsctl token publish` from the directory that made it (with --store and its flags if that directory has not published to this store) for every replica to serve it"
             ),
@@ -244,12 +245,12 @@ fn publish(
         );
         if live == 0 && next.auth != AuthMode::None {
             shared.log.event(
-                "no-live-token",
+                Event::NoLiveToken,
                 "no live token: every request for a full config gets 401",
             );
         }
         shared.swap(next);
-        shared.log.event("reload", &msg);
+        shared.log.event(Event::Reload, &msg);
     } else {
         shared.swap(next);
     }

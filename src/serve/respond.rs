@@ -1,6 +1,7 @@
 //! One request, from hyper's request to hyper's response: the handler's facts gathered, the
 //! head size bounded, a panic turned into 500, and the access-log line written.
 
+use crate::serve::event::Event;
 use std::time::Instant;
 
 use std::sync::Arc;
@@ -30,7 +31,7 @@ pub(super) fn install_panic_hook() {
                 .location()
                 .map_or_else(|| "an unknown place".to_string(), |l| l.to_string());
             log.event(
-                "panic",
+                Event::Panic,
                 &format!(
                     "internal error at {at} (a bug in mcsctl; the message is withheld as it may quote a request)"
                 ),
@@ -139,7 +140,7 @@ fn gated(
 ) -> handler::Response {
     if let Some(block) = r.blocked_for {
         shared.log.event(
-            "blocked",
+            Event::Blocked,
             &format!(
                 "client {} sent too many unknown tokens: 429 for {}s (valid tokens are still served)",
                 limit::client_key(peer.client.ip()),
@@ -285,7 +286,7 @@ fn refused(
         Refusal::Spent(first) => {
             shared.say_of_token(
                 &f.token,
-                "token-reused",
+                Event::TokenReused,
                 &format!(
                     "machine {}'s token {} asked again from {} after its fetch at {} from {}: possible stolen token; refused with 401",
                     f.machine, f.token, peer.client, first.time, first.client
@@ -296,7 +297,7 @@ fn refused(
         Refusal::Unknown(which) => {
             shared.say_of_token(
                 &f.token,
-                "token-unknown",
+                Event::TokenUnknown,
                 &format!(
                     "machine {}'s token {} asked from {}: its fetch at {} from {} may have gone out whole (its replica was lost while sending the end), so it counts as spent; refused with 401",
                     f.machine, f.token, peer.client, which.time, which.client
@@ -307,7 +308,7 @@ fn refused(
         Refusal::CutOff(cuts, last) => {
             shared.say_of_token(
                 &f.token,
-                "token-cut-off",
+                Event::TokenCutOff,
                 &format!(
                     "machine {}'s token {} asked again from {} after {cuts} fetches cut off before their end (the last at {} from {}): refused with 401",
                     f.machine, f.token, peer.client, last.time, last.client
@@ -318,7 +319,7 @@ fn refused(
         Refusal::Busy(other) => {
             shared.say_of_token(
                 &f.token,
-                "token-busy",
+                Event::TokenBusy,
                 &format!(
                     "machine {}'s token {} asked from {} while its last fetch (at {} from {}) is being sent: 503, retry",
                     f.machine, f.token, peer.client, other.time, other.client
@@ -328,7 +329,7 @@ fn refused(
         }
         Refusal::Unrecorded(why) => {
             shared.log.event(
-                "ledger-failed",
+                Event::LedgerFailed,
                 &format!("{why}: machine {}'s fetch refused with 503", f.machine),
             );
             handler::Response::unrecorded()

@@ -6,6 +6,7 @@
 //! connection closed after [`DEADLINE`]. An accept error (EMFILE, the process out of
 //! descriptors) is said once per 10 s and backed off from, never spun on.
 
+use crate::serve::event::Event;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -41,7 +42,7 @@ pub(super) async fn serve_metrics(
 ) {
     let permits = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let mut said: Option<Instant> = None;
-    let mut say = |shared: &Shared, kind: &str, msg: String| {
+    let mut say = |shared: &Shared, kind: Event, msg: String| {
         if said.is_none_or(|t| t.elapsed() > Duration::from_secs(10)) {
             shared.log.event(kind, &msg);
             said = Some(Instant::now());
@@ -56,7 +57,11 @@ pub(super) async fn serve_metrics(
         let tcp = match accepted {
             Ok((tcp, _)) => tcp,
             Err(e) => {
-                say(&shared, "metrics-accept-error", format!("{e}: backing off"));
+                say(
+                    &shared,
+                    Event::MetricsAcceptError,
+                    format!("{e}: backing off"),
+                );
                 tokio::time::sleep(backoff).await;
                 backoff = (backoff * 2).min(MAX_BACKOFF);
                 continue;
@@ -66,7 +71,7 @@ pub(super) async fn serve_metrics(
         let Ok(permit) = permits.clone().try_acquire_owned() else {
             say(
                 &shared,
-                "metrics-connection-limit",
+                Event::MetricsConnectionLimit,
                 format!("all {MAX_CONNECTIONS} metrics connections taken: closing new ones"),
             );
             continue;

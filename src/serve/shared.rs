@@ -2,6 +2,7 @@
 //! rate limiter, the log, the handshake and token-event counters, the clock, the fetch
 //! claims and the metrics.
 
+use crate::serve::event::Event;
 use std::sync::Arc;
 
 use super::limit::RateLimiter;
@@ -19,7 +20,7 @@ pub(super) struct Shared {
     pub(super) fetches: fetches::Fetches,
     pub(super) metrics: metrics::Metrics,
     /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
-    pub(super) token_events: repeats::Repeats<(String, &'static str)>,
+    pub(super) token_events: repeats::Repeats<(String, Event)>,
     /// With `--store`, the tokens it published, once it has: they stand in for the
     /// directory's at every reload.
     pub(super) published: std::sync::Mutex<Option<(Arc<Tokens>, i64)>>,
@@ -55,7 +56,7 @@ impl Shared {
         if *said != ids && !ids.is_empty() {
             let list: Vec<&str> = ids.iter().map(|i| &**i).collect();
             self.log.event(
-                "tokens-diverge",
+                Event::TokensDiverge,
                 &format!(
                     "token(s) {} are revoked in the directory's auth/tokens.json but not in the store: refused here all the same; `mcsctl token publish` publishes the revocation to every replica",
                     list.join(", ")
@@ -109,7 +110,7 @@ impl Shared {
     /// Logs `msg` as a `kind` event of `token` when it is the first of its kind for that token
     /// or the last one was said a minute ago (then with the count since): a stolen token
     /// replayed 10,000 times is a line a minute.
-    pub(super) fn say_of_token(&self, token: &str, kind: &'static str, msg: &str) {
+    pub(super) fn say_of_token(&self, token: &str, kind: Event, msg: &str) {
         let wall = repeats::clock_time(self.clock.now());
         let Some(said) =
             self.token_events

@@ -231,3 +231,31 @@ fn the_two_set_up_commands_share_one_build_and_put_mcsctl_on_path() {
         "{setup}"
     );
 }
+
+#[test]
+fn the_event_table_is_the_event_enum() {
+    use mcsctl::serve::event::Event;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let page = root.join("docs/serve.md");
+    let text = std::fs::read_to_string(&page).unwrap();
+    let open = "<!-- events: generated from src/serve/event.rs (UPDATE_GOLDEN=1 rewrites it) -->\n";
+    let close = "<!-- /events -->";
+    let start = text
+        .find(open)
+        .expect("docs/serve.md has the events table's markers")
+        + open.len();
+    let end = start + text[start..].find(close).unwrap();
+    let mut table = String::from("| event | when serve writes it |\n| --- | --- |\n");
+    for e in Event::ALL {
+        table.push_str(&format!("| `{}` | {} |\n", e.name(), e.when()));
+    }
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&page, format!("{}{table}{}", &text[..start], &text[end..])).unwrap();
+        return;
+    }
+    assert_eq!(
+        &text[start..end],
+        table,
+        "docs/serve.md's events table is stale: UPDATE_GOLDEN=1 cargo nextest run -E 'test(the_event_table)'"
+    );
+}

@@ -1,6 +1,7 @@
 //! This replica's registration as a holder in the store ([`crate::store::holders`]): a lease
 //! kept alive while serve runs, and registered again under a new holder id when it ended.
 
+use crate::serve::event::Event;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -45,7 +46,7 @@ impl Keeper {
                 let was = lock(&self.unregistered).replace(why.clone());
                 if was.as_deref() != Some(why.as_str()) {
                     self.log.event(
-                        "store-unregistered",
+                        Event::StoreUnregistered,
                         &format!("{why}: machine tokens get 503 until this replica registers"),
                     );
                 }
@@ -70,7 +71,7 @@ impl Keeper {
                     Ok(false) => {
                         lock(&self.holder).take();
                         self.log.event(
-                            "store-lease-lost",
+                            Event::StoreLeaseLost,
                             &format!(
                                 "this replica's lease ended (it was paused or cut off from the store for more than --store-lease, {}s): the other replicas settled its fetches being sent; registering again",
                                 self.lease.as_secs()

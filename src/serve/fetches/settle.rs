@@ -1,6 +1,7 @@
 //! The settlement of a fetch in the store: what the background tasks that confirm and cut
 //! share, and the retry that never gives a settlement up (docs/replicas.md).
 
+use crate::serve::event::Event;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
@@ -43,7 +44,7 @@ pub(super) async fn confirm_entry(ctx: &Ctx, e: &Entry) {
     if let Some(j) = &ctx.journal
         && let Err(why) = j.done()
     {
-        ctx.log.event("journal-failed", &why);
+        ctx.log.event(Event::JournalFailed, &why);
     }
 }
 
@@ -68,7 +69,7 @@ where
             Ok(v) => {
                 if said {
                     ctx.log.event(
-                        "store-settled",
+                        Event::StoreSettled,
                         &format!(
                             "machine {}'s fetch with token {} is settled in the store after {}s",
                             machine_of(&e.record),
@@ -83,7 +84,7 @@ where
                 if !said && start.elapsed() >= SAY_AFTER {
                     said = true;
                     ctx.log.event(
-                        "store-failed",
+                        Event::StoreFailed,
                         &format!(
                             "{why}: machine {}'s fetch with token {} is not settled in the store yet; still trying",
                             machine_of(&e.record),

@@ -11,6 +11,7 @@
 //! is served; the others get 503 (Ignition retries) while it is sent, 401 once it went out whole
 //! (or may have: unknown).
 
+use crate::serve::event::Event;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -147,7 +148,7 @@ impl StoreFetches {
             Err(Unopened::Held(why)) => return Err(why),
             Err(Unopened::Failed(why)) => {
                 self.ctx.log.event(
-                    "journal-failed",
+                    Event::JournalFailed,
                     &format!("{why}: a whole fetch whose confirm a restart interrupts stays unknown (spent) instead of whole"),
                 );
                 Vec::new()
@@ -170,7 +171,7 @@ impl StoreFetches {
         }
         if !left.is_empty() {
             self.ctx.log.event(
-                "journal-replayed",
+                Event::JournalReplayed,
                 &format!(
                     "{} whole fetch(es) an earlier run sent were not confirmed in the store: confirming them now",
                     left.len()
@@ -230,14 +231,14 @@ impl StoreFetches {
         let log = &self.ctx.log;
         match (was.is_some(), &down) {
             (false, Some(why)) => log.event(
-                "store-unreachable",
+                Event::StoreUnreachable,
                 &format!(
                     "{why}: machine tokens get 503 until it answers; the tokens last known are served for --store-grace ({}s)",
                     self.grace.as_secs()
                 ),
             ),
             (true, None) => log.event(
-                "store-reachable",
+                Event::StoreReachable,
                 &format!("the store answers again, after {silent}s: every token is served from it"),
             ),
             _ => {}
@@ -388,7 +389,7 @@ impl StoreFetches {
             }
             .map_err(|e| {
                 ctx.log.event(
-                    "fetch-cut",
+                    Event::FetchCut,
                     &format!(
                         "{e}: machine {}'s fetch with token {} is cut before its end (never served unrecorded); it may fetch again",
                         machine_of(&p.record),
@@ -425,7 +426,7 @@ impl StoreFetches {
         if let Some(j) = &ctx.journal
             && let Err(why) = j.add(&e)
         {
-            ctx.log.event("journal-failed", &why);
+            ctx.log.event(Event::JournalFailed, &why);
         }
         self.spawn_settle(async move { confirm_entry(&ctx, &e).await });
     }
@@ -475,7 +476,7 @@ impl StoreFetches {
                 ),
                 (_, Err(_)) => format!("a fetch with token {} was cut off before its end", p.token),
             };
-            ctx.log.event("fetch-cut", &msg);
+            ctx.log.event(Event::FetchCut, &msg);
         });
     }
 }
