@@ -11,7 +11,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use crate::assets::{AssetDir, layout};
-use crate::model::machines::Registry;
+use crate::model::machine::Registry;
 use crate::token::TokenStore;
 
 /// Answers the shell and exits when it asked (`COMPLETE` is set); returns otherwise.

@@ -8,9 +8,10 @@ use super::{commit, keygen, print_written};
 use crate::assets::AssetDir;
 use crate::cli::{CaCreateArgs, CaImportArgs, CaPromoteArgs, CaRetireArgs, CaRotateArgs};
 use crate::exit;
+use crate::ops::ca::phases;
 use crate::ops::ca::{self, CaReport};
 use crate::ops::serving::NewCa;
-use crate::ops::{Outcome, bundle, rotation};
+use crate::ops::{Outcome, bundle};
 use crate::ui::Ui;
 
 /// Runs `ca create`.
@@ -63,7 +64,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs, now: OffsetDateTime) ->
     };
     let (lock, snap) = super::load(ui, dir)?;
     let keys = keygen(ui);
-    let out = rotation::rotate(
+    let out = phases::rotate(
         &snap,
         given,
         a.key_algorithm,
@@ -78,14 +79,14 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &CaRotateArgs, now: OffsetDateTime) ->
 pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
     let keys = keygen(ui);
-    let out = rotation::promote(&snap, a.force, a.validity.to_time(), &keys, now)?;
+    let out = phases::promote(&snap, a.force, a.validity.to_time(), &keys, now)?;
     finish(ui, commit(ui, &lock, out)?)
 }
 
 /// Runs `ca retire`.
 pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
-    let out = rotation::retire(&snap, a.purge, now)?;
+    let out = phases::retire(&snap, a.purge, now)?;
     finish(ui, commit(ui, &lock, out)?)
 }
 

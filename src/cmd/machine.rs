@@ -6,8 +6,8 @@ use time::OffsetDateTime;
 use crate::assets::AssetDir;
 use crate::cli::{MachineAddArgs, MachineListArgs, MachineRemoveArgs};
 use crate::exit;
-use crate::ops::machine_list::{self, Listed};
-use crate::ops::machines::{self, AddInputs, MachineReport, MachineRow};
+use crate::ops::machine::list::{self, Listed};
+use crate::ops::machine::{self, AddInputs, MachineReport, MachineRow};
 use crate::ops::trail::Cluster;
 use crate::ui::{Ui, table};
 
@@ -16,7 +16,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
     let listed = match (&a.from, &a.name, &a.pool) {
         (Some(p), _, _) => {
             let (text, what) = crate::assets::read_input_text(p)?;
-            machine_list::parse(&text, &what)?
+            list::parse(&text, &what)?
         }
         (None, Some(name), Some(pool)) => vec![Listed {
             name: name.clone(),
@@ -39,7 +39,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
         })
         .collect();
     let (lock, snap) = super::load(ui, dir)?;
-    let out = machines::add(&snap, &inputs, now)?;
+    let out = machine::add(&snap, &inputs, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     super::print_notes(ui, &out.notes);
     let heading = match inputs.as_slice() {
@@ -52,7 +52,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
 /// Runs `machine remove`.
 pub fn remove(ui: &Ui, dir: &AssetDir, a: &MachineRemoveArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
-    let out = machines::remove(&snap, &a.name, now)?;
+    let out = machine::remove(&snap, &a.name, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     print(ui, &format!("Removed machine {}:", a.name), &out.report)
 }
@@ -89,7 +89,7 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
     };
     let (_lock, snap) = super::load(ui, dir)?;
     let snap = snap.with_evidence(&a.ledgers, a.store.options()?, now)?;
-    let rows = machines::list(&snap, &cluster, now);
+    let rows = machine::list(&snap, &cluster, now);
     if ui.structured() {
         ui.out_json(&serde_json::json!({ "machines": rows }))?;
         return Ok(exit::OK);

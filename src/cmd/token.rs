@@ -1,4 +1,4 @@
-//! `mcsctl token create | rotate | list | revoke | prune`: load, call `ops::tokens`,
+//! `mcsctl token create | rotate | list | revoke | prune`: load, call `ops::token`,
 //! commit, print.
 
 use anyhow::{Result, bail};
@@ -12,7 +12,7 @@ use crate::cli::{
     TokenRotateArgs,
 };
 use crate::exit;
-use crate::ops::tokens::{self, CreateInputs};
+use crate::ops::token::{self, CreateInputs};
 use crate::token::{TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
 
@@ -36,7 +36,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         print_pointer: a.print_pointer,
         new_pool: a.new_pool,
     };
-    let out = tokens::create(&snap, inputs, now)?;
+    let out = token::create(&snap, inputs, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     print_notes(ui, &out.notes);
     let c = &out.report;
@@ -82,7 +82,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
 pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime) -> Result<u8> {
     let (grace, ttl) = (a.grace.to_time(), a.ttl.map(|d| d.to_time()));
     let (lock, snap) = super::load(ui, dir)?;
-    let out = tokens::rotate(&snap, grace, ttl, a.description.clone(), now)?;
+    let out = token::rotate(&snap, grace, ttl, a.description.clone(), now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     let report = &out.report;
     if ui.structured() {
@@ -156,7 +156,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
         bail!("not a token id: ids are 6 characters of [a-z0-9] (see `mcsctl token list`)");
     }
     let (lock, snap) = super::load(ui, dir)?;
-    let out = tokens::revoke(&snap, id, now)?;
+    let out = token::revoke(&snap, id, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     if ui.structured() {
         ui.out_json(&out.report)?;
@@ -170,7 +170,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = ui.dry_run;
     let (lock, snap) = super::load(ui, dir)?;
-    let out = tokens::prune(&snap, dry_run, now)?;
+    let out = token::prune(&snap, dry_run, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     let p = &out.report;
     if ui.structured() {

@@ -10,7 +10,7 @@
 
 pub mod cas;
 pub mod config;
-pub mod machines;
+pub mod machine;
 pub mod pointers;
 
 use anyhow::Result;
@@ -37,7 +37,7 @@ pub struct Snapshot {
     /// machines' (`machines/*.ign`).
     pub pointers: Vec<PointerFile>,
     /// `auth/machines.json`, when a machine was ever registered.
-    pub machines: Option<machines::Registry>,
+    pub machines: Option<machine::Registry>,
     /// The pools with a rendered config (`rendered/<pool>.ign`), in name order.
     pub rendered: Vec<String>,
     /// The fetch evidence, for the workflows that decide from it ([`Snapshot::with_ledger`]).
@@ -84,7 +84,7 @@ impl Snapshot {
             None => (None, false),
         };
         let machines = match image.take(layout::MACHINES)? {
-            Some(b) => Some(machines::Registry::parse(&b, &name(layout::MACHINES))?),
+            Some(b) => Some(machine::Registry::parse(&b, &name(layout::MACHINES))?),
             None => None,
         };
         let pointers = image.take_pointers()?;

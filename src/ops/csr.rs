@@ -195,7 +195,7 @@ pub fn review(
     let (pending, limit, verdicts) = match (use_evidence, snap) {
         (Some(registry), Some(snap)) => {
             let records = snap.ledger.as_ref().map_or(&[][..], |l| &l.records[..]);
-            let ev = super::machines::evidence(registry, records, inputs.window, inputs.clock_skew);
+            let ev = super::machine::evidence(registry, records, inputs.window, inputs.clock_skew);
             evidence = Some((ev.machines.len(), records.len()));
             warnings = csr::evidence::clock_warnings(csrs, &ev, now);
             csr::evidence::review(csrs, &inputs.context, &ev)

@@ -20,19 +20,16 @@
 pub mod backup;
 pub mod bundle;
 pub mod ca;
-mod ca_step;
 pub mod csr;
 pub mod init;
-pub mod machine_list;
-pub mod machines;
+pub mod machine;
 pub mod manifests;
 pub mod pointer;
 pub mod publish;
 pub mod render;
 pub mod report;
-pub mod rotation;
 pub mod serving;
-pub mod tokens;
+pub mod token;
 pub mod trail;
 
 #[cfg(test)]

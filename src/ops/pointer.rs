@@ -114,7 +114,7 @@ pub fn pointer<'s>(
     let secret = bearer.is_some();
     let mut change = snap.change("pointer");
     if let (Some(id), Some(s)) = (&created, &store) {
-        super::tokens::stage(&mut change, s)?;
+        super::token::stage(&mut change, s)?;
         notes.push(token_made_note(id, pool));
     }
     let path = match &inputs.dest {

@@ -103,7 +103,7 @@ pub fn stage<'s>(
         .map_err(|e| anyhow::anyhow!("{e:#}; nothing changed"))?;
     let mut change = change.unwrap_or_else(|| snap.change("token publish"));
     if !r.adopted.is_empty() {
-        super::tokens::stage(&mut change, &r.tokens)?;
+        super::token::stage(&mut change, &r.tokens)?;
     }
     ClusterConfig {
         store: Some(r.record.clone()),

@@ -438,7 +438,7 @@ impl Loader {
 mod tests {
     use super::*;
     use crate::ops::tests::{Lab, t0};
-    use crate::ops::tokens::{self, CreateInputs};
+    use crate::ops::token::{self, CreateInputs};
 
     #[test]
     fn a_reload_keeps_the_tokens_of_an_unchanged_file_and_reads_a_changed_one() {
@@ -466,7 +466,7 @@ mod tests {
             print_pointer: false,
             new_pool: false,
         };
-        lab.apply(|s| tokens::create(s, inputs, t0())).unwrap();
+        lab.apply(|s| token::create(s, inputs, t0())).unwrap();
         let (third, o) = loader.reload(&second, t0());
         assert_eq!(o.changed, [format!("{} live token(s)", n + 1)]);
         assert!(!Arc::ptr_eq(&second.tokens, &third.tokens));

@@ -13,7 +13,7 @@ pub use read::{Bundle, parse};
 use time::OffsetDateTime;
 
 use super::ca::Replace;
-use super::ca_step::{CaReport, bundle_and_pointers, nothing};
+use super::ca::step::{CaReport, bundle_and_pointers, nothing};
 use super::report::FileKind;
 use super::{Note, Outcome, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};

@@ -3,24 +3,25 @@
 use super::{DAY, Lab, keys, t0};
 use crate::assets::layout;
 use crate::ops::ca::Replace;
+use crate::ops::ca::phases;
 use crate::ops::serving::NewCa;
-use crate::ops::{ca, rotation, serving};
+use crate::ops::{ca, serving};
 use crate::pki::keys::KeyAlgorithm;
 
 fn rotate(lab: &Lab, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
     let k = keys();
-    lab.apply(|s| rotation::rotate(s, None, None, DAY * 3650, &k, at))
+    lab.apply(|s| phases::rotate(s, None, None, DAY * 3650, &k, at))
         .map(|r| r.0)
 }
 
 fn promote(lab: &Lab, force: bool, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
     let k = keys();
-    lab.apply(|s| rotation::promote(s, force, DAY * 365, &k, at))
+    lab.apply(|s| phases::promote(s, force, DAY * 365, &k, at))
         .map(|r| r.0)
 }
 
 fn retire(lab: &Lab, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
-    lab.apply(|s| rotation::retire(s, false, at)).map(|r| r.0)
+    lab.apply(|s| phases::retire(s, false, at)).map(|r| r.0)
 }
 
 fn bundle_len(lab: &Lab) -> usize {

@@ -8,7 +8,7 @@ use time::{Duration, OffsetDateTime};
 use super::{Lab, t0};
 use crate::csr::{self, Context, Csr, Decision};
 use crate::ops::csr::{EvidenceUse, ReviewInputs, ReviewReport, review};
-use crate::ops::machines::{self, AddInputs};
+use crate::ops::machine::{self, AddInputs};
 
 /// A kubelet client CSR for `node` from the node-bootstrapper, created at `created`.
 fn client_csr(name: &str, node: &str, created: OffsetDateTime) -> Csr {
@@ -48,7 +48,7 @@ fn lab() -> Lab {
             new_pool: false,
         })
         .collect();
-    lab.apply(|s| machines::add(s, &ms, t0())).unwrap();
+    lab.apply(|s| machine::add(s, &ms, t0())).unwrap();
     lab
 }
 

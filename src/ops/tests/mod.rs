@@ -5,12 +5,12 @@
 
 mod ca;
 mod csr;
-mod machines;
+mod machine;
 mod pointer;
 mod render;
 mod serving;
 mod snapshot;
-mod tokens;
+mod token;
 
 use anyhow::Result;
 use rcgen::KeyPair;

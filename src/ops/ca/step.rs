@@ -6,12 +6,12 @@ use anyhow::Result;
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::report::FileKind;
-use super::{Note, Outcome, Written, report};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, layout};
 use crate::model::Snapshot;
 use crate::model::cas::CaSet;
 use crate::model::pointers::{self, PendingPointer, Target};
+use crate::ops::report::FileKind;
+use crate::ops::{Note, Outcome, Written, report};
 use crate::pki::cert::CertInfo;
 use crate::pki::rotation::{self, Phase};
 
@@ -29,9 +29,9 @@ pub struct CaReport {
     pub heading: String,
 }
 
-pub(super) type CaOutcome<'s> = Outcome<'s, CaReport>;
+pub(crate) type CaOutcome<'s> = Outcome<'s, CaReport>;
 
-pub(super) fn done<'s>(
+pub(crate) fn done<'s>(
     change: Change<'s>,
     heading: &str,
     files: Vec<Written>,
@@ -54,7 +54,7 @@ pub(super) fn done<'s>(
 }
 
 /// Nothing to do: says so and where the rotation stands.
-pub(super) fn nothing<'s>(cas: &CaSet, why: &str) -> CaOutcome<'s> {
+pub(crate) fn nothing<'s>(cas: &CaSet, why: &str) -> CaOutcome<'s> {
     let (phase, next) = cas.phase().describe();
     Outcome {
         change: None,
@@ -70,7 +70,7 @@ pub(super) fn nothing<'s>(cas: &CaSet, why: &str) -> CaOutcome<'s> {
 
 /// Writes `bundle` and edits every pointer config to trust exactly it. `added`: CAs entering
 /// the bundle now (they count as mcsctl's when finding its entry in a pointer config).
-pub(super) fn set_bundle(
+pub(crate) fn set_bundle(
     snap: &Snapshot,
     change: &mut Change<'_>,
     bundle: &[CertInfo],
@@ -105,7 +105,7 @@ pub(super) fn set_bundle(
 }
 
 /// The bundle's row and one row per rewritten pointer config.
-pub(super) fn bundle_and_pointers(bundle: &[CertInfo], ptrs: &[PendingPointer]) -> Vec<Written> {
+pub(crate) fn bundle_and_pointers(bundle: &[CertInfo], ptrs: &[PendingPointer]) -> Vec<Written> {
     let n = if bundle.len() == 1 {
         "1 CA".to_string()
     } else {

@@ -1,15 +1,15 @@
 //! The MCS CA put in place: the first CA (`ca create`, `ca import`) and the one-step
 //! replacement of `ca create --force` and `ca import --force`; the three-step rotation is in
-//! [`super::rotation`]. Each is one change to the asset directory, so a kill leaves the state
+//! [`phases`]. Each is one change to the asset directory, so a kill leaves the state
 //! before or the state after, and each is safe to rerun.
 
 use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
-pub use super::ca_step::CaReport;
-use super::ca_step::{CaOutcome, bundle_and_pointers, done, nothing, set_bundle};
+pub mod phases;
+pub(crate) mod step;
+
 use super::report::FileKind;
-use super::rotation::{promote_into, retire_into};
 use super::serving::NewCa;
 use super::{KeyGen, Note, Written};
 use crate::assets::{Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
@@ -18,6 +18,9 @@ use crate::model::cas::Loaded;
 use crate::pki::issue::create_ca;
 use crate::pki::keys::KeyAlgorithm;
 use crate::pki::rotation::{self, Phase};
+use phases::{promote_into, retire_into};
+pub use step::CaReport;
+use step::{CaOutcome, bundle_and_pointers, done, nothing, set_bundle};
 
 /// What `--force` and `--yes` allow when a CA is in place.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -3,6 +3,8 @@
 //! pool and single-use by default. The registry (`auth/machines.json`) keeps what the token
 //! does not: the addresses a serving CSR may name.
 
+pub mod list;
+
 use std::collections::HashMap;
 use std::net::IpAddr;
 
@@ -11,13 +13,13 @@ use serde::Serialize;
 use time::{Duration, OffsetDateTime};
 
 use super::report::{FileKind, Mode};
-use super::{Note, Outcome, Written, tokens};
+use super::{Note, Outcome, Written, token};
 use crate::assets::{AssetDir, Change, Overwrite, SECRET_MODE, layout};
 use crate::model::{Snapshot, pointers};
 use crate::token::Effective;
 use crate::token::TokenStore;
 
-pub use crate::model::machines::{Machine, Registry};
+pub use crate::model::machine::{Machine, Registry};
 
 /// What `machine add` registers.
 pub struct AddInputs {
@@ -119,7 +121,7 @@ pub fn add<'s>(
         report.machines.push(row);
         report.files.push(file);
     }
-    tokens::stage(&mut change, &store)?;
+    token::stage(&mut change, &store)?;
     registry.stage(&mut change)?;
     let new: Vec<&String> = ms.iter().filter(|m| m.new_pool).map(|m| &m.pool).collect();
     if let Some(c) = cfg.with_pools(new) {
@@ -234,7 +236,7 @@ pub fn remove<'s>(
     registry.machines.retain(|x| x.name != name);
     let rel = layout::machine_pointer(name);
     let mut change = snap.change("machine remove");
-    tokens::stage(&mut change, &store)?;
+    token::stage(&mut change, &store)?;
     registry.stage(&mut change)?;
     let mut files = vec![Written::file(
         layout::TOKENS,

@@ -4,7 +4,7 @@
 use time::Duration;
 
 use super::{DAY, Lab, said, t0};
-use crate::ops::tokens::{self, CreateInputs};
+use crate::ops::token::{self, CreateInputs};
 
 fn create(
     lab: &Lab,
@@ -19,7 +19,7 @@ fn create(
         print_pointer: false,
         new_pool,
     };
-    lab.apply(|s| tokens::create(s, inputs, t0()))
+    lab.apply(|s| token::create(s, inputs, t0()))
         .map(|(c, notes)| (c.token.id.clone(), said(&notes)))
 }
 
@@ -99,7 +99,7 @@ fn rotation_keeps_the_old_token_for_its_grace_then_not() {
     let old_master = current(&lab, "master");
     let at = t0() + DAY;
     let (r, _) = lab
-        .apply(|s| tokens::rotate(s, Duration::hours(6), None, None, at))
+        .apply(|s| token::rotate(s, Duration::hours(6), None, None, at))
         .unwrap();
     assert!(
         !r.rewritten.is_empty(),
@@ -125,7 +125,7 @@ fn revoke_refuses_the_current_token_and_ends_another_at_once() {
         .unwrap()
         .0;
     let e = lab
-        .apply(|s| tokens::revoke(s, &current, t0()))
+        .apply(|s| token::revoke(s, &current, t0()))
         .map(|_| ())
         .unwrap_err();
     assert!(
@@ -133,10 +133,10 @@ fn revoke_refuses_the_current_token_and_ends_another_at_once() {
         "{e}"
     );
     let (id, _) = create(&lab, &["worker"], None, false).unwrap();
-    let (r, _) = lab.apply(|s| tokens::revoke(s, &id, t0())).unwrap();
+    let (r, _) = lab.apply(|s| token::revoke(s, &id, t0())).unwrap();
     assert_eq!(r.state, crate::token::Effective::Revoked);
     let e = lab
-        .apply(|s| tokens::revoke(s, "nope", t0()))
+        .apply(|s| token::revoke(s, "nope", t0()))
         .map(|_| ())
         .unwrap_err();
     assert_eq!(
@@ -151,9 +151,9 @@ fn prune_removes_what_cannot_be_used_and_a_dry_run_nothing() {
     let (short, _) = create(&lab, &["worker"], Some(Duration::hours(2)), false).unwrap();
     let (revoked, _) = create(&lab, &["worker"], None, false).unwrap();
     let (kept, _) = create(&lab, &["worker"], None, false).unwrap();
-    lab.apply(|s| tokens::revoke(s, &revoked, t0())).unwrap();
+    lab.apply(|s| token::revoke(s, &revoked, t0())).unwrap();
     let later = t0() + DAY;
-    let (r, _) = lab.apply(|s| tokens::prune(s, true, later)).unwrap();
+    let (r, _) = lab.apply(|s| token::prune(s, true, later)).unwrap();
     let mut gone: Vec<&str> = r.gone.iter().map(|g| g.id.as_str()).collect();
     gone.sort_unstable();
     let mut want = vec![short.as_str(), revoked.as_str()];
@@ -164,7 +164,7 @@ fn prune_removes_what_cannot_be_used_and_a_dry_run_nothing() {
         "expired",
         "the dry run removed nothing"
     );
-    lab.apply(|s| tokens::prune(s, false, later)).unwrap();
+    lab.apply(|s| token::prune(s, false, later)).unwrap();
     assert_eq!(state_of(&lab, &short, later), "gone");
     assert_eq!(state_of(&lab, &revoked, later), "gone");
     assert_eq!(state_of(&lab, &kept, later), "active");

@@ -4,7 +4,7 @@
 use std::net::IpAddr;
 
 use super::{Lab, said, t0};
-use crate::ops::machines::{self, AddInputs};
+use crate::ops::machine::{self, AddInputs};
 
 fn machine(name: &str, pool: &str) -> AddInputs {
     AddInputs {
@@ -19,7 +19,7 @@ fn machine(name: &str, pool: &str) -> AddInputs {
 }
 
 fn add(lab: &Lab, ms: &[AddInputs]) -> Result<Vec<String>, String> {
-    lab.apply(|s| machines::add(s, ms, t0()))
+    lab.apply(|s| machine::add(s, ms, t0()))
         .map(|(_, n)| said(&n))
 }
 
@@ -95,7 +95,7 @@ fn remove_revokes_the_token_and_removes_the_pointer_config() {
     let lab = Lab::new();
     add(&lab, &[machine("w0", "worker"), machine("w1", "worker")]).unwrap();
     let token = lab.snap().machines.unwrap().machines[0].token.clone();
-    lab.apply(|s| machines::remove(s, "w0", t0())).unwrap();
+    lab.apply(|s| machine::remove(s, "w0", t0())).unwrap();
     assert_eq!(registered(&lab), ["w1"]);
     assert!(!lab.dir.exists("machines/w0.ign") && lab.dir.exists("machines/w1.ign"));
     let store = lab.snap().tokens.unwrap();
@@ -106,7 +106,7 @@ fn remove_revokes_the_token_and_removes_the_pointer_config() {
         .unwrap();
     assert_eq!(s.state, crate::token::Effective::Revoked);
     let e = lab
-        .apply(|s| machines::remove(s, "w0", t0()))
+        .apply(|s| machine::remove(s, "w0", t0()))
         .map(|_| ())
         .unwrap_err();
     assert_eq!(
@@ -130,10 +130,10 @@ fn the_list_takes_the_fetches_from_the_snapshots_ledger_only() {
         nodes: None,
     };
     // Without the ledger in the snapshot, no fetch; with it, the one.
-    let rows = machines::list(&lab.snap(), &cluster, t0());
+    let rows = machine::list(&lab.snap(), &cluster, t0());
     assert!(rows[0].fetches.is_empty());
     let snap = lab.snap().with_ledger(&[]).unwrap();
-    let rows = machines::list(&snap, &cluster, t0());
+    let rows = machine::list(&snap, &cluster, t0());
     assert_eq!(rows[0].fetches.len(), 1);
     assert_eq!(rows[0].uses, Some(1));
 }

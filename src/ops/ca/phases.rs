@@ -5,13 +5,13 @@
 use anyhow::{Result, anyhow, bail};
 use time::OffsetDateTime;
 
-use super::ca_step::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
-use super::report::FileKind;
-use super::serving::{self, NewCa};
-use super::{KeyGen, Note, Outcome, Written};
+use super::step::{CaReport, bundle_and_pointers, done, nothing, set_bundle};
 use crate::assets::{Change, Overwrite, PUBLIC_MODE, SECRET_MODE, layout};
 use crate::model::Snapshot;
 use crate::model::cas::Loaded;
+use crate::ops::report::FileKind;
+use crate::ops::serving::{self, NewCa};
+use crate::ops::{KeyGen, Note, Outcome, Written};
 use crate::pki::cert::CertInfo;
 use crate::pki::issue::{Ca, create_ca};
 use crate::pki::keys::KeyAlgorithm;
