@@ -22,7 +22,7 @@ pub fn answer_if_asked() {
 /// The command definition with the directory's values where commands take them.
 pub fn command() -> clap::Command {
     let pools = || ArgValueCandidates::new(pools);
-    crate::cli::command()
+    crate::cmd::command()
         .mut_subcommand("pointer", |c| c.mut_arg("pool", |a| a.add(pools())))
         .mut_subcommand("render", |c| c.mut_arg("pool", |a| a.add(pools())))
         .mut_subcommand("token", |t| {

@@ -7,7 +7,7 @@ use mcsctl::exit;
 fn main() -> ExitCode {
     // A shell asking for completions (COMPLETE=bash mcsctl ...) is answered, and mcsctl exits.
     mcsctl::completion::answer_if_asked();
-    let cli = mcsctl::cli::parse();
+    let cli = mcsctl::cmd::parse();
     let clock = match mcsctl::clock::Clock::from_env() {
         Ok(c) => c,
         Err(e) => {

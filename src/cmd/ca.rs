@@ -6,13 +6,169 @@ use time::OffsetDateTime;
 
 use super::{commit, keygen, print_written};
 use crate::assets::AssetDir;
-use crate::cli::{CaCreateArgs, CaImportArgs, CaPromoteArgs, CaRetireArgs, CaRotateArgs};
+
+use crate::cli::values;
 use crate::exit;
 use crate::ops::ca::phases;
 use crate::ops::ca::{self, CaReport};
 use crate::ops::serving::NewCa;
 use crate::ops::{Outcome, bundle};
 use crate::ui::Ui;
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+use crate::cli::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::pki::keys::KeyAlgorithm;
+
+/// `ca` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CaCommand {
+    /// Create the MCS CA; with --force over an existing one, rotate to a new CA and promote it at once.
+    Create(CaCreateArgs),
+    /// Adopt an existing CA (openshift-install's tls/root-ca.{crt,key}), or trust a cluster's CA bundle.
+    Import(CaImportArgs),
+    /// Phase 1 of 3: introduce a new CA beside the active one; pointer configs trust both.
+    Rotate(CaRotateArgs),
+    /// Phase 2 of 3: re-issue the serving certificate from the new CA, which becomes the active one.
+    Promote(CaPromoteArgs),
+    /// Phase 3 of 3: drop the previous CA from the bundle and every pointer config.
+    Retire(CaRetireArgs),
+}
+
+/// Arguments of `ca create`.
+#[derive(Debug, Args)]
+pub struct CaCreateArgs {
+    /// Key algorithm of the CA key.
+    #[arg(long, value_enum, value_name = "ALGORITHM", default_value_t = KeyAlgorithm::EcdsaP256)]
+    pub key_algorithm: KeyAlgorithm,
+
+    /// Validity of the CA.
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub validity: Duration,
+
+    /// Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one
+    /// step. Refused while pointer configs trust the CA (their copies would stop working) unless
+    /// --yes; `ca rotate` keeps them working. No key is lost: the replaced CA's key is kept as
+    /// tls/mcs-ca-previous.key, a previous one's under tls/retired/.
+    #[arg(long)]
+    pub force: bool,
+
+    /// With --force: replace the CA even though copies of the pointer configs stop working.
+    #[arg(long, short = 'y', requires = "force")]
+    pub yes: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `ca import`.
+#[derive(Debug, Args)]
+pub struct CaImportArgs {
+    /// CA certificate, PEM or DER.
+    #[arg(long, value_name = "FILE", requires = "key", conflicts_with = "bundle")]
+    pub cert: Option<PathBuf>,
+
+    /// CA private key, PEM or DER (PKCS#1, PKCS#8 or SEC1).
+    #[arg(long, value_name = "FILE")]
+    pub key: Option<PathBuf>,
+
+    /// A cluster's CA bundle to trust exactly: the machine-config-server-ca or root-ca ConfigMap
+    /// (oc get -o json|yaml), or PEM; with the Secret of the same name (or --key), its signing
+    /// key. The directory's own bundle again changes nothing; a bundle without the CA whose key
+    /// is here needs --force, and that key is kept under tls/retired/.
+    #[arg(long, value_name = "FILE", required_unless_present = "cert")]
+    pub bundle: Option<PathBuf>,
+
+    /// Replace an existing CA (rotate to the imported one and promote it in one step). Refused
+    /// while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them
+    /// working. Not needed to put the active CA's own key back. No key is lost: a replaced one
+    /// is kept as tls/mcs-ca-previous.key or under tls/retired/ (and listed).
+    #[arg(long)]
+    pub force: bool,
+
+    /// With --force: replace the CA even though copies of the pointer configs stop working.
+    #[arg(long, short = 'y', requires = "force")]
+    pub yes: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `ca rotate`.
+#[derive(Debug, Args)]
+pub struct CaRotateArgs {
+    /// Key algorithm of the new CA key (default: the active CA's).
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity of the new CA.
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub validity: Duration,
+
+    /// Rotate to an existing CA instead of a new one: its certificate (PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "key")]
+    pub cert: Option<PathBuf>,
+
+    /// The existing CA's private key (PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "cert")]
+    pub key: Option<PathBuf>,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `ca promote`.
+#[derive(Debug, Args)]
+pub struct CaPromoteArgs {
+    /// Validity of the re-issued serving certificate (never beyond the new CA's).
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub validity: Duration,
+
+    /// Promote even though some pointer configs here do not trust the new CA (they are named).
+    #[arg(long)]
+    pub force: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `ca retire`.
+#[derive(Debug, Args)]
+pub struct CaRetireArgs {
+    /// Also delete the keys of retired CAs kept under tls/retired/: the one way mcsctl deletes
+    /// a CA key. Without it, the retired CA's key is kept there (and listed).
+    #[arg(long)]
+    pub purge: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `ca create`.
 pub fn create(ui: &Ui, dir: &AssetDir, a: &CaCreateArgs, now: OffsetDateTime) -> Result<u8> {

@@ -5,11 +5,82 @@ use time::OffsetDateTime;
 
 use super::{commit, keygen, print_notes, print_written};
 use crate::assets::AssetDir;
-use crate::cli::{CertIssueArgs, CertRenewArgs};
+
+use crate::cli::values;
 use crate::exit::{self, usage};
 use crate::ops::Outcome;
 use crate::ops::serving::{self, CertReport, IssueInputs};
 use crate::ui::Ui;
+use clap::{Args, Subcommand};
+
+use crate::cli::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::names::San;
+use crate::pki::keys::KeyAlgorithm;
+
+/// `cert` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum CertCommand {
+    /// Issue the serving certificate (tls/mcs.crt, tls/mcs.key), signed by the CA.
+    Issue(CertIssueArgs),
+    /// Renew the serving certificate: same CA, same SANs, new key.
+    Renew(CertRenewArgs),
+}
+
+/// Arguments of `cert issue`.
+#[derive(Debug, Args)]
+pub struct CertIssueArgs {
+    /// A subject alternative name (DNS name or IP) to add; repeatable. The certificate always
+    /// names api-int and the hosts of the URLs in mcsctl.json, and keeps the current
+    /// certificate's names unless --replace-sans.
+    #[arg(long = "san", value_name = "SAN", value_parser = values::san)]
+    pub sans: Vec<San>,
+
+    /// Leave out the current certificate's names: the new one names api-int, the recorded
+    /// URL hosts and --san only.
+    #[arg(long)]
+    pub replace_sans: bool,
+
+    /// Key algorithm of the serving key (default: the one recorded in mcsctl.json).
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity; never beyond the CA's notAfter.
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub validity: Duration,
+
+    /// Replace an existing serving certificate.
+    #[arg(long)]
+    pub force: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// Arguments of `cert renew`.
+#[derive(Debug, Args)]
+pub struct CertRenewArgs {
+    /// Key algorithm of the new key (default: the one of the current key).
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity; never beyond the CA's notAfter.
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub validity: Duration,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `cert issue`.
 pub fn issue(ui: &Ui, dir: &AssetDir, args: &CertIssueArgs, now: OffsetDateTime) -> Result<u8> {

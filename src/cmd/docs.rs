@@ -6,14 +6,32 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::assets::{Overwrite, PUBLIC_MODE, write_atomic};
-use crate::cli::{CompletionsArgs, ManArgs};
+
 use crate::exit;
 use crate::ui::Ui;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to generate for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// Directory to write the pages into (created when missing).
+    #[arg(long, value_name = "DIR")]
+    pub output: PathBuf,
+}
 
 /// Runs `completions`.
 pub fn completions(args: &CompletionsArgs) -> Result<u8> {
     let mut out = Vec::new();
-    clap_complete::generate(args.shell, &mut crate::cli::command(), "mcsctl", &mut out);
+    clap_complete::generate(args.shell, &mut crate::cmd::command(), "mcsctl", &mut out);
     let mut stdout = std::io::stdout().lock();
     std::io::Write::write_all(&mut stdout, &out)?;
     Ok(exit::OK)
@@ -26,7 +44,7 @@ CA in a pointer config does not match the served certificate).";
 
 /// Runs `man`: one page for `mcsctl` and one for every subcommand (`mcsctl-token-rotate.1`).
 pub fn man(ui: &Ui, args: &ManArgs) -> Result<u8> {
-    let cmd = crate::cli::command();
+    let cmd = crate::cmd::command();
     if ui.dry_run {
         ui.info(format!(
             "dry run: no man page written to {}",

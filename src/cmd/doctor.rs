@@ -3,10 +3,52 @@
 use anyhow::Result;
 
 use crate::assets::{AssetDir, layout};
-use crate::cli::DoctorArgs;
+use crate::cli::values;
 use crate::doctor::{self, Options, Status};
 use crate::exit;
 use crate::ui::{Ui, table};
+use clap::Args;
+use std::path::PathBuf;
+
+use crate::cli::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::http::resolve::Resolve;
+use crate::ignition::SpecVersion;
+
+/// Arguments of `doctor`.
+#[derive(Debug, Args)]
+pub struct DoctorArgs {
+    /// The pointer config to check (default: <dir>/worker.ign).
+    #[arg(value_name = "POINTER")]
+    pub pointer: Option<PathBuf>,
+
+    /// Use ADDR for HOST instead of DNS, like curl: HOST:ADDR or HOST:PORT:ADDR; repeatable.
+    #[arg(long, value_name = "HOST:ADDR", value_parser = values::resolve)]
+    pub resolve: Vec<Resolve>,
+
+    /// The newest Ignition spec the simulated client reads (Ignition 2.14 reads 3.3.0, 2.20
+    /// reads 3.5.0); a newer pointer config fails at step parse.
+    #[arg(long, default_value = "3.3.0", value_name = "V", value_parser = values::spec)]
+    pub ignition_spec: SpecVersion,
+
+    /// Time allowed for each network step.
+    #[arg(long, default_value = "10s", value_name = "DUR", value_parser = values::duration)]
+    pub timeout: Duration,
+
+    /// Fetch the config even when the pointer's token has limited uses (a machine's
+    /// single-use token): that spends one, and the machine then gets 401. Without it such a
+    /// token is checked with HEAD (TLS, auth, its state), which spends nothing.
+    #[arg(long)]
+    pub fetch: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `doctor`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &DoctorArgs) -> Result<u8> {

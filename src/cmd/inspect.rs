@@ -6,9 +6,57 @@ use anyhow::Result;
 use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
-use crate::cli::InspectArgs;
+use crate::cli::values;
 use crate::inspect::{self, Level, Options, Report};
 use crate::ui::{Ui, table};
+use clap::Args;
+use std::path::PathBuf;
+
+use crate::cli::{DirArg, FormatArg};
+use crate::duration::Duration;
+
+/// Arguments of `inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// PEM or DER certificates, pointer configs, Kubernetes Secret/ConfigMap YAML or JSON, or
+    /// an asset directory (default: the --dir asset directory).
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<PathBuf>,
+
+    /// Connect to a live TLS endpoint, show the chain it presents and check each named pointer
+    /// config against it.
+    #[arg(long, value_name = "HOST:PORT", value_parser = values::host_port)]
+    pub remote: Option<String>,
+
+    /// Server name to send (SNI) with --remote (default: the host of HOST:PORT).
+    #[arg(long, value_name = "NAME", requires = "remote")]
+    pub server_name: Option<String>,
+
+    /// CA bundle to verify --remote against (default: the asset CA bundle when present).
+    #[arg(long, value_name = "FILE", requires = "remote")]
+    pub ca: Option<PathBuf>,
+
+    /// Warn (exit 3) about certificates expiring within this duration.
+    #[arg(long, default_value = "30d", value_name = "DUR", value_parser = values::duration)]
+    pub warn_within: Duration,
+
+    /// Another replica's ledger to read machine tokens' fetches from (repeatable); every
+    /// <dir>/auth/ledger/*.jsonl is read.
+    #[arg(long = "ledger", value_name = "FILE", conflicts_with = "store")]
+    pub ledgers: Vec<PathBuf>,
+
+    /// Where serve replicas keep machine tokens' fetches, read instead of the ledger files.
+    #[command(flatten)]
+    pub store: crate::cli::StoreArgs,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `inspect`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InspectArgs, now: OffsetDateTime) -> Result<u8> {

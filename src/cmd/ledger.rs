@@ -3,10 +3,45 @@
 use anyhow::Result;
 
 use crate::assets::AssetDir;
-use crate::cli::LedgerImportArgs;
+use crate::cli::StoreArgs;
 use crate::exit;
 use crate::ui::Ui;
+use clap::Args;
+use std::path::PathBuf;
 use time::OffsetDateTime;
+
+/// `ledger` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum LedgerCommand {
+    /// Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every
+    /// fetch record, and each single-use token's fetches counted there, so a token spent
+    /// before the move stays spent on every replica after it. Run it again at will: a record
+    /// is imported once.
+    #[command(
+        after_help = "Examples:\n  mcsctl ledger import --store etcd://10.0.0.5:2379,10.0.0.6:2379,10.0.0.7:2379 --store-ca ca.crt\n  mcsctl ledger import --store etcd://etcd-0:2379 --store-ca ca.crt --store-cert c.crt --store-key c.key --ledger copy-of-replica-b.jsonl"
+    )]
+    Import(LedgerImportArgs),
+}
+
+/// Arguments of `ledger import`.
+#[derive(Debug, Args)]
+pub struct LedgerImportArgs {
+    /// Another replica's ledger to import too (repeatable).
+    #[arg(long = "ledger", value_name = "FILE")]
+    pub ledgers: Vec<PathBuf>,
+
+    /// The store to import into (--store is required).
+    #[command(flatten)]
+    pub store: StoreArgs,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: crate::cli::DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: crate::cli::FormatArg,
+}
 
 /// Runs `ledger import`.
 pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs, now: OffsetDateTime) -> Result<u8> {

@@ -24,12 +24,118 @@ use anyhow::Result;
 use rcgen::KeyPair;
 
 use crate::assets::{AssetDir, DirLock, Recovered};
-use crate::cli::{self, Cli, Command};
+use crate::cli;
 use crate::exit::usage;
 use crate::model::Snapshot;
 use crate::ops::{Note, Outcome};
 use crate::pki::keys::KeyAlgorithm;
 use crate::ui::Ui;
+use clap::{Parser, Subcommand};
+
+/// The command definition as the binary parses, documents and completes it: the derived one
+/// with each command's examples ([`examples::attach`]).
+pub fn command() -> clap::Command {
+    crate::cli::examples::attach(<Cli as clap::CommandFactory>::command())
+}
+
+/// Parses the process's arguments (exiting with clap's usage error, or printing help).
+pub fn parse() -> Cli {
+    let m = command().get_matches();
+    <Cli as clap::FromArgMatches>::from_arg_matches(&m).unwrap_or_else(|e| e.exit())
+}
+
+/// Installer and PKI toolkit for the Machine Config Server (MCS) trust chain.
+///
+/// mcsctl creates the MCS CA and serving certificate, writes Ignition pointer configs that carry
+/// the CA and a bearer provisioning token, rotates tokens with a grace period, and inspects the
+/// whole chain for the mismatches that make a booting machine fail with
+/// "x509: certificate signed by unknown authority".
+///
+/// Exit codes: 0 success; 1 error; 2 usage error; 3 a check found something that needs attention
+/// soon (e.g. a certificate inside --warn-within or past 80% of its life); 4 a check failed
+/// (expired, not yet valid, broken chain, key mismatch, CA in a pointer config does not match
+/// the served certificate).
+#[derive(Debug, Parser)]
+#[command(
+    name = "mcsctl",
+    version,
+    propagate_version = true,
+    help_expected = true
+)]
+#[command(max_term_width = 100)]
+pub struct Cli {
+    /// Global options.
+    #[command(flatten)]
+    pub global: crate::cli::GlobalArgs,
+
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+impl Command {
+    /// What the command needs of its `--dir`. A command added later needs an asset directory
+    /// unless it is listed here.
+    pub fn dir_use(&self) -> crate::assets::DirUse {
+        use crate::assets::DirUse;
+        match self {
+            Command::Init(_) => DirUse::Creates,
+            Command::Ca(ca::CaCommand::Create(_) | ca::CaCommand::Import(_)) => {
+                DirUse::StartsStepByStep
+            }
+            Command::Inspect(_) | Command::Doctor(_) | Command::Csr(_) => DirUse::WhenThere,
+            Command::Completions(_) | Command::Man(_) | Command::Version(_) => DirUse::None,
+            _ => DirUse::Assets,
+        }
+    }
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Create the whole asset directory in one step: CA, serving certificate, token, pointer configs.
+    Init(init::InitArgs),
+    /// Create, import or rotate the MCS CA.
+    #[command(subcommand)]
+    Ca(ca::CaCommand),
+    /// Issue or renew the MCS serving certificate.
+    #[command(subcommand)]
+    Cert(cert::CertCommand),
+    /// Write an Ignition pointer config for a pool.
+    Pointer(pointer::PointerArgs),
+    /// Manage bearer provisioning tokens.
+    #[command(subcommand)]
+    Token(token::TokenCommand),
+    /// Register the machines a UPI cluster expects, each with its own single-use pointer config.
+    #[command(subcommand)]
+    Machine(machine::MachineCommand),
+    /// Check expiry and consistency of certificates, pointer configs, the asset directory or a live endpoint.
+    Inspect(inspect::InspectArgs),
+    /// Render MachineConfigs into rendered/<pool>.ign and the pre-approval subset.
+    Render(render::RenderArgs),
+    /// Serve rendered configs over TLS to booting machines (the Machine Config Server).
+    Serve(serve::ServeArgs),
+    /// Do what Ignition does with a pointer config, step by step, and say which step fails.
+    Doctor(doctor::DoctorArgs),
+    /// Review kubelet CSRs by the cluster-machine-approver's rules, or sign one.
+    #[command(subcommand)]
+    Csr(csr::CsrCommand),
+    /// Write Kubernetes objects for the cluster, and optionally a Deployment running `mcsctl serve`.
+    Manifests(manifests::ManifestsArgs),
+    /// Move the provisioning ledger files into the store serve replicas share.
+    #[command(subcommand)]
+    Ledger(ledger::LedgerCommand),
+    /// Print a static shell completion script to stdout (commands and flags). For completions
+    /// that also offer the asset directory's pools, token ids and machines, have the shell ask
+    /// mcsctl: `source <(COMPLETE=bash mcsctl)` in ~/.bashrc (zsh alike; fish: `COMPLETE=fish
+    /// mcsctl | source`).
+    Completions(docs::CompletionsArgs),
+    /// Write one man page per command into a directory.
+    Man(docs::ManArgs),
+    /// Print mcsctl's version, the commit and target it was built for, and the TLS and Ignition
+    /// spec versions it speaks.
+    Version(version::VersionArgs),
+}
 
 pub(crate) use crate::ops::Written;
 
@@ -127,8 +233,11 @@ macro_rules! e {
 /// The command table: every command once, with its name, its `--dir` and `--format`, and its
 /// handler. A new command is one line here.
 fn entry(c: &Command) -> Entry<'_> {
-    use cli::{CaCommand as Ca, CertCommand as Cert, CsrCommand as Csr};
-    use cli::{MachineCommand as Machine, TokenCommand as Token};
+    use ca::CaCommand as Ca;
+    use cert::CertCommand as Cert;
+    use csr::CsrCommand as Csr;
+    use machine::MachineCommand as Machine;
+    use token::TokenCommand as Token;
     match c {
         Command::Init(a) => e!("init", a, init::run),
         Command::Ca(Ca::Create(a)) => e!("ca create", a, ca::create),
@@ -153,7 +262,7 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Doctor(a) => e!("doctor", a, doctor::run, timeless),
         Command::Csr(Csr::Review(a)) => e!("csr review", a, csr::review),
         Command::Manifests(a) => e!("manifests", a, manifests::run),
-        Command::Ledger(cli::LedgerCommand::Import(a)) => {
+        Command::Ledger(ledger::LedgerCommand::Import(a)) => {
             e!("ledger import", a, ledger::import)
         }
         Command::Serve(a) => e!("serve", Some(&a.dir), writes "its access log as JSON lines",

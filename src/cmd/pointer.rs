@@ -4,10 +4,63 @@ use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
 use crate::assets::{AssetDir, Overwrite, PUBLIC_MODE, SECRET_MODE, write_atomic};
-use crate::cli::PointerArgs;
+use crate::cli::values::{self, UrlArg};
+use crate::cli::{DirArg, FormatArg};
 use crate::exit;
+use crate::ignition::SpecVersion;
+use crate::ignition::pointer::Transport;
 use crate::ops::pointer::{Dest, PointerInputs, PointerReport, pointer};
 use crate::ui::Ui;
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `pointer`.
+#[derive(Debug, Args)]
+pub struct PointerArgs {
+    /// Machine pool (a DNS label, e.g. worker or master).
+    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
+    pub pool: String,
+
+    /// Merge source URL, or the MCS address (HOST[:PORT], completed with /config/<pool>);
+    /// remembered for the pool in mcsctl.json (default: init --url, else
+    /// https://api-int.<cluster>.<base-domain>:22623/config/<pool>).
+    #[arg(long, value_name = "URL", value_parser = values::merge_url)]
+    pub url: Option<UrlArg>,
+
+    /// Ignition spec version (3.0.0 to 3.4.0; default from mcsctl.json).
+    #[arg(long, value_name = "V", value_parser = values::pointer_spec)]
+    pub spec_version: Option<SpecVersion>,
+
+    /// How the token is carried (default from mcsctl.json; none for no token).
+    #[arg(long, value_enum, value_name = "TRANSPORT")]
+    pub token_transport: Option<Transport>,
+
+    /// Where to write: a file, or - for stdout (default <dir>/<pool>.ign).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Write the config base64-encoded, as cloud user-data fields expect.
+    #[arg(long)]
+    pub base64: bool,
+
+    /// Replace an existing file.
+    #[arg(long)]
+    pub force: bool,
+
+    /// The pool is new, not a typo: it may have no rendered config and not be in
+    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
+    /// the known ones.
+    #[arg(long)]
+    pub new_pool: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `pointer`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> Result<u8> {

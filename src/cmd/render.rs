@@ -6,7 +6,7 @@ use anyhow::Result;
 use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
-use crate::cli::RenderArgs;
+use crate::cli::values;
 use crate::exit::{self, usage};
 use crate::ignition::SpecVersion;
 use crate::ignition::fetch::{Fetch, Trust};
@@ -17,6 +17,153 @@ use crate::model::Snapshot;
 use crate::ops::Note;
 use crate::ops::render::{self, RenderInputs, RenderReport, report};
 use crate::ui::Ui;
+use clap::Args;
+use std::path::PathBuf;
+
+use crate::cli::{DirArg, FormatArg};
+
+/// Arguments of `render`.
+#[derive(Debug, Args)]
+#[command(after_long_help = "\
+For the openshift flavour every pool's config gets, last and in this order, the files the MCS \
+appends: /etc/machine-config-daemon/node-annotations.json, /etc/kubernetes/kubeconfig (the \
+bootstrap kubeconfig), /etc/mcs-machine-config-content.json and \
+/etc/ignition-machine-config-encapsulated.json. A cluster's rendered MachineConfig \
+(`oc get mc rendered-worker-<hash> -o yaml`) is served as it is, under its own name.
+
+--from-cluster renders each pool's current rendered MachineConfig as the in-cluster MCS serves \
+it. Make the snapshot with:
+  {
+    oc get machineconfigpools,machineconfigs,controllerconfigs -o yaml
+    echo ---
+    oc -n openshift-machine-config-operator get secret/node-bootstrapper-token \\
+      configmap/kubeconfig-data -o yaml
+  } > cluster.yaml")]
+pub struct RenderArgs {
+    /// MachineConfigs: a YAML or JSON file (multi-document or `kind: List`), a directory of them, or -.
+    #[arg(
+        long,
+        value_name = "PATH",
+        conflicts_with_all = ["from_mcs", "from_cluster"]
+    )]
+    pub machine_configs: Option<PathBuf>,
+
+    /// Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of
+    /// dropping it with a warning.
+    #[arg(long, conflicts_with_all = ["from_mcs", "from_cluster"])]
+    pub strict: bool,
+
+    /// The cluster's ControllerConfig (`oc get controllerconfig machine-config-controller -o
+    /// yaml`), whose OS and extensions images controller-generated MachineConfigs take, as the
+    /// MCO merges them (one among the --machine-configs inputs is taken too).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["from_mcs", "from_cluster"])]
+    pub controller_config: Option<PathBuf>,
+
+    /// What the in-cluster MCS would serve, from a snapshot of the cluster (`oc get -o yaml` of
+    /// the MachineConfigPools, MachineConfigs, ControllerConfig, the node-bootstrapper-token
+    /// Secret and the kubeconfig-data ConfigMap): a file, a YAML stream, a directory, or -.
+    #[arg(long, value_name = "PATH", conflicts_with = "from_mcs")]
+    pub from_cluster: Option<PathBuf>,
+
+    /// What the configs are for (default: the flavour recorded in mcsctl.json, else openshift); recorded.
+    #[arg(long = "for", value_enum, value_name = "FLAVOUR")]
+    pub flavour: Option<Flavour>,
+
+    /// The kubelet's bootstrap kubeconfig (kept as auth/bootstrap-kubeconfig, 0600, for later renders).
+    #[arg(long, value_name = "FILE")]
+    pub bootstrap_kubeconfig: Option<PathBuf>,
+
+    /// OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never
+    /// join): without it, render refuses them.
+    #[arg(long, conflicts_with = "bootstrap_kubeconfig")]
+    pub no_bootstrap_kubeconfig: bool,
+
+    /// Replace a different auth/bootstrap-kubeconfig.
+    #[arg(long)]
+    pub force: bool,
+
+    /// Ignition spec of the coreos flavour's output, 3.0.0 to 3.5.0 (default: the newest input
+    /// version, at least 3.2.0). The openshift flavour keeps the MCO's internal 3.5.0 and serve
+    /// answers each client at its own spec, as the MCS does.
+    #[arg(long, value_name = "V", value_parser = values::spec)]
+    pub spec_version: Option<SpecVersion>,
+
+    /// Replace a pool's config even when MachineConfigs, files or units it serves now would
+    /// disappear (without it render refuses and names them).
+    #[arg(long)]
+    pub replace: bool,
+
+    /// A file path (or systemd unit name) allowed to hold a secret in the pre-approval set; repeatable.
+    #[arg(long = "allow-sensitive", value_name = "PATH")]
+    pub allow_sensitive: Vec<String>,
+
+    /// The cluster's current rendered MachineConfig of the pool (`oc get mc
+    /// rendered-<pool>-<hash> -o yaml`): the new merge is checked against it by the MCO's
+    /// reconcile rules, as on a running cluster. Without it, against the directory's
+    /// rendered/<pool>.ign; a pool with neither is a first render, not checked.
+    #[arg(long, value_name = "FILE", value_parser = values::current_machine_config)]
+    pub current: Option<crate::ignition::render::reconcile::Rendered>,
+
+    /// Storage sections a day-2 render may change although running nodes never apply them
+    /// in place (the MCO's IrreconcilableValidationOverrides.storage): disks, filesystems,
+    /// raid; comma-separated or repeated. Existing nodes keep their config; new machines get
+    /// the new one.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SECTION")]
+    pub allow_irreconcilable: Vec<IrreconcilableStorage>,
+
+    /// Store what a live config server serves for --pool (the in-cluster MCS, or another mcsctl serve).
+    #[arg(long, value_name = "URL", requires = "pool")]
+    pub from_mcs: Option<String>,
+
+    /// The pool to fetch with --from-mcs (appended to the URL as /config/POOL when it has no
+    /// path); with --from-cluster, the one pool to take (default: every pool).
+    #[arg(long, value_name = "POOL", value_parser = values::dns_label)]
+    pub pool: Option<String>,
+
+    /// CA bundle the server's certificate must chain to: PEM, or a pointer config that trusts it (default: tls/mcs-ca-bundle.crt).
+    #[arg(long, value_name = "FILE", requires = "from_mcs")]
+    pub ca: Option<PathBuf>,
+
+    /// Bearer token for --from-mcs (or from the environment, so it stays out of `ps`).
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "MCSCTL_FROM_MCS_TOKEN",
+        hide_env_values = true,
+        requires = "from_mcs"
+    )]
+    pub token: Option<String>,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
+
+/// A storage section `--allow-irreconcilable` exempts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum IrreconcilableStorage {
+    /// storage.disks
+    Disks,
+    /// storage.filesystems
+    Filesystems,
+    /// storage.raid
+    Raid,
+}
+
+impl From<IrreconcilableStorage> for crate::ignition::render::reconcile::Storage {
+    fn from(s: IrreconcilableStorage) -> Self {
+        use crate::ignition::render::reconcile::Storage;
+        match s {
+            IrreconcilableStorage::Disks => Storage::Disks,
+            IrreconcilableStorage::Filesystems => Storage::Filesystems,
+            IrreconcilableStorage::Raid => Storage::Raid,
+        }
+    }
+}
 
 /// Runs `render`: the flavour and the CA come from the snapshot, read under the lock; the
 /// inputs are read and the workflow runs under it, except for `--from-mcs`, whose fetch goes

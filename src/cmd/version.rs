@@ -3,9 +3,19 @@
 use anyhow::Result;
 use serde::Serialize;
 
+use crate::cli::FormatArg;
 use crate::exit;
 use crate::ignition::spec::Spec;
 use crate::ui::Ui;
+use clap::Args;
+
+/// Arguments of `version`.
+#[derive(Debug, Args)]
+pub struct VersionArgs {
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// The report of `version`.
 #[derive(Debug, Serialize)]
@@ -27,7 +37,7 @@ struct Version {
 }
 
 /// Its line of the command table: no asset directory, a report.
-pub(super) fn entry(a: &crate::cli::VersionArgs) -> super::Entry<'_> {
+pub(super) fn entry(a: &crate::cmd::version::VersionArgs) -> super::Entry<'_> {
     super::Entry {
         name: "version",
         dir: None,

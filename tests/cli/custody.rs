@@ -451,7 +451,7 @@ fn no_command_loses_a_ca_key() {
 /// The command a case's arguments run (`ca import`), as the command table names it.
 pub(crate) fn command_of(args: &str) -> String {
     let mut path = Vec::new();
-    let mut cmd = mcsctl::cli::Cli::command();
+    let mut cmd = mcsctl::cmd::Cli::command();
     for word in args.split(' ') {
         match cmd.find_subcommand(word) {
             Some(s) => {

@@ -9,7 +9,7 @@ use crate::support::ok;
 
 #[test]
 fn cli_definition_is_consistent() {
-    mcsctl::cli::Cli::command().debug_assert();
+    mcsctl::cmd::Cli::command().debug_assert();
 }
 
 #[test]
@@ -150,7 +150,7 @@ fn every_documented_command_line_parses() {
                 })
                 .collect();
             seen += 1;
-            if let Err(e) = <mcsctl::cli::Cli as clap::Parser>::try_parse_from(&words) {
+            if let Err(e) = <mcsctl::cmd::Cli as clap::Parser>::try_parse_from(&words) {
                 let first = e.to_string().lines().next().unwrap_or_default().to_string();
                 bad.push(format!(
                     "{}:{line}: {}: {first}",

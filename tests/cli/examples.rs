@@ -143,7 +143,7 @@ fn every_example_runs_as_written() {
 /// A line that needs a service the lab does not have: the parser accepts it.
 fn parses(line: &str) {
     let words: Vec<&str> = line.split_whitespace().collect();
-    if let Err(e) = <mcsctl::cli::Cli as clap::Parser>::try_parse_from(&words) {
+    if let Err(e) = <mcsctl::cmd::Cli as clap::Parser>::try_parse_from(&words) {
         panic!("{line}: {e}");
     }
 }

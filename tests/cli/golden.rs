@@ -238,7 +238,7 @@ fn paths(cmd: &clap::Command, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
 #[test]
 fn help_of_every_subcommand() {
     let mut all = Vec::new();
-    paths(&mcsctl::cli::Cli::command(), Vec::new(), &mut all);
+    paths(&mcsctl::cmd::Cli::command(), Vec::new(), &mut all);
     let d = tempfile::tempdir().unwrap();
     for p in all {
         let mut args = p.clone();

@@ -1091,7 +1091,7 @@ pub fn command_leaves(f: &mut dyn FnMut(&str)) {
         }
     }
     walk(
-        &<mcsctl::cli::Cli as clap::CommandFactory>::command(),
+        &<mcsctl::cmd::Cli as clap::CommandFactory>::command(),
         "",
         f,
     );

@@ -4,7 +4,9 @@
 
 use anyhow::{Result, bail};
 
-use crate::cli::{InitArgs, values};
+use super::InitArgs;
+use crate::cli::values;
+
 use crate::exit::usage;
 use crate::names::{McsAddress, San};
 use crate::pki::keys::KeyAlgorithm;

@@ -7,7 +7,7 @@ use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
-use crate::cli::InitArgs;
+use crate::cli::values;
 use crate::exit::{self, usage};
 use crate::ignition::pointer::Transport;
 use crate::model::ClusterConfig;
@@ -16,6 +16,95 @@ use crate::ops::{
     init::{AdoptedCa, InitInputs},
 };
 use crate::ui::Ui;
+use clap::Args;
+use std::path::PathBuf;
+
+use crate::cli::{DirArg, FormatArg};
+use crate::duration::Duration;
+use crate::ignition::SpecVersion;
+use crate::ignition::render::Flavour;
+use crate::names::{McsAddress, San};
+use crate::pki::keys::KeyAlgorithm;
+
+/// Arguments of `init`.
+#[derive(Debug, Args)]
+pub struct InitArgs {
+    /// Cluster name (a DNS label), as in the install-config.
+    #[arg(long, value_name = "NAME", value_parser = values::dns_label)]
+    pub cluster_name: Option<String>,
+
+    /// Base domain (a DNS name); the MCS is reached at api-int.<cluster>.<base-domain>.
+    #[arg(long, value_name = "DOMAIN", value_parser = values::dns_name)]
+    pub base_domain: Option<String>,
+
+    /// Where machines reach the MCS, if not at api-int (a load balancer): HOST, HOST:PORT or
+    /// https://HOST:PORT; its host becomes a SAN.
+    #[arg(long, value_name = "URL", value_parser = values::mcs_address)]
+    pub url: Option<McsAddress>,
+
+    /// Extra subject alternative name of the serving certificate (DNS name or IP); repeatable.
+    #[arg(long = "san", value_name = "SAN", value_parser = values::san)]
+    pub sans: Vec<San>,
+
+    /// Machine pool to write a pointer config for; repeatable (default: worker and master).
+    #[arg(long = "pool", value_name = "POOL", value_parser = values::dns_label)]
+    pub pools: Vec<String>,
+
+    /// Adopt this CA instead of creating one (openshift-install's tls/root-ca.crt; PEM or DER).
+    #[arg(long, value_name = "FILE", requires = "ca_key")]
+    pub ca_cert: Option<PathBuf>,
+
+    /// The adopted CA's private key (PEM or DER; PKCS#1, PKCS#8 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "ca_cert")]
+    pub ca_key: Option<PathBuf>,
+
+    /// Key algorithm of the CA and serving keys (default ecdsa-p256).
+    #[arg(long, value_enum, value_name = "ALGORITHM")]
+    pub key_algorithm: Option<KeyAlgorithm>,
+
+    /// Validity of the CA (e.g. 10y, 365d).
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub ca_validity: Duration,
+
+    /// Validity of the serving certificate; never beyond the CA's.
+    #[arg(long, default_value = "10y", value_name = "DUR", value_parser = values::duration)]
+    pub cert_validity: Duration,
+
+    /// Do not create a provisioning token; pointer configs carry no credential.
+    #[arg(long)]
+    pub no_token: bool,
+
+    /// How pointer configs carry the token: header or query.
+    #[arg(long, value_name = "TRANSPORT", default_value = "header", value_parser = values::init_transport)]
+    pub token_transport: Transport,
+
+    /// Ignition spec version of the pointer configs (3.0.0 to 3.4.0).
+    #[arg(long, default_value = "3.2.0", value_name = "V", value_parser = values::pointer_spec)]
+    pub spec_version: SpecVersion,
+
+    /// What `render` renders for: OpenShift nodes (the MCS payload) or plain CoreOS.
+    #[arg(long = "for", value_enum, default_value_t = Flavour::OpenShift, value_name = "FLAVOUR")]
+    pub flavour: Flavour,
+
+    /// Replace an existing, non-empty asset directory: the keys, tokens and pointer configs it
+    /// replaces are kept under backup/<time>/ (and listed), pointer configs of pools no longer
+    /// listed are removed; tls/retired/ is left as it is.
+    #[arg(long)]
+    pub force: bool,
+
+    /// With --force: replace the CA key without asking (needed without a terminal; every
+    /// pointer config made from the old CA stops working).
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+
+    /// `--dir` after the command.
+    #[command(flatten)]
+    pub dir: DirArg,
+
+    /// `--format` after the command.
+    #[command(flatten)]
+    pub out: FormatArg,
+}
 
 /// Runs `init`.
 pub fn run(ui: &Ui, dir: &AssetDir, args: &InitArgs, now: OffsetDateTime) -> Result<u8> {
