@@ -283,8 +283,14 @@ impl Builder<'_> {
                         format!("{path}.{k}")
                     };
                     if m.contains_key(&k) {
+                        // A second object pasted under the first, the `---` between forgotten.
+                        let hint = if path.is_empty() && (k == "apiVersion" || k == "kind") {
+                            ": is this a second object? Separate YAML documents with a line `---`"
+                        } else {
+                            ""
+                        };
                         bail!(
-                            "{}: line {}: key {k:?} is already set in this mapping",
+                            "{}: line {}: key {k:?} is already set in this mapping{hint}",
                             self.what,
                             kmark.line()
                         );

@@ -256,3 +256,79 @@ fn help_of_every_subcommand() {
         );
     }
 }
+
+/// The errors users meet most, word for word (just's style): each command's common mistakes,
+/// with the exit code, in one golden file. A change to any of these words is a reviewed diff.
+#[test]
+fn common_errors_word_for_word() {
+    let d = tempfile::tempdir().unwrap();
+    let p = d.path();
+    let mut text = String::new();
+    let mut case = |args: &[&str]| {
+        let (code, out, err) = run(p, args);
+        assert!(code != 0, "{args:?} succeeded:\n{out}");
+        let r = Redactor::new(p, Some(&p.join("mcs-assets")));
+        // A check that fails says so on stdout (its report); an error, on stderr.
+        let said = if err.is_empty() { out } else { err };
+        text.push_str(&r.apply(&format!(
+            "$ mcsctl {}\nexit {code}\n{said}\n",
+            args.join(" ")
+        )));
+    };
+    // Before any asset directory.
+    case(&["token", "list"]);
+    case(&["--dir", "nowhere", "pointer", "--pool", "worker"]);
+    case(&[
+        "init",
+        "--cluster-name",
+        "Bad_Name",
+        "--base-domain",
+        "example.com",
+    ]);
+    case(&["init", "--cluster-name", "demo"]);
+    crate::support::ok(
+        p,
+        &[
+            "init",
+            "--cluster-name",
+            "demo",
+            "--base-domain",
+            "example.com",
+            "-q",
+        ],
+    );
+    // With one.
+    case(&[
+        "init",
+        "--cluster-name",
+        "demo",
+        "--base-domain",
+        "example.com",
+    ]);
+    case(&["ca", "create"]);
+    case(&["cert", "issue", "--san", "10.0.0.5"]);
+    case(&["pointer", "--pool", "wroker"]);
+    std::fs::write(p.join("taken.ign"), "{}").unwrap();
+    case(&["pointer", "--pool", "worker", "--output", "taken.ign"]);
+    case(&["token", "create", "--ttl", "5x"]);
+    case(&["token", "revoke", "no-such-id"]);
+    case(&["machine", "add", "Bad_Name", "--pool", "worker"]);
+    crate::support::ok(p, &["machine", "add", "w0", "--pool", "worker", "-q"]);
+    case(&["machine", "add", "w0", "--pool", "worker"]);
+    case(&["machine", "remove", "w9"]);
+    case(&["render", "--machine-configs", "missing.yaml"]);
+    std::fs::write(
+        p.join("two.yaml"),
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-a\n  labels: {machineconfiguration.openshift.io/role: worker}\napiVersion: machineconfiguration.openshift.io/v1\n",
+    )
+    .unwrap();
+    case(&["render", "--machine-configs", "two.yaml"]);
+    case(&["manifests", "--serve-deployment"]);
+    case(&["serve", "--listen", "not-an-address"]);
+    case(&["inspect", "missing.crt"]);
+    case(&["doctor", "missing.ign"]);
+    case(&["ledger", "import"]);
+    case(&["csr", "review"]);
+    case(&["token", "list", "--format", "xml"]);
+    golden("errors.txt", &text);
+}
