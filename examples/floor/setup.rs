@@ -46,7 +46,7 @@ pub fn fail(name: &str, msg: impl Display) -> ! {
     std::process::exit(2)
 }
 
-/// serve's own configuration (`mcsctl::serve::tls::server_config`, with serve's provider and
+/// serve's own configuration (`mcsctl::serve::conn::tls::server_config`, with serve's provider and
 /// its suite order) of the pair, read by mcsctl's PEM reader.
 fn server_config(cert: &str, key: &str) -> Result<rustls::ServerConfig, String> {
     let read = |path: &str| std::fs::read(path).map_err(|e| format!("{path}: {e}"));
@@ -56,8 +56,8 @@ fn server_config(cert: &str, key: &str) -> Result<rustls::ServerConfig, String> 
         .map(CertificateDer::from)
         .collect();
     let key_der = mcsctl::pki::private_key_der(&read(key)?, key).map_err(|e| format!("{e:#}"))?;
-    let provider = mcsctl::serve::tls::provider();
-    mcsctl::serve::tls::server_config(&provider, chain, key_der, &format!("{cert} and {key}"))
+    let provider = mcsctl::serve::conn::tls::provider();
+    mcsctl::serve::conn::tls::server_config(&provider, chain, key_der, &format!("{cert} and {key}"))
         .map_err(|e| format!("{e:#}"))
 }
 

@@ -283,12 +283,7 @@ impl Builder<'_> {
                         format!("{path}.{k}")
                     };
                     if m.contains_key(&k) {
-                        // A second object pasted under the first, the `---` between forgotten.
-                        let hint = if path.is_empty() && (k == "apiVersion" || k == "kind") {
-                            ": is this a second object? Separate YAML documents with a line `---`"
-                        } else {
-                            ""
-                        };
+                        let hint = second_object(path, &k);
                         bail!(
                             "{}: line {}: key {k:?} is already set in this mapping{hint}",
                             self.what,
@@ -400,6 +395,16 @@ fn plain(s: &str) -> Value {
         }
     }
     Value::String(s.to_string())
+}
+
+/// What a key set twice at the top of a document most likely is: a second object pasted
+/// under the first, the `---` between them forgotten.
+fn second_object(path: &str, key: &str) -> &'static str {
+    if path.is_empty() && (key == "apiVersion" || key == "kind") {
+        ": is this a second object? Separate YAML documents with a line `---`"
+    } else {
+        ""
+    }
 }
 
 #[cfg(test)]

@@ -5,47 +5,49 @@
 //! read timeout, buffer limit for 431, keep-alive) on every connection; a router would add a
 //! layer without removing any code.
 //!
+//! Four folders by concern, and the fetch accounting:
+//!
+//! - [`conn`]: connections: accepted within the limits, who is at the other end, the TLS
+//!   handshake, the write guard that cuts a client that stops reading.
+//! - [`request`]: one request: its route, the token it presents, its answer, and the delivery
+//!   whose end spends a machine token.
+//! - [`state`]: what serve holds (the parts read from the asset directory, the tokens the
+//!   store published), reloaded part by part, and what every connection shares.
+//! - [`log`]: the access log and the events (one [`log::event::Event`] per kind), never
+//!   blocking a request; the metrics and their listener; the banner.
+//! - `fetches`: the claims of machine tokens, in the ledger files or the etcd store.
+//!
+//! The path of one request, top to bottom:
+//!
+//! ```text
+//! conn::accept::accept_loop    a connection, admitted by conn::conns / conn::limit, or closed
+//!   conn::accept::handle_conn  PROXY header (conn::proxy), TLS handshake (conn::tls; a
+//!                              failure is said once by conn::handshakes), conn::io's guard
+//!   conn::accept::serve_conn   hyper reads the head (timeouts, 431)
+//!     request::respond         the state of this moment (state::shared), then
+//!       request::handler       route (/healthz, /config/<pool>), request::classify the token
+//!                              against state::live's tokens, the answer (request::refusals)
+//!       request::respond       ready? (fetches: ledger or store writable), gated (429 by
+//!                              conn::limit), a machine token's claim taken (fetches)
+//!     request::delivery        the body goes out; its last byte confirms the fetch
+//!                              (fetches), a cut leaves the token unspent
+//!   log                        the access line and any event, queued, never blocking
+//! ```
+//!
 //! Reliability promises, each kept by one part: a client that stops reading is cut off
-//! ([`io`]); logging never blocks a request ([`log`]); a bad file keeps only its own part's
-//! last good state ([`live`]); the auth mode never follows the token count and fails closed
-//! ([`live`], [`handler`]); guessing cannot lock out a valid token ([`limit`]), even behind a
-//! load balancer ([`proxy`]); a bug in handling one request costs that request a 500, not the
-//! connection ([`respond`]).
+//! ([`conn::io`]); logging never blocks a request ([`log`]); a bad file keeps only its own
+//! part's last good state ([`state::live`]); the auth mode never follows the token count and
+//! fails closed ([`state::live`], [`request::handler`]); guessing cannot lock out a valid token
+//! ([`conn::limit`]), even behind a load balancer ([`conn::proxy`]); a bug in handling one
+//! request costs that request a 500, not the connection (`request::respond`).
 
-mod accept;
-pub mod auth;
-mod banner;
-mod classify;
-pub mod conns;
-mod current;
-mod delivery;
-pub mod event;
-mod fds;
+pub mod conn;
 mod fetches;
-pub mod handler;
-pub mod handshakes;
-pub mod io;
-pub mod limit;
-mod lines;
-pub mod live;
 pub mod log;
-pub mod metrics;
-mod peer;
-pub mod proxy;
-mod published;
-mod refusals;
-mod reload;
-mod repeats;
-mod respond;
-mod scrape;
-mod shard;
-mod shared;
-pub mod text_log;
-pub mod tls;
-mod watched;
-mod workers;
+pub mod request;
+pub mod state;
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -56,18 +58,18 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{Signal, SignalKind, signal};
 use tokio::sync::{Semaphore, watch};
 
-use limit::RateLimiter;
-use live::{Loader, State};
+use conn::limit::RateLimiter;
+use conn::proxy::Cidr;
 use log::Log;
-use proxy::Cidr;
+use state::live::{Loader, State};
 
 use crate::assets::AssetDir;
 use crate::model::config::AuthMode;
-use accept::{ConnOpts, accept_all};
-use banner::banner;
-use reload::reload_loop;
-use respond::{PANIC_LOG, install_panic_hook};
-use shared::Shared;
+use conn::accept::{ConnOpts, accept_all};
+use log::banner::banner;
+use request::respond::{PANIC_LOG, install_panic_hook};
+use state::reload::reload_loop;
+use state::shared::Shared;
 
 /// How to run the server.
 #[derive(Debug, Clone)]
@@ -142,15 +144,15 @@ pub fn run(mut opts: Options) -> Result<u8> {
         opts.proxy_from = c.proxy_protocol_from;
     }
     let metrics = if opts.metrics_listen.is_some() {
-        scrape::MAX_CONNECTIONS
+        log::scrape::MAX_CONNECTIONS
     } else {
         0
     };
-    let (fit, too_many) = fds::fit(
+    let (fit, too_many) = conn::fds::fit(
         opts.max_connections,
         EVICTION_SLACK,
         metrics,
-        fds::raise_limit(),
+        conn::fds::raise_limit(),
     );
     opts.max_connections = fit;
     opts.max_connections_per_client = opts.max_connections_per_client.min(fit);
@@ -175,7 +177,7 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     if let Some(why) = too_many {
         log.event(Event::OpenFileLimit, &why);
     }
-    let provider = tls::provider();
+    let provider = conn::tls::provider();
     settle(&opts.dir, &log);
     let loader = Arc::new(Loader::new(opts.dir.clone(), provider, opts.auth));
     // Taken before the load: a change that lands while loading is seen by the first poll.
@@ -200,12 +202,12 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     say_at_start(&shared);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.
-    let conns = conns::Conns::new(opts.max_connections, opts.max_connections_per_client);
+    let conns = conn::conns::Conns::new(opts.max_connections, opts.max_connections_per_client);
     let capacity = opts.max_connections + EVICTION_SLACK;
     let permits = Arc::new(Semaphore::new(capacity));
     let conn = Arc::new(conn_opts(&opts));
 
-    let workers = workers::Workers::start()?;
+    let workers = conn::workers::Workers::start()?;
     let tasks = accept_all(
         (tls_listener, plain_listener),
         workers.handles(),
@@ -216,10 +218,10 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     .context("handing the listening sockets to the connection workers")?;
     if let Some((revision, s)) = store {
         let stop = stop_rx.clone();
-        tokio::spawn(published::follow(shared.clone(), s, revision, stop));
+        tokio::spawn(state::published::follow(shared.clone(), s, revision, stop));
     }
     if let Some(l) = metrics_listener {
-        tokio::spawn(scrape::serve_metrics(
+        tokio::spawn(log::scrape::serve_metrics(
             l,
             shared.clone(),
             conns.clone(),
@@ -274,7 +276,7 @@ async fn start_shared(
     let store = match store {
         Some(s) => Some((
             (
-                published::initial(&shared, &s, owner.as_deref()).await,
+                state::published::initial(&shared, &s, owner.as_deref()).await,
                 owner,
             ),
             s,
@@ -338,14 +340,14 @@ fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::S
     let directory = std::sync::Mutex::new(Some(state.tokens.clone()));
     Shared {
         max_header_bytes: opts.max_header_bytes,
-        state: current::Current::new(state),
+        state: state::current::Current::new(state),
         limiter: RateLimiter::new(opts.max_failures, Duration::from_secs(60), opts.block_for),
         log: log.clone(),
-        handshakes: handshakes::Handshakes::default(),
+        handshakes: conn::handshakes::Handshakes::default(),
         clock: opts.clock.clone(),
         fetches: open_ledger(opts, log, store),
-        metrics: metrics::Metrics::default(),
-        token_events: repeats::Repeats::default(),
+        metrics: log::metrics::Metrics::default(),
+        token_events: log::repeats::Repeats::default(),
         published: std::sync::Mutex::default(),
         directory,
         diverged: std::sync::Mutex::default(),

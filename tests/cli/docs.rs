@@ -234,11 +234,12 @@ fn the_two_set_up_commands_share_one_build_and_put_mcsctl_on_path() {
 
 #[test]
 fn the_event_table_is_the_event_enum() {
-    use mcsctl::serve::event::Event;
+    use mcsctl::serve::log::event::Event;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let page = root.join("docs/serve.md");
     let text = std::fs::read_to_string(&page).unwrap();
-    let open = "<!-- events: generated from src/serve/event.rs (UPDATE_GOLDEN=1 rewrites it) -->\n";
+    let open =
+        "<!-- events: generated from src/serve/log/event.rs (UPDATE_GOLDEN=1 rewrites it) -->\n";
     let close = "<!-- /events -->";
     let start = text
         .find(open)

@@ -1,7 +1,7 @@
 //! This replica's registration as a holder in the store ([`crate::store::holders`]): a lease
 //! kept alive while serve runs, and registered again under a new holder id when it ended.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -37,8 +37,8 @@ use time::OffsetDateTime;
 use crate::assets::AssetDir;
 use crate::ledger::{self, Line, Record, Scanner, Writer};
 
-use super::handler::MachineFetch;
-use super::live::Tokens;
+use crate::serve::request::handler::MachineFetch;
+use crate::serve::state::live::Tokens;
 
 mod claim;
 mod journal;
@@ -432,7 +432,8 @@ impl Fetches {
         let unmarked = self.mark(place, ledger::CUT).err();
         let r: Record = serde_json::from_str(&text?).ok()?;
         let cuts = cuts.unwrap_or_default();
-        let said = crate::serve::refusals::cut_said(&r, cuts, self.rules.max_partial, limited);
+        let said =
+            crate::serve::request::refusals::cut_said(&r, cuts, self.rules.max_partial, limited);
         let unmarked = unmarked.map(|e| format!(" (its record could not be marked cut: {e})"));
         Some((r.token, format!("{said}{}", unmarked.unwrap_or_default())))
     }

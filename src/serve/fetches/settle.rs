@@ -1,7 +1,7 @@
 //! The settlement of a fetch in the store: what the background tasks that confirm and cut
 //! share, and the retry that never gives a settlement up (docs/replicas.md).
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;

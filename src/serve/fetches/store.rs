@@ -11,7 +11,7 @@
 //! is served; the others get 503 (Ignition retries) while it is sent, 401 once it went out whole
 //! (or may have: unknown).
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
@@ -28,8 +28,8 @@ use super::tally::parse;
 use super::{Claimed, Refusal, Rules};
 use crate::clock::Clock;
 use crate::ledger::{self, Admit};
-use crate::serve::handler::MachineFetch;
 use crate::serve::log::Log;
+use crate::serve::request::handler::MachineFetch;
 use crate::store::claims::{self, End, Sending, TokenState};
 use crate::store::holders::{Holder, PROTOCOL, Registration, Unregistered};
 use crate::store::{self, Store};
@@ -468,7 +468,7 @@ impl StoreFetches {
                     machine_of(&p.record),
                     p.token
                 ),
-                (cuts, Ok(r)) => crate::serve::refusals::cut_said(
+                (cuts, Ok(r)) => crate::serve::request::refusals::cut_said(
                     &r,
                     cuts,
                     ctx.rules.max_partial,

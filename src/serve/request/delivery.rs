@@ -11,7 +11,7 @@
 //! rustls holds), so a flush completing after the body's last frame was taken means the
 //! response is in the socket.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::collections::VecDeque;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -21,12 +21,12 @@ use std::task::{Context, Poll, ready};
 use bytes::Bytes;
 use hyper::body::{Frame, SizeHint};
 
-use super::fetches::Gate;
-use super::shared::Shared;
 use crate::ignition::chunks::Chunks;
+use crate::serve::fetches::Gate;
+use crate::serve::state::shared::Shared;
 
 /// The recorded responses of one connection not yet known to have gone out.
-pub(super) struct Delivery {
+pub(in crate::serve) struct Delivery {
     shared: Arc<Shared>,
     pending: Mutex<VecDeque<Pending>>,
     /// Whether `pending` may hold anything: a flush with nothing pending takes no lock.
@@ -45,7 +45,7 @@ struct Pending {
 }
 
 impl Delivery {
-    pub(super) fn new(shared: Arc<Shared>) -> Arc<Delivery> {
+    pub(in crate::serve) fn new(shared: Arc<Shared>) -> Arc<Delivery> {
         Arc::new(Delivery {
             shared,
             pending: Mutex::default(),
@@ -59,7 +59,7 @@ impl Delivery {
 
     /// A recorded response is about to be sent: its access-log `line` (whose record's flag is
     /// at `at`) waits for the outcome of claim `id`.
-    pub(super) fn start(&self, id: u64, line: String, at: usize) {
+    pub(in crate::serve) fn start(&self, id: u64, line: String, at: usize) {
         self.lock().push_back(Pending {
             id,
             line,
@@ -122,7 +122,7 @@ impl Drop for Delivery {
 
 /// The last bytes of a gated body, held back until its gate opens: the config's end, what a
 /// fetch is marked `ending` for before it goes (`store::claims`, rule 2).
-pub(super) const END: usize = 16 * 1024;
+pub(in crate::serve) const END: usize = 16 * 1024;
 
 /// The largest piece a gated body hands hyper at once: hyper queues what it takes ahead of the
 /// socket, and a gated body's end mark must come late, when the rest is nearly sent.
@@ -131,7 +131,7 @@ const PIECE: usize = 64 * 1024;
 /// Why a body stopped short: its end could not be marked. hyper closes the connection, the
 /// client sees fewer bytes than Content-Length says, and the fetch is cut.
 #[derive(Debug)]
-pub(super) struct Stopped(String);
+pub(in crate::serve) struct Stopped(String);
 
 impl std::fmt::Display for Stopped {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -144,7 +144,7 @@ impl std::error::Error for Stopped {}
 /// A response body (a buffer, or a config in pieces) that tells its [`Delivery`] when hyper
 /// takes its last piece. A gated one hands out its last [`END`] bytes only once its gate (the
 /// end mark in the store) opened; if the gate fails they are never handed out.
-pub(super) struct Body {
+pub(in crate::serve) struct Body {
     /// The pieces; those before `next` are taken (of `next`, the bytes before `offset`).
     data: Chunks,
     next: usize,
@@ -157,7 +157,7 @@ pub(super) struct Body {
 
 impl Body {
     /// A body nobody waits on.
-    pub(super) fn new(data: impl Into<Chunks>) -> Body {
+    pub(in crate::serve) fn new(data: impl Into<Chunks>) -> Body {
         let data = data.into();
         Body {
             left: data.len() as u64,
@@ -171,7 +171,11 @@ impl Body {
 
     /// A body whose taking `delivery` waits on (an empty one is taken at once: hyper never
     /// asks for it), and whose end waits on `gate`.
-    pub(super) fn tracked(data: Chunks, delivery: Arc<Delivery>, gate: Option<Gate>) -> Body {
+    pub(in crate::serve) fn tracked(
+        data: Chunks,
+        delivery: Arc<Delivery>,
+        gate: Option<Gate>,
+    ) -> Body {
         if data.is_empty() {
             delivery.taken();
             return Body::new(data);
@@ -247,9 +251,9 @@ impl hyper::body::Body for Body {
 }
 
 /// A connection's transport, telling its [`Delivery`] of every flush that succeeded.
-pub(super) struct Confirming<I> {
-    pub(super) inner: I,
-    pub(super) delivery: Arc<Delivery>,
+pub(in crate::serve) struct Confirming<I> {
+    pub(in crate::serve) inner: I,
+    pub(in crate::serve) delivery: Arc<Delivery>,
 }
 
 impl<I: hyper::rt::Read + Unpin> hyper::rt::Read for Confirming<I> {

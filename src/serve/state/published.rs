@@ -7,22 +7,22 @@
 //! cluster moving to the store keeps working). A watch that ends (a member gone, the leader
 //! lost) is started again from the last revision seen; a revision compacted away is read
 //! again whole. The last state known keeps serving while the store is away, for as long as
-//! `--store-grace` allows (see [`super::fetches`]).
+//! `--store-grace` allows (see [`crate::serve::fetches`]).
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::watch;
 
-use super::live::Tokens;
-use super::shared::Shared;
+use crate::serve::state::live::Tokens;
+use crate::serve::state::shared::Shared;
 use crate::store::{self, Change, Store};
 use crate::token::Published;
 
 /// Reads the published state now, if the store has one, and puts it in place (before the
 /// banner, which counts the live tokens). Returns the revision to watch from.
-pub(super) async fn initial(shared: &Shared, store: &Store, owner: Option<&str>) -> i64 {
+pub(in crate::serve) async fn initial(shared: &Shared, store: &Store, owner: Option<&str>) -> i64 {
     match store.get(store::AUTH_TOKENS).await {
         Ok(v) if v.revision > 0 => {
             apply(shared, &v.value, v.revision, false, owner);
@@ -40,7 +40,7 @@ pub(super) async fn initial(shared: &Shared, store: &Store, owner: Option<&str>)
 }
 
 /// Follows the published state until `stop`.
-pub(super) async fn follow(
+pub(in crate::serve) async fn follow(
     shared: Arc<Shared>,
     store: Store,
     (mut revision, owner): (i64, Option<String>),

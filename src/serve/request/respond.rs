@@ -1,7 +1,7 @@
 //! One request, from hyper's request to hyper's response: the handler's facts gathered, the
 //! head size bounded, a panic turned into 500, and the access-log line written.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::time::Instant;
 
 use std::sync::Arc;
@@ -9,21 +9,21 @@ use std::sync::Arc;
 use bytes::Bytes;
 use hyper::body::Incoming;
 
-use super::delivery::{Body, Delivery};
-use super::fetches::{Claimed, Refusal, Sent};
-use super::handler::{self, Request};
-use super::limit;
-use super::log::{Log, Stamp};
-use super::peer::Peer;
-use super::shared::Shared;
 use crate::ignition::chunks::Chunks;
+use crate::serve::conn::limit;
+use crate::serve::conn::peer::Peer;
+use crate::serve::fetches::{Claimed, Refusal, Sent};
+use crate::serve::log::{Log, Stamp};
+use crate::serve::request::delivery::{Body, Delivery};
+use crate::serve::request::handler::{self, Request};
+use crate::serve::state::shared::Shared;
 
 /// Where the panic hook reports: serve's event log, once it runs.
-pub(super) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
+pub(in crate::serve) static PANIC_LOG: std::sync::OnceLock<Log> = std::sync::OnceLock::new();
 
 /// A panic (a bug) is reported as a `panic` event with its location only: its message may
 /// quote a request, and a request may carry a token. The request gets 500 (see [`guarded`]).
-pub(super) fn install_panic_hook() {
+pub(in crate::serve) fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| match PANIC_LOG.get() {
         Some(log) => {
@@ -42,14 +42,14 @@ pub(super) fn install_panic_hook() {
 }
 
 /// Runs a request's handling; a panic becomes 500 instead of a dropped connection.
-pub(super) fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Response {
+pub(in crate::serve) fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Response {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
         .unwrap_or_else(|_| handler::Response::internal_error())
 }
 
 /// Answers `req`. A machine token's config is recorded in the ledger first; its access-log
 /// line then waits in `delivery` until the response is known to have gone out whole or not.
-pub(super) async fn respond(
+pub(in crate::serve) async fn respond(
     shared: &Shared,
     peer: Peer,
     req: hyper::Request<Incoming>,
@@ -95,7 +95,7 @@ pub(super) async fn respond(
         None => (r, None),
     };
     let outcome = r.auth.outcome(machine);
-    let pool = super::metrics::pool_label(&state, r.pool.as_deref());
+    let pool = crate::serve::log::metrics::pool_label(&state, r.pool.as_deref());
     shared.metrics.request(pool, r.status, outcome);
     if claimed.is_some() {
         shared
@@ -149,7 +149,7 @@ fn gated(
         );
     }
     if r.status == 200
-        && matches!(r.auth, super::auth::Auth::Token(_))
+        && matches!(r.auth, crate::serve::request::auth::Auth::Token(_))
         && let Some(why) = shared.fetches.store_stale(now)
     {
         return handler::Response {
@@ -162,7 +162,11 @@ fn gated(
 }
 
 /// `/healthz`: ready only when the machine tokens serve holds can be served.
-fn ready(shared: &Shared, state: &super::live::State, ok: handler::Response) -> handler::Response {
+fn ready(
+    shared: &Shared,
+    state: &crate::serve::state::live::State,
+    ok: handler::Response,
+) -> handler::Response {
     if !state.tokens.machines {
         return ok;
     }
@@ -214,7 +218,7 @@ async fn check(
     peer: Peer,
     f: &handler::MachineFetch,
     mut r: handler::Response,
-    state: &super::live::State,
+    state: &crate::serve::state::live::State,
 ) -> handler::Response {
     match shared
         .fetches
@@ -243,7 +247,7 @@ async fn record(
     f: &handler::MachineFetch,
     mut r: handler::Response,
     time: &str,
-    state: &super::live::State,
+    state: &crate::serve::state::live::State,
 ) -> (handler::Response, Option<Claimed>) {
     let client = peer.client_str();
     let via = peer.via_str();
@@ -400,7 +404,7 @@ mod tests {
     fn a_panicking_request_gets_500() {
         let r = super::guarded(|| panic!("a bug"));
         assert_eq!(r.status, 500);
-        let ok = super::guarded(super::handler::Response::too_large);
+        let ok = super::guarded(crate::serve::request::handler::Response::too_large);
         assert_eq!(ok.status, 431);
     }
 }

@@ -2,39 +2,42 @@
 //! rate limiter, the log, the handshake and token-event counters, the clock, the fetch
 //! claims and the metrics.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::sync::Arc;
 
-use super::limit::RateLimiter;
-use super::live::{DeadToken, State, Tokens};
-use super::log::Log;
-use super::{fetches, handshakes, metrics, repeats};
+use crate::serve::conn::handshakes;
+use crate::serve::conn::limit::RateLimiter;
+use crate::serve::fetches;
+use crate::serve::log::Log;
+use crate::serve::log::metrics;
+use crate::serve::log::repeats;
+use crate::serve::state::live::{DeadToken, State, Tokens};
 
-pub(super) struct Shared {
-    pub(super) max_header_bytes: usize,
-    pub(super) state: super::current::Current,
-    pub(super) limiter: RateLimiter,
-    pub(super) log: Log,
-    pub(super) handshakes: handshakes::Handshakes,
-    pub(super) clock: crate::clock::Clock,
-    pub(super) fetches: fetches::Fetches,
-    pub(super) metrics: metrics::Metrics,
+pub(in crate::serve) struct Shared {
+    pub(in crate::serve) max_header_bytes: usize,
+    pub(in crate::serve) state: crate::serve::state::current::Current,
+    pub(in crate::serve) limiter: RateLimiter,
+    pub(in crate::serve) log: Log,
+    pub(in crate::serve) handshakes: handshakes::Handshakes,
+    pub(in crate::serve) clock: crate::clock::Clock,
+    pub(in crate::serve) fetches: fetches::Fetches,
+    pub(in crate::serve) metrics: metrics::Metrics,
     /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
-    pub(super) token_events: repeats::Repeats<(String, Event)>,
+    pub(in crate::serve) token_events: repeats::Repeats<(String, Event)>,
     /// With `--store`, the tokens it published, once it has: they stand in for the
     /// directory's at every reload.
-    pub(super) published: std::sync::Mutex<Option<(Arc<Tokens>, i64)>>,
+    pub(in crate::serve) published: std::sync::Mutex<Option<(Arc<Tokens>, i64)>>,
     /// The directory's tokens, while the store's are served: their revocations count too.
-    pub(super) directory: std::sync::Mutex<Option<Arc<Tokens>>>,
+    pub(in crate::serve) directory: std::sync::Mutex<Option<Arc<Tokens>>>,
     /// The ids the directory revokes and the store does not, as last said.
-    pub(super) diverged: std::sync::Mutex<Vec<Arc<str>>>,
+    pub(in crate::serve) diverged: std::sync::Mutex<Vec<Arc<str>>>,
 }
 
 impl Shared {
     /// Puts `next` in place of the state; the store's tokens, when it published some, stay.
     /// Taken under the state's write lock, so a reload and a publication never undo each
     /// other.
-    pub(super) fn swap(&self, mut next: State) {
+    pub(in crate::serve) fn swap(&self, mut next: State) {
         self.state.replace(|_| {
             let dir = next.tokens.clone();
             *lock(&self.directory) = Some(dir.clone());
@@ -68,12 +71,12 @@ impl Shared {
     }
 
     /// The revision of the store's tokens in place, if any.
-    pub(super) fn published_revision(&self) -> Option<i64> {
+    pub(in crate::serve) fn published_revision(&self) -> Option<i64> {
         self.published().map(|(_, r)| r)
     }
 
     /// The store's tokens in place and their revision, if any.
-    pub(super) fn published(&self) -> Option<(Arc<Tokens>, i64)> {
+    pub(in crate::serve) fn published(&self) -> Option<(Arc<Tokens>, i64)> {
         self.published
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -81,7 +84,7 @@ impl Shared {
     }
 
     /// The store published `tokens` (at `revision`): they replace the state's at once.
-    pub(super) fn set_published(&self, tokens: Tokens, revision: i64) {
+    pub(in crate::serve) fn set_published(&self, tokens: Tokens, revision: i64) {
         let published = Arc::new(tokens);
         self.state.replace(|cur| {
             *lock(&self.published) = Some((published.clone(), revision));
@@ -98,19 +101,19 @@ impl Shared {
             }
         });
     }
-    pub(super) fn current(&self) -> Arc<State> {
+    pub(in crate::serve) fn current(&self) -> Arc<State> {
         self.state.get()
     }
 
-    /// The state for a request: [`super::current::Current::here`].
-    pub(super) fn here(&self) -> Arc<super::current::Held> {
+    /// The state for a request: [`crate::serve::state::current::Current::here`].
+    pub(in crate::serve) fn here(&self) -> Arc<crate::serve::state::current::Held> {
         self.state.here()
     }
 
     /// Logs `msg` as a `kind` event of `token` when it is the first of its kind for that token
     /// or the last one was said a minute ago (then with the count since): a stolen token
     /// replayed 10,000 times is a line a minute.
-    pub(super) fn say_of_token(&self, token: &str, kind: Event, msg: &str) {
+    pub(in crate::serve) fn say_of_token(&self, token: &str, kind: Event, msg: &str) {
         let wall = repeats::clock_time(self.clock.now());
         let Some(said) =
             self.token_events
@@ -140,7 +143,7 @@ fn honouring(store: &Tokens, dir: &Tokens) -> Option<(Tokens, Vec<Arc<str>>)> {
     let revoked: std::collections::HashSet<&Arc<str>> = dir
         .dead
         .iter()
-        .filter(|d| d.why == super::auth::Dead::Revoked)
+        .filter(|d| d.why == crate::serve::request::auth::Dead::Revoked)
         .map(|d| &d.id)
         .collect();
     if !store.live.iter().any(|t| revoked.contains(&t.id)) {
@@ -153,7 +156,7 @@ fn honouring(store: &Tokens, dir: &Tokens) -> Option<(Tokens, Vec<Arc<str>>)> {
     t.dead.extend(gone.into_iter().map(|g| DeadToken {
         id: g.id,
         digest: g.digest,
-        why: super::auth::Dead::Revoked,
+        why: crate::serve::request::auth::Dead::Revoked,
     }));
     t.machines = t.live.iter().any(|l| l.machine.is_some());
     Some((t.indexed(), ids))

@@ -2,7 +2,7 @@
 //! each says why, in the body and, for a 401, in `WWW-Authenticate`'s `error_description`
 //! (RFC 6750), so that a HEAD (no body) carries the reason too.
 
-use super::handler::{MachineFetch, Response, refusal};
+use crate::serve::request::handler::{MachineFetch, Response, refusal};
 
 impl Response {
     /// 401 for a machine token whose fetches are spent, naming the first whole one.
@@ -78,7 +78,12 @@ impl Response {
 /// What serve logs when a machine token's fetch `r` was cut off before its end: its `cuts`
 /// so far against `max` (`--max-partial-fetches`), and whether the token (with `limited`
 /// uses) is refused from now on. The file ledger and the store say it alike.
-pub(super) fn cut_said(r: &crate::ledger::Record, cuts: u32, max: u32, limited: bool) -> String {
+pub(in crate::serve) fn cut_said(
+    r: &crate::ledger::Record,
+    cuts: u32,
+    max: u32,
+    limited: bool,
+) -> String {
     let then = if limited && cuts >= max {
         format!(
             "not spent, but that was the last cut fetch allowed (--max-partial-fetches): its next fetch is refused (401) until `mcsctl machine add {} --pool {} --force`",

@@ -3,13 +3,13 @@
 
 use tokio::net::TcpListener;
 
-use super::Options;
-use super::live::State;
-use super::proxy::Cidr;
-use super::watched::Outcome;
 use crate::model::config::AuthMode;
+use crate::serve::Options;
+use crate::serve::conn::proxy::Cidr;
+use crate::serve::state::live::State;
+use crate::serve::state::watched::Outcome;
 
-pub(super) fn banner(
+pub(in crate::serve) fn banner(
     opts: &Options,
     state: &State,
     outcome: &Outcome,

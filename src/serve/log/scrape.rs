@@ -6,7 +6,7 @@
 //! connection closed after [`DEADLINE`]. An accept error (EMFILE, the process out of
 //! descriptors) is said once per 10 s and backed off from, never spun on.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,8 +14,9 @@ use http_body_util::Full;
 use hyper::body::Bytes;
 use tokio::sync::{Semaphore, watch};
 
-use super::shared::Shared;
-use super::{conns, io};
+use crate::serve::conn::conns;
+use crate::serve::conn::io;
+use crate::serve::state::shared::Shared;
 
 /// Metrics connections open at once; what serve sets aside for them among its descriptors.
 pub const MAX_CONNECTIONS: usize = 16;
@@ -34,7 +35,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(1);
 
 /// Answers `GET /metrics` on `listener` until `stop`: the exposition of the counters and of
 /// the state at that moment.
-pub(super) async fn serve_metrics(
+pub(in crate::serve) async fn serve_metrics(
     listener: tokio::net::TcpListener,
     shared: Arc<Shared>,
     conns: Arc<conns::Conns>,

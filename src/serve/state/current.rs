@@ -8,10 +8,10 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-use super::live::State;
+use crate::serve::state::live::State;
 
 /// The state in place.
-pub(super) struct Current {
+pub(in crate::serve) struct Current {
     state: RwLock<Arc<State>>,
     /// Moved at every swap, after the state is in place.
     generation: AtomicU64,
@@ -23,7 +23,7 @@ pub(super) struct Current {
 static IDS: AtomicU64 = AtomicU64::new(0);
 
 /// The state as one thread holds it: the count of this `Arc` is that thread's alone.
-pub(super) struct Held(Arc<State>);
+pub(in crate::serve) struct Held(Arc<State>);
 
 impl std::ops::Deref for Held {
     type Target = Arc<State>;
@@ -83,7 +83,7 @@ impl Current {
 mod tests {
     use super::*;
     use crate::ops::tests::{Lab, t0};
-    use crate::serve::live::Loader;
+    use crate::serve::state::live::Loader;
 
     #[test]
     fn a_thread_sees_each_swap_and_each_current_its_own_state() {

@@ -9,9 +9,9 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use time::OffsetDateTime;
 
-use super::watched::{FileId, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::pki::cert::CertInfo;
+use crate::serve::state::watched::{FileId, Outcome, file_id};
 
 /// serve's crypto provider: aws-lc-rs's, with its TLS 1.3 suites in the order that costs a
 /// handshake least on the server, whose clients are Ignition (Go's crypto/tls) and curl: AES-128-GCM
@@ -56,7 +56,7 @@ impl Tls {
     /// rotation or a render keeps the configuration, its session cache and ticket keys, so
     /// clients keep resuming); never a new certificate no client would accept in place of one
     /// they still do; `prev` when the files fail to load.
-    pub(super) fn reloaded(
+    pub(in crate::serve) fn reloaded(
         dir: &AssetDir,
         provider: &Arc<CryptoProvider>,
         prev: &Arc<Tls>,
@@ -104,7 +104,10 @@ impl Tls {
     }
 
     /// Reads the serving pair (and the CA's fingerprint) and builds the configuration.
-    pub(super) fn load(dir: &AssetDir, provider: &Arc<CryptoProvider>) -> Result<Arc<Tls>> {
+    pub(in crate::serve) fn load(
+        dir: &AssetDir,
+        provider: &Arc<CryptoProvider>,
+    ) -> Result<Arc<Tls>> {
         // Taken before reading: a file replaced meanwhile differs at the next reload.
         let source = Tls::source_of(dir);
         let cert_path = dir.path(layout::SERVING_CERT);

@@ -2,7 +2,7 @@
 //! header from a listed balancer, the TLS handshake (failures counted per client and reason),
 //! and HTTP/1.1 with guarded writes and a bounded life.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
@@ -17,15 +17,18 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::runtime::Handle;
 use tokio::sync::{Semaphore, futures::Notified, watch};
 
-use super::delivery::{Confirming, Delivery};
-use super::peer::Peer;
-use super::proxy::{self, Cidr};
-use super::respond::respond;
-use super::shared::Shared;
-use super::{conns, handshakes, io, limit};
+use crate::serve::conn::conns;
+use crate::serve::conn::handshakes;
+use crate::serve::conn::io;
+use crate::serve::conn::limit;
+use crate::serve::conn::peer::Peer;
+use crate::serve::conn::proxy::{self, Cidr};
+use crate::serve::request::delivery::{Confirming, Delivery};
+use crate::serve::request::respond::respond;
+use crate::serve::state::shared::Shared;
 
 /// What every connection is served with.
-pub(super) struct ConnOpts {
+pub(in crate::serve) struct ConnOpts {
     pub http: hyper::server::conn::http1::Builder,
     pub handshake_timeout: Duration,
     pub write_timeout: Duration,
@@ -40,7 +43,7 @@ pub(super) struct ConnOpts {
 /// one, if any. Each worker accepts from the same sockets (a duplicate of the descriptor
 /// registered with its own runtime) and serves what it accepted; a refusal is logged at most
 /// every 10 s per kind whichever worker meets it.
-pub(super) fn accept_all(
+pub(in crate::serve) fn accept_all(
     (tls, plain): (TcpListener, Option<TcpListener>),
     workers: &[Handle],
     (shared, conn): (&Arc<Shared>, &Arc<ConnOpts>),
@@ -75,7 +78,7 @@ struct Said(Mutex<HashMap<Event, Instant>>);
 
 impl Said {
     /// Logs `msg` unless its kind was logged less than 10 s ago.
-    fn say(&self, log: &super::log::Log, kind: Event, msg: String) {
+    fn say(&self, log: &crate::serve::log::Log, kind: Event, msg: String) {
         let mut said = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if said
             .get(&kind)

@@ -120,8 +120,8 @@ pub fn alert_name(a: AlertDescription) -> String {
     out
 }
 
-use super::repeats::Repeats;
-pub use super::repeats::{REPEAT, clock_time};
+use crate::serve::log::repeats::Repeats;
+pub use crate::serve::log::repeats::{REPEAT, clock_time};
 
 /// The failures seen, per (client address, reason).
 #[derive(Default)]

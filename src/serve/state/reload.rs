@@ -1,7 +1,7 @@
 //! Reloading: on every poll (or SIGHUP) the parts whose files changed are read again; a part
 //! that fails keeps its last good state and says why once per reason.
 
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -9,11 +9,11 @@ use time::OffsetDateTime;
 use tokio::signal::unix::Signal;
 use tokio::sync::watch;
 
-use super::live::{self, Loader};
-use super::shared::Shared;
-use super::watched::{Fingerprint, Outcome};
 use crate::assets::AssetDir;
 use crate::model::config::AuthMode;
+use crate::serve::state::live::{self, Loader};
+use crate::serve::state::shared::Shared;
+use crate::serve::state::watched::{Fingerprint, Outcome};
 
 /// What one poll found.
 enum Poll {
@@ -65,7 +65,7 @@ fn poll(
     }
 }
 
-pub(super) async fn reload_loop(
+pub(in crate::serve) async fn reload_loop(
     loader: Arc<Loader>,
     dir: AssetDir,
     shared: Arc<Shared>,
@@ -210,8 +210,8 @@ impl Said {
 /// served: with `--store`, those the store published, not the directory's.
 fn publish(
     shared: &Shared,
-    next: super::State,
-    outcome: &super::watched::Outcome,
+    next: crate::serve::State,
+    outcome: &crate::serve::state::watched::Outcome,
     forced: bool,
     now: time::OffsetDateTime,
 ) {

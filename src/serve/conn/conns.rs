@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use tokio::sync::Notify;
 
-use super::limit::client_key;
+use crate::serve::conn::limit::client_key;
 
 /// The open connections.
 #[derive(Debug)]

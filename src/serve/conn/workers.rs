@@ -31,7 +31,7 @@ fn how_many(cores: usize) -> usize {
 }
 
 /// The running workers.
-pub(super) struct Workers {
+pub(in crate::serve) struct Workers {
     handles: Vec<Handle>,
     running: Vec<(oneshot::Sender<()>, JoinHandle<()>)>,
 }

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender};
 use std::time::Duration;
 
-use super::shard::{Padded, SHARDS};
+use crate::serve::conn::shard::{Padded, SHARDS};
 
 /// The bytes a thread's buffer holds before its lines are dropped and counted (a stalled
 /// stdout must not grow serve's memory): about 2,000 lines, at most 4 MiB in all.
@@ -28,7 +28,7 @@ const LIMIT: usize = 512 << 10;
 const KEEP: usize = 256 << 10;
 
 /// What wakes the writer.
-pub(super) enum Wake {
+pub(in crate::serve) enum Wake {
     /// A buffer has lines.
     Lines,
     /// Acknowledge once every line appended before this is written.
@@ -37,13 +37,13 @@ pub(super) enum Wake {
 
 /// The buffers, one per shard.
 #[derive(Default)]
-pub(super) struct Lines {
+pub(in crate::serve) struct Lines {
     shards: [Padded<Mutex<Vec<u8>>>; SHARDS],
     dropped: AtomicU64,
 }
 
 /// Where wake-ups go: the writer ends when every sender is dropped.
-pub(super) fn channel() -> (SyncSender<Wake>, Receiver<Wake>) {
+pub(in crate::serve) fn channel() -> (SyncSender<Wake>, Receiver<Wake>) {
     std::sync::mpsc::sync_channel(64)
 }
 
@@ -52,7 +52,7 @@ impl Lines {
     /// waking the writer through `wake` if need be; drops and counts the line when the buffer
     /// is full.
     pub fn push_with(&self, wake: &SyncSender<Wake>, write: impl FnOnce(&mut Vec<u8>)) {
-        let mut buf = lock(&self.shards[super::shard::mine()].0);
+        let mut buf = lock(&self.shards[crate::serve::conn::shard::mine()].0);
         if buf.len() >= LIMIT {
             drop(buf);
             self.dropped.fetch_add(1, Ordering::Relaxed);
@@ -92,7 +92,9 @@ impl Lines {
                     converted.clear();
                     for line in spare.split(|b| *b == b'\n').filter(|l| !l.is_empty()) {
                         let line = String::from_utf8_lossy(line);
-                        converted.extend_from_slice(super::text_log::to_text(&line).as_bytes());
+                        converted.extend_from_slice(
+                            crate::serve::log::text_log::to_text(&line).as_bytes(),
+                        );
                         converted.push(b'\n');
                     }
                     &converted
@@ -125,12 +127,12 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// How long a busy writer lets lines gather before the next write (both writers: each
 /// wake-up costs the request that sends it a system call). Lines wait at most this.
-pub(super) const COALESCE: Duration = Duration::from_millis(2);
+pub(in crate::serve) const COALESCE: Duration = Duration::from_millis(2);
 
 /// Writes `bytes` to `out`; whether they were written. When the reader is gone for good (a
 /// closed pipe), their lines (`lines()`: counted only then) are added to `dropped`, as is what
 /// is lost from then on.
-pub(super) fn deliver(
+pub(in crate::serve) fn deliver(
     out: &mut impl Write,
     bytes: &[u8],
     lines: impl FnOnce() -> u64,
@@ -144,7 +146,7 @@ pub(super) fn deliver(
 }
 
 /// Once output flows again: tells `report` how many lines were dropped, if any.
-pub(super) fn report_dropped(dropped: &AtomicU64, report: &impl Fn(u64)) {
+pub(in crate::serve) fn report_dropped(dropped: &AtomicU64, report: &impl Fn(u64)) {
     let n = dropped.swap(0, Ordering::Relaxed);
     if n > 0 {
         report(n);

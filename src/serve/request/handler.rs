@@ -15,13 +15,13 @@ use time::OffsetDateTime;
 
 use std::sync::Arc;
 
-use super::auth::Auth;
-use super::classify::{Presented, classify};
-use super::limit::RateLimiter;
-use super::live::{State, TokenDigest};
 use crate::ignition::accept::negotiate_remembered;
 use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
+use crate::serve::conn::limit::RateLimiter;
+use crate::serve::request::auth::Auth;
+use crate::serve::request::classify::{Presented, classify};
+use crate::serve::state::live::{State, TokenDigest};
 
 use crate::model::config::AuthMode;
 
@@ -90,7 +90,7 @@ impl Response {
         Response::text(500, "internal error")
     }
 
-    pub(super) fn text(status: u16, msg: impl Into<String>) -> Response {
+    pub(in crate::serve) fn text(status: u16, msg: impl Into<String>) -> Response {
         let mut m = msg.into();
         m.push('\n');
         Response {
@@ -290,7 +290,7 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
 
 /// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
 /// `error_description` (RFC 6750) for a 401.
-pub(super) fn refusal(status: u16, msg: String) -> Response {
+pub(in crate::serve) fn refusal(status: u16, msg: String) -> Response {
     let mut r = Response::text(status, msg.clone());
     if status == 401 {
         r.headers.push((

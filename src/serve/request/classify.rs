@@ -5,12 +5,12 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
-use super::auth::Dead;
-use super::live::{Slot, TokenDigest, Tokens, digest};
+use crate::serve::request::auth::Dead;
+use crate::serve::state::live::{Slot, TokenDigest, Tokens, digest};
 
 /// What a presented token is.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum Presented<'s> {
+pub(in crate::serve) enum Presented<'s> {
     /// No token.
     Nothing,
     /// A live token.
@@ -25,7 +25,7 @@ pub(super) enum Presented<'s> {
 /// public), then the digest of the whole token is compared with the candidate's in constant
 /// time. The cost is the same whatever the number of tokens, and the timing tells nothing the
 /// id does not: an unknown id is compared against a digest nothing matches.
-pub(super) fn classify<'s>(
+pub(in crate::serve) fn classify<'s>(
     tokens: &'s Tokens,
     token: Option<&str>,
     now: OffsetDateTime,
@@ -64,7 +64,7 @@ const NO_TOKEN: [u8; 32] = [0xff; 32];
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::live::DeadToken;
+    use crate::serve::state::live::DeadToken;
 
     #[test]
     fn tokens_are_valid_stale_or_guesses() {

@@ -9,12 +9,12 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 use time::OffsetDateTime;
 
-pub use super::tls::Tls;
-use super::watched::{FileId, Fingerprint, Outcome, file_id};
 use crate::assets::{AssetDir, layout};
 use crate::ignition::render::payload::Stored;
 use crate::ignition::translate::Variants;
 use crate::model::config::AuthMode;
+pub use crate::serve::conn::tls::Tls;
+use crate::serve::state::watched::{FileId, Fingerprint, Outcome, file_id};
 use crate::token::{Published, State as TokenState};
 
 use crate::assets::layout::{PRE_APPROVAL, RENDERED};
@@ -51,7 +51,7 @@ pub struct DeadToken {
     /// SHA-256 of the bearer string.
     pub digest: [u8; 32],
     /// Why it is refused.
-    pub why: super::auth::Dead,
+    pub why: crate::serve::request::auth::Dead,
 }
 
 /// The tokens part.
@@ -123,9 +123,9 @@ impl Tokens {
                     id: tok.id.as_str().into(),
                     digest: d,
                     why: if tok.state == TokenState::Revoked {
-                        super::auth::Dead::Revoked
+                        crate::serve::request::auth::Dead::Revoked
                     } else {
-                        super::auth::Dead::Expired
+                        crate::serve::request::auth::Dead::Expired
                     },
                 });
             }

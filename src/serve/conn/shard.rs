@@ -4,8 +4,8 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Shards per sharded value: more than the most workers ([`super::workers::MAX`]).
-pub(super) const SHARDS: usize = 8;
+/// Shards per sharded value: more than the most workers ([`crate::serve::conn::workers::MAX`]).
+pub(in crate::serve) const SHARDS: usize = 8;
 
 /// The shard each new thread takes.
 static NEXT: AtomicUsize = AtomicUsize::new(0);
@@ -15,11 +15,11 @@ thread_local! {
 }
 
 /// The calling thread's shard, below [`SHARDS`].
-pub(super) fn mine() -> usize {
+pub(in crate::serve) fn mine() -> usize {
     MINE.with(|s| *s)
 }
 
 /// A value on cache lines of its own.
 #[derive(Debug, Default)]
 #[repr(align(128))]
-pub(super) struct Padded<T>(pub T);
+pub(in crate::serve) struct Padded<T>(pub T);

@@ -9,11 +9,11 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
-use super::handshakes::Reason;
-use super::live::State;
-use super::shard::{Padded, SHARDS};
+use crate::serve::conn::handshakes::Reason;
+use crate::serve::conn::shard::{Padded, SHARDS};
+use crate::serve::state::live::State;
 
-/// The counters, in shards ([`super::shard`]): each thread counts in its own, and a scrape adds
+/// The counters, in shards ([`crate::serve::conn::shard`]): each thread counts in its own, and a scrape adds
 /// them up.
 #[derive(Debug, Default)]
 pub struct Metrics {
@@ -67,7 +67,7 @@ pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
 
 impl Metrics {
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
-        let shard = &self.shards[super::shard::mine()];
+        let shard = &self.shards[crate::serve::conn::shard::mine()];
         f(&mut shard.0.lock().unwrap_or_else(|p| p.into_inner()))
     }
 
@@ -86,7 +86,7 @@ impl Metrics {
     /// One failed TLS handshake.
     pub fn handshake_failed(&self, r: &Reason) {
         let label = match r {
-            Reason::Alert(a) => super::handshakes::alert_name(*a),
+            Reason::Alert(a) => crate::serve::conn::handshakes::alert_name(*a),
             Reason::NotTls => "not_tls".into(),
             Reason::NoCommonGround => "no_common_ground".into(),
             Reason::BadServerName => "bad_server_name".into(),

@@ -1,11 +1,19 @@
 //! The access log (stdout) and events (stderr), written by their own threads through bounded
-//! queues (the access log's: per-thread buffers, [`super::lines`]): a reader that stops
+//! queues (the access log's: per-thread buffers, [`crate::serve::log::lines`]): a reader that stops
 //! reading stdout or stderr (a stalled pipe, a full disk behind a log shipper) must never block
 //! a request, `/healthz` included. When a queue is full the line is dropped and counted; the
 //! count is reported as an event once output flows again.
 
+pub(crate) mod banner;
+pub mod event;
+pub(crate) mod lines;
+pub mod metrics;
+pub(crate) mod repeats;
+pub(crate) mod scrape;
+pub mod text_log;
+
 use crate::clock::Clock;
-use crate::serve::event::Event;
+use crate::serve::log::event::Event;
 use std::io::Write;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -14,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use time::OffsetDateTime;
 
-use super::lines::{COALESCE, Lines, Wake, deliver, report_dropped};
+use crate::serve::log::lines::{COALESCE, Lines, Wake, deliver, report_dropped};
 
 /// Event lines the events queue holds before dropping.
 const QUEUE: usize = 8192;
@@ -29,7 +37,7 @@ enum Msg {
 /// Where serve writes its lines.
 #[derive(Clone)]
 pub struct Log {
-    /// Access-log lines, gathered per thread ([`super::lines`]), and the writer's wake-ups.
+    /// Access-log lines, gathered per thread ([`crate::serve::log::lines`]), and the writer's wake-ups.
     lines: Arc<Lines>,
     access: SyncSender<Wake>,
     events: SyncSender<Msg>,
@@ -45,7 +53,7 @@ impl Log {
         use std::io::IsTerminal;
         let access_text = format.text(std::io::stdout().is_terminal());
         let events_text = format.text(std::io::stderr().is_terminal());
-        let (access, access_rx) = super::lines::channel();
+        let (access, access_rx) = crate::serve::log::lines::channel();
         let (events, events_rx) = sync_channel::<Msg>(QUEUE);
         let lines = Arc::new(Lines::default());
         let dropped_events = Arc::new(AtomicU64::new(0));
@@ -178,7 +186,7 @@ fn writer(
             match msg {
                 Msg::Line(l) => {
                     if text {
-                        buf.extend_from_slice(super::text_log::to_text(&l).as_bytes());
+                        buf.extend_from_slice(crate::serve::log::text_log::to_text(&l).as_bytes());
                     } else {
                         buf.extend_from_slice(l.as_bytes());
                     }
@@ -297,7 +305,7 @@ impl Stamp {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(in crate::serve) mod tests {
     use super::*;
     use std::sync::Mutex;
 
