@@ -58,15 +58,35 @@ pub struct Ui {
     color_err: bool,
 }
 
+/// How much a command says besides its data (`-q`, `-v`; clap refuses both at once).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbosity {
+    /// `-q`: data and errors only.
+    Quiet,
+    /// The default: data, then progress and next steps on stderr.
+    Normal,
+    /// `-v`: also each file read and written and each decision taken.
+    Verbose,
+}
+
+/// Whether a command may ask (`--non-interactive`: never).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prompts {
+    /// When stdin and stderr are a terminal.
+    WhenATerminal,
+    /// Never: a missing value is an error naming it.
+    Never,
+}
+
 impl Ui {
     /// Builds the interface from the global options and the terminal state.
-    pub fn new(format: Format, quiet: bool, verbose: bool, non_interactive: bool) -> Ui {
+    pub fn new(format: Format, talk: Verbosity, prompts: Prompts) -> Ui {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Ui {
             format,
-            quiet,
-            verbose,
-            interactive: !non_interactive
+            quiet: talk == Verbosity::Quiet,
+            verbose: talk == Verbosity::Verbose,
+            interactive: prompts == Prompts::WhenATerminal
                 && std::io::stdin().is_terminal()
                 && std::io::stderr().is_terminal(),
             dry_run: false,

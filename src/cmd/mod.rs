@@ -173,7 +173,17 @@ pub fn run(cli: Cli, clock: &crate::clock::Clock) -> Result<u8> {
     if let Some(n) = g.max_input_size {
         crate::assets::set_max_input(n);
     }
-    let mut ui = Ui::new(format, g.quiet, g.verbose, g.non_interactive);
+    let talk = match (g.quiet, g.verbose) {
+        (true, _) => crate::ui::Verbosity::Quiet,
+        (false, true) => crate::ui::Verbosity::Verbose,
+        (false, false) => crate::ui::Verbosity::Normal,
+    };
+    let prompts = if g.non_interactive {
+        crate::ui::Prompts::Never
+    } else {
+        crate::ui::Prompts::WhenATerminal
+    };
+    let mut ui = Ui::new(format, talk, prompts);
     ui.dry_run = g.dry_run;
     if g.verbose {
         crate::ui::enable_verbose_log();

@@ -39,6 +39,15 @@ pub(in crate::serve) struct ConnOpts {
     pub max_per_client: usize,
 }
 
+/// Which listener a connection came in on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Listener {
+    /// `--listen`: TLS.
+    Tls,
+    /// `--insecure-listen`: plain HTTP, as the MCS once served on 22624.
+    Plain,
+}
+
 /// Starts the accept loops: on every worker, one for the TLS listener and one for the plain
 /// one, if any. Each worker accepts from the same sockets (a duplicate of the descriptor
 /// registered with its own runtime) and serves what it accepted; a refusal is logged at most
@@ -52,7 +61,8 @@ pub(in crate::serve) fn accept_all(
 ) -> std::io::Result<Vec<tokio::task::JoinHandle<()>>> {
     let said = Arc::new(Said::default());
     let mut tasks = Vec::new();
-    for (i, l) in [Some(tls), plain].into_iter().flatten().enumerate() {
+    let listeners = [(Some(tls), Listener::Tls), (plain, Listener::Plain)];
+    for (l, kind) in listeners.into_iter().filter_map(|(l, k)| Some((l?, k))) {
         let l = l.into_std()?;
         for w in workers {
             let l = l.try_clone()?;
@@ -60,7 +70,7 @@ pub(in crate::serve) fn accept_all(
             let (said, stop) = (said.clone(), stop.clone());
             tasks.push(w.spawn(async move {
                 match TcpListener::from_std(l) {
-                    Ok(l) => accept_loop(l, i == 0, shared, conn, limits, said, stop).await,
+                    Ok(l) => accept_loop(l, kind, shared, conn, limits, said, stop).await,
                     Err(e) => shared.log.event(
                         Event::AcceptError,
                         &format!("a worker cannot accept connections: {e}"),
@@ -92,7 +102,7 @@ impl Said {
 
 async fn accept_loop(
     listener: TcpListener,
-    tls: bool,
+    on: Listener,
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
     (permits, conns): (Arc<Semaphore>, Arc<conns::Conns>),
@@ -135,7 +145,7 @@ async fn accept_loop(
             let _permit = permit;
             // Boxed: a task's future is moved by value into the task, and this one holds the
             // connection's TLS and HTTP state (about 5 KB, copied for every connection).
-            Box::pin(handle_conn(tcp, peer, tls, shared, conn, w, Arc::new(slot))).await;
+            Box::pin(handle_conn(tcp, peer, on, shared, conn, w, Arc::new(slot))).await;
         });
     }
 }
@@ -191,7 +201,7 @@ fn admit(
 async fn handle_conn(
     mut tcp: TcpStream,
     peer: SocketAddr,
-    tls: bool,
+    on: Listener,
     shared: Arc<Shared>,
     conn: Arc<ConnOpts>,
     stop: watch::Receiver<bool>,
@@ -239,7 +249,7 @@ async fn handle_conn(
     let guarded = io::WriteGuard::new(tcp, conn.write_timeout, conn.min_send_rate);
     let abort = guarded.abort_flag();
     let peer = Peer::new(client, via);
-    if tls {
+    if on == Listener::Tls {
         let cfg = shared.here().tls.config.clone();
         let acceptor = tokio_rustls::TlsAcceptor::from(cfg);
         let handshake = tokio::time::timeout(conn.handshake_timeout, acceptor.accept(guarded));

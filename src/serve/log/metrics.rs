@@ -65,6 +65,15 @@ pub fn pool_label<'p>(state: &State, pool: Option<&'p str>) -> &'p str {
     }
 }
 
+/// How a part's reload went (`mcsctl_reloads_total{result}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reloaded {
+    /// The part was read and is served now.
+    Success,
+    /// The part could not be read; its last good state is kept.
+    Failure,
+}
+
 impl Metrics {
     fn with<R>(&self, f: impl FnOnce(&mut Counters) -> R) -> R {
         let shard = &self.shards[crate::serve::conn::shard::mine()];
@@ -106,9 +115,12 @@ impl Metrics {
         });
     }
 
-    /// One reload of `part`, successful or not.
-    pub fn reload(&self, part: &str, ok: bool) {
-        let result = if ok { "success" } else { "failure" };
+    /// One reload of `part`, and how it went.
+    pub fn reload(&self, part: &str, how: Reloaded) {
+        let result = match how {
+            Reloaded::Success => "success",
+            Reloaded::Failure => "failure",
+        };
         self.with(|c| *c.reloads.entry((part.to_string(), result)).or_default() += 1);
     }
 
@@ -274,7 +286,7 @@ mod tests {
                     }
                     m.request("master", 404, "none");
                     m.machine_fetch("worker");
-                    m.reload("tokens", true);
+                    m.reload("tokens", Reloaded::Success);
                 });
             }
         });

@@ -2,6 +2,7 @@
 //! that fails keeps its last good state and says why once per reason.
 
 use crate::serve::log::event::Event;
+use crate::serve::log::metrics::Reloaded;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -126,10 +127,10 @@ pub(in crate::serve) async fn reload_loop(
             }
         };
         for part in &outcome.changed {
-            shared.metrics.reload(part, true);
+            shared.metrics.reload(part, Reloaded::Success);
         }
         for (part, _) in &outcome.failed {
-            shared.metrics.reload(part, false);
+            shared.metrics.reload(part, Reloaded::Failure);
         }
         said.failures(&shared, std::mem::take(&mut outcome.failed));
         publish(&shared, *next, &outcome, forced, now);
