@@ -6,6 +6,8 @@
 //! matching nothing) counts towards a block; a stale token the server knows (expired,
 //! revoked) is refused with its reason and never counts.
 
+use hyper::StatusCode;
+use hyper::header::{ALLOW, CONNECTION, HeaderName, LOCATION, RETRY_AFTER, WWW_AUTHENTICATE};
 use std::borrow::Cow;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
@@ -46,13 +48,13 @@ pub struct Request<'a> {
 #[derive(Debug)]
 pub struct Response {
     /// HTTP status.
-    pub status: u16,
+    pub status: StatusCode,
     /// Body (a config's is in pieces shared with the other specs' bodies).
     pub body: Chunks,
     /// Content type.
     pub content_type: &'static str,
     /// Extra headers.
-    pub headers: Vec<(&'static str, String)>,
+    pub headers: Vec<(HeaderName, String)>,
     /// Pool named in the path, when valid.
     pub pool: Option<String>,
     /// Who the request presented itself as.
@@ -80,17 +82,20 @@ pub struct MachineFetch {
 impl Response {
     /// 431 for a request head over the limit; the connection is closed after it.
     pub fn too_large() -> Response {
-        let mut r = Response::text(431, "request header fields too large");
-        r.headers.push(("connection", "close".into()));
+        let mut r = Response::text(
+            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            "request header fields too large",
+        );
+        r.headers.push((CONNECTION, "close".into()));
         r
     }
 
     /// 500: handling the request failed (a bug; see `serve::guarded`).
     pub fn internal_error() -> Response {
-        Response::text(500, "internal error")
+        Response::text(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
     }
 
-    pub(in crate::serve) fn text(status: u16, msg: impl Into<String>) -> Response {
+    pub(in crate::serve) fn text(status: StatusCode, msg: impl Into<String>) -> Response {
         let mut m = msg.into();
         m.push('\n');
         Response {
@@ -152,10 +157,12 @@ pub fn handle(
         Presented::Valid(t) if !t.covers(pool) && state.full.contains_key(pool) => {
             forbidden(t, pool)
         }
-        Presented::Valid(t) if !t.covers(pool) => Response::text(404, "no config for this pool"),
+        Presented::Valid(t) if !t.covers(pool) => {
+            Response::text(StatusCode::NOT_FOUND, "no config for this pool")
+        }
         Presented::Valid(t) => {
             let mut r = full();
-            if r.status == 200
+            if r.status == StatusCode::OK
                 && let Some((machine, uses)) = &t.machine
             {
                 r.machine = Some(MachineFetch {
@@ -173,10 +180,10 @@ pub fn handle(
         Presented::Unknown => match limiter.blocked(req.remote, clock) {
             Some(retry) => {
                 let mut r = Response::text(
-                    429,
+                    StatusCode::TOO_MANY_REQUESTS,
                     "too many failed token attempts from this client; try later",
                 );
-                r.headers.push(("retry-after", retry.to_string()));
+                r.headers.push((RETRY_AFTER, retry.to_string()));
                 r
             }
             None => {
@@ -200,31 +207,31 @@ fn route<'a>(req: &Request<'a>) -> Route<'a> {
     // redirected to its clean form.
     let Some(path) = percent_decode(req.path) else {
         return Route::Answer(Box::new(Response::text(
-            400,
+            StatusCode::BAD_REQUEST,
             "bad request: invalid escape in the path",
         )));
     };
     let clean = clean_path(&path);
     if *clean != *path {
-        let mut r = Response::text(301, "moved permanently");
+        let mut r = Response::text(StatusCode::MOVED_PERMANENTLY, "moved permanently");
         let location = match req.query {
             Some(q) => format!("{clean}?{q}"),
             None => clean.into_owned(),
         };
-        r.headers.push(("location", location));
+        r.headers.push((LOCATION, location));
         return Route::Answer(Box::new(r));
     }
     if path == "/healthz" {
         if !get_or_head {
             return Route::Answer(Box::new(method_not_allowed()));
         }
-        return Route::Answer(Box::new(Response::text(200, "ok")));
+        return Route::Answer(Box::new(Response::text(StatusCode::OK, "ok")));
     }
     if !path.starts_with("/config/") {
         if !get_or_head {
             return Route::Answer(Box::new(method_not_allowed()));
         }
-        return Route::Answer(Box::new(Response::text(404, "not found")));
+        return Route::Answer(Box::new(Response::text(StatusCode::NOT_FOUND, "not found")));
     }
     if !get_or_head {
         return Route::Answer(Box::new(method_not_allowed()));
@@ -238,7 +245,7 @@ fn route<'a>(req: &Request<'a>) -> Route<'a> {
     };
     let (start, end) = base(&path);
     if !is_dns_label(&path[start..end]) {
-        return Route::Answer(Box::new(Response::text(404, "not found")));
+        return Route::Answer(Box::new(Response::text(StatusCode::NOT_FOUND, "not found")));
     }
     Route::Pool(match path {
         Cow::Borrowed(p) => Cow::Borrowed(&p[start..end]),
@@ -258,7 +265,7 @@ enum Route<'a> {
 fn forbidden(t: &TokenDigest, pool: &str) -> Response {
     let scope = t.pools.as_deref().unwrap_or_default().join(", ");
     Response::text(
-        403,
+        StatusCode::FORBIDDEN,
         format!(
             "token {} may fetch the config of pool {scope} only, not {pool}: each pointer config carries its own pool's token",
             t.id
@@ -279,10 +286,10 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
     };
     match who {
         // A stale token's reason, for a HEAD too.
-        Presented::Stale(..) => refusal(401, msg),
+        Presented::Stale(..) => refusal(StatusCode::UNAUTHORIZED, msg),
         _ => {
-            let mut r = Response::text(401, msg);
-            r.headers.push(("www-authenticate", "Bearer".into()));
+            let mut r = Response::text(StatusCode::UNAUTHORIZED, msg);
+            r.headers.push((WWW_AUTHENTICATE, "Bearer".into()));
             r
         }
     }
@@ -290,11 +297,11 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
 
 /// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
 /// `error_description` (RFC 6750) for a 401.
-pub(in crate::serve) fn refusal(status: u16, msg: String) -> Response {
+pub(in crate::serve) fn refusal(status: StatusCode, msg: String) -> Response {
     let mut r = Response::text(status, msg.clone());
-    if status == 401 {
+    if status == StatusCode::UNAUTHORIZED {
         r.headers.push((
-            "www-authenticate",
+            WWW_AUTHENTICATE,
             format!(
                 "Bearer error=\"invalid_token\", error_description=\"{}\"",
                 quoted(&msg)
@@ -317,8 +324,8 @@ fn quoted(s: &str) -> String {
 }
 
 fn method_not_allowed() -> Response {
-    let mut r = Response::text(405, "method not allowed");
-    r.headers.push(("allow", "GET, HEAD".into()));
+    let mut r = Response::text(StatusCode::METHOD_NOT_ALLOWED, "method not allowed");
+    r.headers.push((ALLOW, "GET, HEAD".into()));
     r
 }
 
@@ -327,23 +334,23 @@ fn serve_config(
     accept: Option<&str>,
 ) -> Response {
     let Some(v) = variants else {
-        return Response::text(404, "no config for this pool");
+        return Response::text(StatusCode::NOT_FOUND, "no config for this pool");
     };
     let spec = match negotiate_remembered(accept) {
         Ok(s) => s,
-        Err(refused) => return Response::text(400, refused.to_string()),
+        Err(refused) => return Response::text(StatusCode::BAD_REQUEST, refused.to_string()),
     };
     let body = match v.get(spec) {
         Ok(b) => b.clone(),
         Err(reason) => {
             return Response::text(
-                406,
+                StatusCode::NOT_ACCEPTABLE,
                 format!("this config cannot be served to an Ignition spec {spec} client: {reason}"),
             );
         }
     };
     Response {
-        status: 200,
+        status: StatusCode::OK,
         body,
         content_type: "application/json",
         headers: Vec::new(),

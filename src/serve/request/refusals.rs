@@ -3,13 +3,14 @@
 //! (RFC 6750), so that a HEAD (no body) carries the reason too.
 
 use crate::serve::request::handler::{MachineFetch, Response, refusal};
+use hyper::StatusCode;
 
 impl Response {
     /// 401 for a machine token whose fetches are spent, naming the first whole one.
     pub fn spent(f: &MachineFetch, first: &crate::ledger::Record) -> Response {
         let n = f.uses.unwrap_or(1);
         refusal(
-            401,
+            StatusCode::UNAUTHORIZED,
             format!(
                 "token {} of machine {} was used at {} from {}: it fetches the config {n} time(s). If that was not the machine, the token may be stolen: `mcsctl machine add {} --pool {} --force` gives the machine a new one",
                 f.token, f.machine, first.time, first.client, f.machine, first.pool
@@ -20,7 +21,7 @@ impl Response {
     /// 401 for a machine token whose last use is held by a fetch of unknown outcome.
     pub fn unknown(f: &MachineFetch, which: &crate::ledger::Record) -> Response {
         refusal(
-            401,
+            StatusCode::UNAUTHORIZED,
             format!(
                 "token {} of machine {}: its fetch at {} from {} may have gone out whole (the replica sending it was lost after it began sending the config's end, and no replica can tell), so it counts as spent. If the machine did not boot, `mcsctl machine add {} --pool {} --force` gives it a new token",
                 f.token, f.machine, which.time, which.client, f.machine, which.pool
@@ -31,7 +32,7 @@ impl Response {
     /// 401 for a machine token with too many fetches cut off before their end.
     pub fn cut_off(f: &MachineFetch, cuts: u32, last: &crate::ledger::Record) -> Response {
         refusal(
-            401,
+            StatusCode::UNAUTHORIZED,
             format!(
                 "token {} of machine {}: {cuts} fetches were cut off before their end (the last at {} from {}), and no more are allowed (serve --max-partial-fetches). If that was the machine, check the network between it and this server; `mcsctl machine add {} --pool {} --force` gives it a new token",
                 f.token, f.machine, last.time, last.client, f.machine, last.pool
@@ -43,33 +44,33 @@ impl Response {
     /// being sent now.
     pub fn busy(f: &MachineFetch, other: &crate::ledger::Record) -> Response {
         let mut r = refusal(
-            503,
+            StatusCode::SERVICE_UNAVAILABLE,
             format!(
                 "another fetch with token {} of machine {} (at {} from {}) is being sent: a fetch spends the token only once it went out whole; try again when it ends",
                 f.token, f.machine, other.time, other.client
             ),
         );
-        r.headers.push(("retry-after", "5".into()));
+        r.headers.push((hyper::header::RETRY_AFTER, "5".into()));
         r
     }
 
     /// 503 for `/healthz`: serve holds machine tokens it cannot serve.
     pub fn not_ready(why: &str) -> Response {
         Response::text(
-            503,
+            StatusCode::SERVICE_UNAVAILABLE,
             format!("not ready: machine tokens are live but cannot be served: {why}"),
         )
     }
 
     /// 503: the store has been silent past its grace; no token is served until it answers.
     pub fn store_stale(why: &str) -> Response {
-        Response::text(503, why)
+        Response::text(StatusCode::SERVICE_UNAVAILABLE, why)
     }
 
     /// 503: the fetch of a machine token cannot be recorded, so the config is not sent.
     pub fn unrecorded() -> Response {
         Response::text(
-            503,
+            StatusCode::SERVICE_UNAVAILABLE,
             "the fetch cannot be recorded (in the ledger, or the store serve shares), so no machine token is served now; see the server's log",
         )
     }
