@@ -21,26 +21,25 @@
 //! - a token's `whole` count never goes down: a damaged ledger is rewritten from memory, a
 //!   record read again is recognised ([`ledger::identity`]) and not counted twice.
 //!
-//! At each reload poll ([`Fetches::flush`], on a blocking thread) the ledger is flushed to
+//! At each reload poll (`Fetches::flush`, on a blocking thread) the ledger is flushed to
 //! disk, checked (truncated, replaced or removed under serve: rewritten from the records serve
 //! keeps in memory), and the other replicas' ledgers are read on: a record of theirs still
 //! `false` counts as being sent there until it is confirmed or older than a connection can
 //! live (`settle`), then as cut. What the ledgers held at start counts, so a restart does not
 //! give a spent token another fetch.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::path::Path;
 
 use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
-use crate::ledger::{self, Line, Record, Scanner, Writer};
+use crate::ledger::{self, Record};
 
 use crate::serve::request::handler::MachineFetch;
 use crate::serve::state::live::Tokens;
 
 mod claim;
+mod files;
 mod journal;
 mod lease;
 mod repair;
@@ -51,7 +50,7 @@ mod tally;
 pub(super) use claim::{Claimed, Refusal, Rules, Sent};
 pub(super) use store::{Gate, StoreFetches};
 
-use tally::{Got, Inner, Own, Until};
+use files::FileFetches;
 
 /// Where a record's flag is on disk: its offset in the file of one generation (none for a
 /// record not written to the file).
@@ -60,28 +59,24 @@ type Place = Option<(u64, u64)>;
 /// Lines of the other ledgers applied at once (each poll, and at start a ledger of any length).
 const BATCH: usize = 4096;
 
-/// This replica's ledger and every fetch seen, by token id.
+/// Where the fetches of machine tokens are counted: the ledger files, or the store replicas
+/// share (`--store`). Every decision goes to one or the other, never both.
+enum Backend {
+    /// This replica's ledger file and the others' ([`files`]).
+    Files(Box<FileFetches>),
+    /// The etcd store: claims under this replica's lease ([`store`]).
+    Store(Box<StoreFetches>),
+}
+
+/// The fetches of machine tokens, in the ledger files or the store.
 pub(super) struct Fetches {
-    dir: AssetDir,
-    path: PathBuf,
+    /// This replica's name, in each record it writes.
     replica: String,
-    rules: Rules,
-    /// Why the ledgers could not be read: then no machine token is served until a restart.
-    /// Set once, read without a lock at each fetch.
-    problem: OnceLock<String>,
-    /// This replica's ledger, once opened.
-    io: RwLock<Option<Writer>>,
-    inner: Mutex<Inner>,
-    /// The other replicas' ledgers, read on at each poll.
-    scanners: Mutex<Vec<Scanner>>,
-    /// This replica has taken its ledger over (`io` holds it): read without a lock.
-    writing: AtomicBool,
-    /// With `--store`: the fetches are claimed there, and the files are not used.
-    store: Option<StoreFetches>,
+    backend: Backend,
 }
 
 impl Fetches {
-    /// Reads every ledger of `dir` (and `path`, where this replica writes); with `store`,
+    /// Reads every ledger of `dir` (but `path`, where this replica writes); with `store`,
     /// none: the store is the ledger.
     pub(super) fn open(
         dir: &AssetDir,
@@ -90,29 +85,37 @@ impl Fetches {
         now: OffsetDateTime,
         store: Option<StoreFetches>,
     ) -> Fetches {
-        let reads_files = store.is_none();
-        let f = Fetches {
-            dir: dir.clone(),
-            path: path.to_path_buf(),
-            replica: ledger::replica_of(path),
-            rules,
-            problem: OnceLock::new(),
-            io: RwLock::new(None),
-            inner: Mutex::default(),
-            scanners: Mutex::default(),
-            writing: AtomicBool::new(false),
-            store,
+        let backend = match store {
+            Some(s) => Backend::Store(Box::new(s)),
+            None => Backend::Files(Box::new(FileFetches::open(dir, path, rules, now))),
         };
-        if reads_files {
-            let _ = f.read_on(now);
+        Fetches {
+            replica: ledger::replica_of(path),
+            backend,
         }
-        f
+    }
+
+    /// The store, with `--store`.
+    fn store(&self) -> Option<&StoreFetches> {
+        match &self.backend {
+            Backend::Store(s) => Some(s),
+            Backend::Files(_) => None,
+        }
+    }
+
+    /// Why the ledger files cannot be read, if that is so: then no machine token is served
+    /// until a restart. Never with the store.
+    pub(super) fn problem(&self) -> Option<&str> {
+        match &self.backend {
+            Backend::Files(files) => files.problem(),
+            Backend::Store(_) => None,
+        }
     }
 
     /// With `--store`, asks whether the store answers (each reload poll); readiness and
     /// `/healthz` say it when it does not.
     pub(super) async fn poll_store(&self) {
-        if let Some(s) = &self.store {
+        if let Some(s) = self.store() {
             s.poll().await;
         }
     }
@@ -125,99 +128,28 @@ impl Fetches {
         ledger: &Path,
         stop: tokio::sync::watch::Receiver<bool>,
     ) -> Result<(), String> {
-        match &mut self.store {
-            Some(s) => s.start(&journal::path_for(ledger), stop).await,
-            None => Ok(()),
+        match &mut self.backend {
+            Backend::Store(s) => s.start(&journal::path_for(ledger), stop).await,
+            Backend::Files(_) => Ok(()),
         }
     }
 
     /// With `--store`: once the last connection is gone, the settlements go out and this
     /// replica's lease ends.
     pub(super) async fn close_store(&self) {
-        if let Some(s) = &self.store {
+        if let Some(s) = self.store() {
             s.close().await;
         }
     }
 
     /// What claim `id`'s body waits on before its end (with `--store`, its end mark).
     pub(super) fn gate(&self, id: u64) -> Option<Gate> {
-        self.store.as_ref().and_then(|s| s.gate(id))
+        self.store().and_then(|s| s.gate(id))
     }
 
     /// With `--store`: why no token may be served now (the store silent past its grace).
     pub(super) fn store_stale(&self, now: OffsetDateTime) -> Option<String> {
-        self.store.as_ref().and_then(|s| s.stale(now))
-    }
-
-    /// Why no machine token can be served, if that is so.
-    pub(super) fn problem(&self) -> Option<&str> {
-        self.problem.get().map(String::as_str)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn io(&self) -> std::sync::RwLockReadGuard<'_, Option<Writer>> {
-        self.io.read().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn io_alone(&self) -> std::sync::RwLockWriteGuard<'_, Option<Writer>> {
-        self.io.write().unwrap_or_else(|p| p.into_inner())
-    }
-
-    /// Counts the records the ledgers gained since the last read, a batch at a time (a
-    /// ledger of millions of records never sits in memory whole). A ledger that cannot be read
-    /// stops machine tokens (fail closed); the error is returned the first time only.
-    fn read_on(&self, now: OffsetDateTime) -> Result<(), String> {
-        let until = Until {
-            now,
-            settle: self.rules.settle,
-        };
-        // The lock order is scanners, then inner (as in `ensure_writer`).
-        let mut scanners = self.scanners.lock().unwrap_or_else(|p| p.into_inner());
-        // This replica's own ledger is read once, when it takes the file over (`ensure_writer`):
-        // nothing is decided from it before.
-        for p in ledger::files(&self.dir, &[]) {
-            if p != self.path && !scanners.iter().any(|s| s.path() == p) {
-                scanners.push(Scanner::follow(&p));
-            }
-        }
-        let read = scanners.iter_mut().try_for_each(|s| {
-            let file: Arc<Path> = Arc::from(s.path());
-            let mut batch: Vec<Got> = Vec::with_capacity(BATCH);
-            let apply = |batch: &mut Vec<Got>| {
-                let mut inner = self.lock();
-                for (record, text, at, again) in batch.drain(..) {
-                    inner.foreign(
-                        Line {
-                            record,
-                            text: &text,
-                            at,
-                            again,
-                        },
-                        &file,
-                        until,
-                    );
-                }
-            };
-            let r = s.scan(|l| {
-                batch.push((l.record, l.text.to_string(), l.at, l.again));
-                if batch.len() >= BATCH {
-                    apply(&mut batch);
-                }
-            });
-            apply(&mut batch);
-            r
-        });
-        drop(scanners);
-        self.lock().recheck(until);
-        match read {
-            Err(e) if self.problem.set(format!("{e:#}")).is_ok() => {
-                Err(self.problem().unwrap_or_default().to_string())
-            }
-            _ => Ok(()),
-        }
+        self.store().and_then(|s| s.stale(now))
     }
 
     /// Whether `f` may be served now, without claiming anything (a HEAD, a check): the whole
@@ -228,20 +160,16 @@ impl Fetches {
         tokens: &Tokens,
         now: OffsetDateTime,
     ) -> Result<Option<u32>, Refusal> {
-        // The store's futures are boxed (here and in `claim`): inline, they made every
-        // request's future 6 KB, moved on every request, machine token or not.
-        if let Some(s) = &self.store {
-            return Box::pin(s.check(f, now)).await;
+        match &self.backend {
+            // The store's futures are boxed (here and in `claim`): inline, they made every
+            // request's future 6 KB, moved on every request, machine token or not.
+            Backend::Store(s) => Box::pin(s.check(f, now)).await,
+            Backend::Files(files) => files.check(f, tokens),
         }
-        if let Some(e) = self.problem() {
-            return Err(Refusal::Unrecorded(e.to_string()));
-        }
-        self.ensure_writer(tokens)?;
-        self.lock().admit(f, self.rules.max_partial)
     }
 
-    /// Claims a fetch of `f` and records it, or says why it may not be served. The record is
-    /// one `pwrite` into the page cache; no flush.
+    /// Claims a fetch of `f` and records it, or says why it may not be served. In the files
+    /// the record is one `pwrite` into the page cache; no flush.
     pub(super) async fn claim(
         &self,
         f: &MachineFetch,
@@ -250,13 +178,10 @@ impl Fetches {
         now: OffsetDateTime,
     ) -> Result<Claimed, Refusal> {
         let (line, flag) = self.record(f, s);
-        if let Some(store) = &self.store {
-            return Box::pin(store.claim(f, line, flag, now)).await;
+        match &self.backend {
+            Backend::Store(store) => Box::pin(store.claim(f, line, flag, now)).await,
+            Backend::Files(files) => files.claim(f, line, flag, tokens),
         }
-        if let Some(e) = self.problem() {
-            return Err(Refusal::Unrecorded(e.to_string()));
-        }
-        self.claim_in_file(f, line, flag, tokens)
     }
 
     /// The record of fetch `f`, `"whole":false`, and where its `false` is.
@@ -278,204 +203,46 @@ impl Fetches {
         .line()
     }
 
-    /// [`Fetches::claim`] in this replica's ledger file.
-    fn claim_in_file(
-        &self,
-        f: &MachineFetch,
-        line: Vec<u8>,
-        flag: usize,
-        tokens: &Tokens,
-    ) -> Result<Claimed, Refusal> {
-        self.ensure_writer(tokens)?;
-        // Decided under the lock: two requests for one last use, one wins.
-        let (id, left) = {
-            let mut inner = self.lock();
-            let left = inner.admit(f, self.rules.max_partial)?;
-            let id = inner.next_id;
-            inner.next_id += 1;
-            inner.seen(&f.token).sending += 1;
-            let own = Own {
-                token: f.token.as_ref().into(),
-                line: line.clone(),
-                flag,
-                at: None,
-                limited: f.uses.is_some(),
-            };
-            inner.sending.insert(id, own);
-            (id, left)
-        };
-        // Written with the writer held, and placed before it is let go: a repair either comes
-        // before the write (which then goes to the new file) or after its place is known.
-        let io = self.io();
-        let Some(w) = io.as_ref() else {
-            return Err(self.unclaim(id, "the ledger is not open".into()));
-        };
-        match w.append(&line) {
-            Ok(at) => {
-                let mut inner = self.lock();
-                inner.unsynced += 1;
-                if let Some(own) = inner.sending.get_mut(&id) {
-                    own.at = Some((at, w.generation()));
-                }
-            }
-            Err(e) => return Err(self.unclaim(id, format!("{e:#}"))),
-        }
-        Ok(Claimed {
-            line,
-            at: flag,
-            id,
-            left,
-        })
-    }
-
-    /// Gives back claim `id`, whose record could not be written.
-    fn unclaim(&self, id: u64, why: String) -> Refusal {
-        let mut inner = self.lock();
-        if let Some(own) = inner.sending.remove(&id) {
-            let s = inner.seen(&own.token);
-            s.sending = s.sending.saturating_sub(1);
-        }
-        Refusal::Unrecorded(why)
-    }
-
-    /// Opens and locks this replica's ledger unless it is open, and reads it once: each record
-    /// counted as final (nobody else writes it now: a record still `false` is a fetch that
-    /// never went out whole) and kept in memory for a repair. Every decision on a machine
-    /// token comes after this.
-    fn ensure_writer(&self, tokens: &Tokens) -> Result<(), Refusal> {
-        if self.writing.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        let mut io = self.io_alone();
-        let mut inner = self.lock();
-        if io.is_some() {
-            return Ok(());
-        }
-        let unrecorded = |e: anyhow::Error| Refusal::Unrecorded(format!("{e:#}"));
-        let w = Writer::open(&self.path).map_err(unrecorded)?;
-        let limited: std::collections::HashSet<&str> = tokens
-            .live
-            .iter()
-            .filter(|t| t.machine.as_ref().is_some_and(|(_, uses)| uses.is_some()))
-            .map(|t| &*t.id)
-            .collect();
-        Scanner::new(&self.path)
-            .scan(|l| {
-                let token = l.record.token.as_str();
-                inner.settled(token, l.record.whole, l.text);
-                let line = format!("{}\n", l.text).into_bytes().into();
-                inner.keep(token, line, limited.contains(token));
-            })
-            .map_err(unrecorded)?;
-        *io = Some(w);
-        self.writing.store(true, Ordering::Release);
-        Ok(())
-    }
-
-    /// The fetch `id` went out whole: its use is spent, and its flag rewritten at once. An
-    /// error (the flag could not be written) is returned to be logged: the use is spent in
-    /// memory all the same, and the record stays `false` on disk.
+    /// The fetch `id` went out whole: its use is spent, and (in the files) its flag rewritten
+    /// at once. An error (the flag could not be written) is returned to be logged: the use is
+    /// spent in memory all the same, and the record stays `false` on disk.
     pub(super) fn confirm(&self, id: u64) -> Result<(), String> {
-        if let Some(s) = &self.store {
-            s.confirm(id);
-            return Ok(());
-        }
-        self.end(id, ledger::WHOLE)
-            .map_or(Ok(()), |(_, _, place, _)| self.mark(place, ledger::WHOLE))
-    }
-
-    /// Takes fetch `id` off the fetches being sent, with its flag set to `flag` in memory (what
-    /// a repair writes), and counts it; returns its text and its token's cuts (for a cut, to
-    /// log), where its flag is on disk and whether its token has limited uses.
-    fn end(&self, id: u64, flag: &[u8; 5]) -> Option<(Option<String>, Option<u32>, Place, bool)> {
-        let mut inner = self.lock();
-        let mut own = inner.sending.remove(&id)?;
-        inner.unsynced += 1;
-        own.line[own.flag..own.flag + 5].copy_from_slice(flag);
-        let whole = flag == ledger::WHOLE;
-        let text = std::str::from_utf8(&own.line[..own.line.len() - 1]).unwrap_or_default();
-        let s = inner.seen(&own.token);
-        s.sending = s.sending.saturating_sub(1);
-        inner.settled(&own.token, whole, text);
-        // A whole fetch is not logged here: its text is not copied (one per machine fetch).
-        let text = (!whole).then(|| text.to_string());
-        let cuts = (!whole).then(|| inner.tokens.get(&*own.token).map_or(0, |s| s.cut));
-        let place = own
-            .at
-            .map(|(at, generation)| (at + own.flag as u64, generation));
-        inner.keep(&own.token, own.line.into(), own.limited);
-        Some((text, cuts, place, own.limited))
-    }
-
-    /// Rewrites a record's flag on disk at `place`, unless a repair since (another generation
-    /// of the file) wrote it from memory already.
-    fn mark(&self, place: Place, flag: &[u8; 5]) -> Result<(), String> {
-        let io = self.io();
-        match (io.as_ref(), place) {
-            (Some(w), Some((at, generation))) if w.generation() == generation => {
-                w.mark(at, flag).map_err(|e| format!("{e:#}"))
+        match &self.backend {
+            Backend::Store(s) => {
+                s.confirm(id);
+                Ok(())
             }
-            _ => Ok(()),
+            Backend::Files(files) => files.confirm(id),
         }
     }
 
-    /// The fetch `id` ended before its last byte went out: its use is given back, the cut
-    /// counted, and its flag marked cut on disk at once, so other replicas and `inspect` know it
-    /// ended (not marked, it settles as cut by its age). Returns its token and what to log.
+    /// The fetch `id` ended before its last byte went out: its use is given back and the cut
+    /// counted. Returns its token and what to log (the store counts and logs its own).
     pub(super) fn cut(&self, id: u64) -> Option<(String, String)> {
-        if let Some(s) = &self.store {
-            // Counted in the store, and logged there once it is.
-            s.cut(id);
-            return None;
+        match &self.backend {
+            Backend::Store(s) => {
+                s.cut(id);
+                None
+            }
+            Backend::Files(files) => files.cut(id),
         }
-        let (text, cuts, place, limited) = self.end(id, ledger::CUT)?;
-        let unmarked = self.mark(place, ledger::CUT).err();
-        let r: Record = serde_json::from_str(&text?).ok()?;
-        let cuts = cuts.unwrap_or_default();
-        let said =
-            crate::serve::request::refusals::cut_said(&r, cuts, self.rules.max_partial, limited);
-        let unmarked = unmarked.map(|e| format!(" (its record could not be marked cut: {e})"));
-        Some((r.token, format!("{said}{}", unmarked.unwrap_or_default())))
     }
 
     /// Whether machine tokens can be served: `None` when they can, else why not (for
-    /// readiness). Opens the ledger when it is not open yet.
+    /// readiness).
     pub(super) fn unready(&self, tokens: &Tokens) -> Option<String> {
-        if let Some(s) = &self.store {
-            return s.unready();
-        }
-        if let Some(p) = self.problem() {
-            return Some(format!("the ledgers cannot be read: {p}"));
-        }
-        match self.ensure_writer(tokens) {
-            Err(Refusal::Unrecorded(why)) => Some(format!("the ledger cannot be written: {why}")),
-            _ => None,
+        match &self.backend {
+            Backend::Store(s) => s.unready(),
+            Backend::Files(files) => files.unready(tokens),
         }
     }
 
-    /// Flushes the ledger to disk, repairs it when it was truncated, replaced or removed under
-    /// serve, and counts what the other ledgers gained (without holding up the fetches
-    /// meanwhile). Returns what a repair did, to log.
+    /// In the files: flushes this replica's ledger, repairs it if need be and reads the others
+    /// on (returns what a repair did, to log). Nothing to do with the store.
     pub(super) fn flush(&self, now: OffsetDateTime) -> Result<Option<String>, String> {
-        if self.store.is_some() {
-            return Ok(None);
+        match &self.backend {
+            Backend::Store(_) => Ok(None),
+            Backend::Files(files) => files.flush(now),
         }
-        let (file, repaired) = {
-            let mut io = self.io_alone();
-            let mut inner = self.lock();
-            let repaired = match io.as_mut() {
-                Some(w) => repair::repair(w, &mut inner, &self.path, now)?,
-                None => None,
-            };
-            let dirty = std::mem::take(&mut inner.unsynced) > 0 || repaired.is_some();
-            let file = io.as_ref().filter(|_| dirty).map(Writer::file);
-            (file, repaired)
-        };
-        if let Some(f) = file {
-            f.sync_data()
-                .map_err(|e| format!("flushing the ledger {}: {e}", self.path.display()))?;
-        }
-        self.read_on(now)?;
-        Ok(repaired)
     }
 }
