@@ -16,7 +16,7 @@ mod state;
 pub use published::{
     MAX_GONE, Published, PublishedToken, digest, is_directory_id, new_directory_id,
 };
-pub use state::{Effective, State};
+pub use state::{Dead, Effective, State};
 
 use std::fmt;
 

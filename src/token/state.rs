@@ -33,6 +33,15 @@ pub enum Effective {
 }
 
 impl Effective {
+    /// Why a token in this state is refused, when it is.
+    pub fn dead(self) -> Option<Dead> {
+        match self {
+            Effective::Expired => Some(Dead::Expired),
+            Effective::Revoked => Some(Dead::Revoked),
+            Effective::Current | Effective::Active | Effective::Missing => None,
+        }
+    }
+
     /// The word.
     pub fn word(self) -> &'static str {
         match self {
@@ -48,5 +57,25 @@ impl Effective {
 impl std::fmt::Display for Effective {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.word())
+    }
+}
+
+/// Why serve refuses a token it knows (a stale pointer config, not a guess): the two
+/// [`Effective`] states of a token that can no longer fetch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dead {
+    /// Past its expiry.
+    Expired,
+    /// Revoked.
+    Revoked,
+}
+
+impl Dead {
+    /// The word, as messages, the log and the metric say it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Dead::Expired => "expired",
+            Dead::Revoked => "revoked",
+        }
     }
 }

@@ -3,24 +3,7 @@
 
 use std::sync::Arc;
 
-/// Why the server refuses a token it knows: a stale pointer config, not a guess.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dead {
-    /// Past its expiry.
-    Expired,
-    /// Revoked.
-    Revoked,
-}
-
-impl Dead {
-    /// The word, as messages, the log and the metric say it.
-    pub fn word(self) -> &'static str {
-        match self {
-            Dead::Expired => "expired",
-            Dead::Revoked => "revoked",
-        }
-    }
-}
+use crate::token::Dead;
 
 /// What a request's bearer turned out to be.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -29,11 +12,11 @@ pub enum Auth {
     #[default]
     None,
     /// A live token, by id.
-    Token(Arc<str>),
+    Live(Arc<str>),
     /// A token the server knows and refuses, by id.
     Stale(Dead, Arc<str>),
-    /// Something that matches no token: a guess.
-    Invalid,
+    /// Something that matches no token: a guess (logged `invalid`).
+    Unknown,
 }
 
 impl Auth {
@@ -42,9 +25,9 @@ impl Auth {
     pub fn logged_parts(&self) -> [&str; 3] {
         match self {
             Auth::None => ["none", "", ""],
-            Auth::Token(id) => ["token", ":", id],
+            Auth::Live(id) => ["token", ":", id],
             Auth::Stale(why, id) => [why.word(), ":", id],
-            Auth::Invalid => ["invalid", "", ""],
+            Auth::Unknown => ["invalid", "", ""],
         }
     }
 
@@ -53,10 +36,10 @@ impl Auth {
     pub fn outcome(&self, machine: bool) -> &'static str {
         match self {
             Auth::None => "none",
-            Auth::Token(_) if machine => "machine",
-            Auth::Token(_) => "token",
+            Auth::Live(_) if machine => "machine",
+            Auth::Live(_) => "token",
             Auth::Stale(why, _) => why.word(),
-            Auth::Invalid => "invalid",
+            Auth::Unknown => "invalid",
         }
     }
 }
@@ -70,7 +53,7 @@ mod tests {
         let id: Arc<str> = "abc123".into();
         let cases = [
             (Auth::None, "none", "none"),
-            (Auth::Token(id.clone()), "token:abc123", "token"),
+            (Auth::Live(id.clone()), "token:abc123", "token"),
             (
                 Auth::Stale(Dead::Expired, id.clone()),
                 "expired:abc123",
@@ -81,12 +64,12 @@ mod tests {
                 "revoked:abc123",
                 "revoked",
             ),
-            (Auth::Invalid, "invalid", "invalid"),
+            (Auth::Unknown, "invalid", "invalid"),
         ];
         for (a, logged, label) in cases {
             assert_eq!(a.logged_parts().concat(), logged);
             assert_eq!(a.outcome(false), label);
         }
-        assert_eq!(Auth::Token(id).outcome(true), "machine");
+        assert_eq!(Auth::Live(id).outcome(true), "machine");
     }
 }

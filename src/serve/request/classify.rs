@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use time::OffsetDateTime;
 
-use crate::serve::request::auth::Dead;
 use crate::serve::state::live::{Slot, TokenDigest, Tokens, digest};
+use crate::token::Dead;
 
 /// What a presented token is.
 #[derive(Debug, PartialEq, Eq)]
 pub(in crate::serve) enum Presented<'s> {
     /// No token.
-    Nothing,
+    None,
     /// A live token.
-    Valid(&'s TokenDigest),
+    Live(&'s TokenDigest),
     /// A token the server knows and refuses, with its id.
     Stale(Dead, &'s Arc<str>),
     /// A token that matches nothing: a guess.
@@ -31,7 +31,7 @@ pub(in crate::serve) fn classify<'s>(
     now: OffsetDateTime,
 ) -> Presented<'s> {
     let Some(token) = token else {
-        return Presented::Nothing;
+        return Presented::None;
     };
     let d = digest(token);
     let id = token.split_once('.').map_or(token, |(id, _)| id);
@@ -48,7 +48,7 @@ pub(in crate::serve) fn classify<'s>(
         Some(Slot::Live(i)) => {
             let t = &tokens.live[i];
             if t.expires.is_none_or(|e| now < e) {
-                Presented::Valid(t)
+                Presented::Live(t)
             } else {
                 Presented::Stale(Dead::Expired, &t.id)
             }
@@ -97,10 +97,10 @@ mod tests {
             ident: None,
         }
         .indexed();
-        assert_eq!(classify(&t, None, now), Presented::Nothing);
+        assert_eq!(classify(&t, None, now), Presented::None);
         assert_eq!(
             classify(&t, Some("aaaaaa.live"), now),
-            Presented::Valid(&t.live[0])
+            Presented::Live(&t.live[0])
         );
         assert_eq!(
             classify(&t, Some("bbbbbb.lapsed"), now),
@@ -137,11 +137,11 @@ mod tests {
         let many = many.indexed();
         assert_eq!(
             classify(&many, Some("m09999.secret"), now),
-            Presented::Valid(&many.live[many.live.len() - 1])
+            Presented::Live(&many.live[many.live.len() - 1])
         );
         assert_eq!(
             classify(&many, Some("aaaaaa.live"), now),
-            Presented::Valid(&many.live[0])
+            Presented::Live(&many.live[0])
         );
     }
 }

@@ -138,10 +138,10 @@ pub fn handle(
     let pool = &*pool;
     let who = classify(&state.tokens, presented(req), now);
     let label = match &who {
-        Presented::Nothing => Auth::None,
-        Presented::Valid(t) => Auth::Token(t.id.clone()),
+        Presented::None => Auth::None,
+        Presented::Live(t) => Auth::Live(t.id.clone()),
         Presented::Stale(why, id) => Auth::Stale(*why, Arc::clone(id)),
-        Presented::Unknown => Auth::Invalid,
+        Presented::Unknown => Auth::Unknown,
     };
     let full = || serve_config(state.full.get(pool).map(|p| &p.variants), req.accept);
     let public = || match state.auth {
@@ -154,13 +154,13 @@ pub fn handle(
     let mut r = match &who {
         // A pool that has no config is 404 for everyone with a valid token; the scope is
         // checked for pools that exist.
-        Presented::Valid(t) if !t.covers(pool) && state.full.contains_key(pool) => {
+        Presented::Live(t) if !t.covers(pool) && state.full.contains_key(pool) => {
             forbidden(t, pool)
         }
-        Presented::Valid(t) if !t.covers(pool) => {
+        Presented::Live(t) if !t.covers(pool) => {
             Response::text(StatusCode::NOT_FOUND, "no config for this pool")
         }
-        Presented::Valid(t) => {
+        Presented::Live(t) => {
             let mut r = full();
             if r.status == StatusCode::OK
                 && let Some((machine, uses)) = &t.machine
@@ -176,7 +176,7 @@ pub fn handle(
         Presented::Stale(..) if state.auth != AuthMode::None => {
             unauthorized(&who, state.tokens.live_at(now))
         }
-        Presented::Stale(..) | Presented::Nothing => public(),
+        Presented::Stale(..) | Presented::None => public(),
         Presented::Unknown => match limiter.blocked(req.remote, clock) {
             Some(retry) => {
                 let mut r = Response::text(

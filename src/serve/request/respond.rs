@@ -150,7 +150,7 @@ fn gated(
         );
     }
     if r.status == StatusCode::OK
-        && matches!(r.auth, crate::serve::request::auth::Auth::Token(_))
+        && matches!(r.auth, crate::serve::request::auth::Auth::Live(_))
         && let Some(why) = shared.fetches.store_stale(now)
     {
         return handler::Response {

@@ -51,7 +51,7 @@ pub struct DeadToken {
     /// SHA-256 of the bearer string.
     pub digest: [u8; 32],
     /// Why it is refused.
-    pub why: crate::serve::request::auth::Dead,
+    pub why: crate::token::Dead,
 }
 
 /// The tokens part.
@@ -123,9 +123,9 @@ impl Tokens {
                     id: tok.id.as_str().into(),
                     digest: d,
                     why: if tok.state == TokenState::Revoked {
-                        crate::serve::request::auth::Dead::Revoked
+                        crate::token::Dead::Revoked
                     } else {
-                        crate::serve::request::auth::Dead::Expired
+                        crate::token::Dead::Expired
                     },
                 });
             }

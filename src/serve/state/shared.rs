@@ -143,7 +143,7 @@ fn honouring(store: &Tokens, dir: &Tokens) -> Option<(Tokens, Vec<Arc<str>>)> {
     let revoked: std::collections::HashSet<&Arc<str>> = dir
         .dead
         .iter()
-        .filter(|d| d.why == crate::serve::request::auth::Dead::Revoked)
+        .filter(|d| d.why == crate::token::Dead::Revoked)
         .map(|d| &d.id)
         .collect();
     if !store.live.iter().any(|t| revoked.contains(&t.id)) {
@@ -156,7 +156,7 @@ fn honouring(store: &Tokens, dir: &Tokens) -> Option<(Tokens, Vec<Arc<str>>)> {
     t.dead.extend(gone.into_iter().map(|g| DeadToken {
         id: g.id,
         digest: g.digest,
-        why: crate::serve::request::auth::Dead::Revoked,
+        why: crate::token::Dead::Revoked,
     }));
     t.machines = t.live.iter().any(|l| l.machine.is_some());
     Some((t.indexed(), ids))
