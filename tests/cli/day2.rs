@@ -52,9 +52,16 @@ fn a_pool_serve_would_refuse_is_refused_at_render_naming_its_machine_config() {
     let before = snapshot(&d.path().join("mcs-assets"));
     let (code, out, err) = render_mcs(d.path(), "mcs.yaml", &[]);
     assert_eq!(code, 1, "{out}{err}");
+    let refusal = "error: pool worker: rendered/worker.ign would not be served: storage.files[1].overwrite: overwrite must be false if source is unspecified; from MachineConfig(s) 50-worker-motd. The MCS would render it and answer 500 to every machine of the pool; nothing was written for it";
+    assert!(err.lines().any(|l| l == refusal), "{err}");
+    // docs/render.md quotes it word for word.
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/render.md"),
+    )
+    .unwrap();
     assert!(
-        err.contains("error: pool worker: rendered/worker.ign would not be served: storage.files[1].overwrite: overwrite must be false if source is unspecified; from MachineConfig(s) 50-worker-motd. The MCS would render it and answer 500 to every machine of the pool; nothing was written for it"),
-        "{err}"
+        page.lines().any(|l| l == refusal),
+        "docs/render.md lacks:\n{refusal}"
     );
     // Master renders; nothing of worker is written.
     let a = d.path().join("mcs-assets");
@@ -222,6 +229,16 @@ fn current_from_a_file_is_what_a_day_2_render_is_checked_against() {
     assert!(
         err.contains("reconciliation failed between current config \"rendered-worker-0123456789abcdef\" and base config \"00-base\": detected change to FIPS flag"),
         "{err}"
+    );
+    // docs/render.md quotes this refusal word for word.
+    let refusal = err.lines().find(|l| l.starts_with("error: ")).unwrap();
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/render.md"),
+    )
+    .unwrap();
+    assert!(
+        page.lines().any(|l| l == refusal),
+        "docs/render.md does not quote, word for word:\n{refusal}"
     );
     // Not a rendered MachineConfig: refused as a bad value.
     let (code, _, err) = render_mcs(d.path(), "mcs.yaml", &["--current", "mcs.yaml"]);
