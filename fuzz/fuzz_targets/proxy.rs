@@ -9,7 +9,7 @@ fuzz_target!(|data: &[u8]| {
         .unwrap();
     let mut r = data;
     let before = r.len();
-    let out = rt.block_on(mcsctl::serve::proxy::read_header(
+    let out = rt.block_on(mcsctl::serve::conn::proxy::read_header(
         &mut r,
         std::time::Duration::from_millis(50),
     ));
