@@ -35,6 +35,23 @@ fn commands() -> Vec<String> {
         .collect()
 }
 
+/// The first component of a path under `src/` (or `src/cmd/`), without `.rs`: its module.
+fn top_module(rel: &Path) -> String {
+    rel.iter()
+        .next()
+        .unwrap()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+/// The line of the drawing `m` is on, from the top.
+fn level(lines: &[(Vec<String>, bool)], m: &str) -> Option<usize> {
+    lines
+        .iter()
+        .position(|(mods, _)| mods.iter().any(|x| x == m))
+}
+
 /// Code lines (comments dropped) of a file.
 fn code(p: &Path) -> Vec<(usize, String)> {
     std::fs::read_to_string(p)
@@ -53,13 +70,7 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
     let mut bad = Vec::new();
     for f in rust_files(&src().join("cmd")) {
         let rel = f.strip_prefix(src().join("cmd")).unwrap().to_path_buf();
-        let own = rel
-            .iter()
-            .next()
-            .unwrap()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
+        let own = top_module(&rel);
         if own == "mod" {
             continue;
         }
@@ -87,21 +98,11 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
     }
     // What the drawing puts above cmd (main.rs, completion) may use it.
     let lines = drawing();
-    let level = |m: &str| {
-        lines
-            .iter()
-            .position(|(mods, _)| mods.iter().any(|x| x == m))
-    };
+    let level = |m: &str| level(&lines, m);
     let cmd_level = level("cmd").unwrap();
     for f in rust_files(&src()) {
         let rel = f.strip_prefix(src()).unwrap();
-        let own = rel
-            .iter()
-            .next()
-            .unwrap()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
+        let own = top_module(&rel);
         if rel.starts_with("cmd")
             || rel == Path::new("lib.rs")
             || level(&own).is_some_and(|l| l < cmd_level)
@@ -466,11 +467,7 @@ fn crate_paths(p: &Path) -> Vec<(String, usize)> {
 #[test]
 fn the_code_obeys_the_drawing() {
     let lines = drawing();
-    let level = |m: &str| {
-        lines
-            .iter()
-            .position(|(mods, _)| mods.iter().any(|x| x == m))
-    };
+    let level = |m: &str| level(&lines, m);
     // Every module of src/ is drawn, once.
     let mut drawn: Vec<&String> = lines.iter().flat_map(|(m, _)| m).collect();
     drawn.sort();
@@ -496,13 +493,7 @@ fn the_code_obeys_the_drawing() {
     let mut peer_edges: Vec<(String, String)> = Vec::new();
     for f in rust_files(&src()) {
         let rel = f.strip_prefix(src()).unwrap();
-        let own = rel
-            .iter()
-            .next()
-            .unwrap()
-            .to_string_lossy()
-            .trim_end_matches(".rs")
-            .to_string();
+        let own = top_module(&rel);
         if own == "lib" || rel.components().any(|c| c.as_os_str() == "tests") {
             continue;
         }

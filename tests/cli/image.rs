@@ -19,7 +19,7 @@ use serde_json::Value;
 use crate::ignition_client::{ignition_boot, ignition_fetch_within};
 use crate::manifests::{is_root, load, materialise};
 use crate::serve::FULL_34;
-use crate::support::{Https, Serve, demo, machine_token, ok, render, tool};
+use crate::support::{Https, Serve, demo, machine_token, ok, pointed_at, render, tool};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
@@ -93,6 +93,16 @@ fn as_a_user(mut cmd: Command) -> Command {
     }
     cmd.current_dir(repo());
     cmd
+}
+
+/// Runs `scripts/image FLAG PATH` as a user would; it must succeed.
+fn scripts_image(flag: &str, path: &Path) {
+    let st = as_a_user(Command::new(repo().join("scripts/image")))
+        .arg(flag)
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(st.success(), "scripts/image {flag} {}", path.display());
 }
 
 /// An OCI archive unpacked: its manifest, its config and the directory of its blobs.
@@ -251,21 +261,6 @@ fn start_pod(
     Serve::start_command(cmd)
 }
 
-/// The pointer config at `pointer` pointed at `s` (in a copy beside it).
-fn pointed_at(pointer: &Path, s: &Serve) -> PathBuf {
-    let text = std::fs::read_to_string(pointer).unwrap();
-    let p = pointer.with_extension(format!("{}.ign", s.addr.port()));
-    std::fs::write(
-        &p,
-        text.replace(
-            "api-int.demo.example.com:22623",
-            &format!("127.0.0.1:{}", s.addr.port()),
-        ),
-    )
-    .unwrap();
-    p
-}
-
 fn status(s: &Serve, a: &Path, path: &str, bearer: Option<&str>) -> u16 {
     let h: Vec<(&str, &str)> = bearer.iter().map(|b| ("Authorization", *b)).collect();
     Https::connect(s.addr, &a.join("tls/mcs-ca.crt"))
@@ -300,17 +295,6 @@ fn mounts(pid: u32) -> Vec<(String, bool)> {
             (f[4].to_string(), f[5].split(',').any(|o| o == "ro"))
         })
         .collect()
-}
-
-fn scrape(addr: &str) -> String {
-    use std::io::{Read, Write};
-    let mut c = std::net::TcpStream::connect(addr).unwrap();
-    c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    c.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut text = String::new();
-    c.read_to_string(&mut text).unwrap();
-    text
 }
 
 /// The Deployment `manifests --serve-deployment` writes into `out` for the image, with `extra`.
@@ -365,8 +349,8 @@ fn one_pod_from_the_image_boots_a_machine_once_and_keeps_it_spent_across_a_resta
         );
     }
     assert_eq!(status(&s, &a, "/healthz", None), 200, "{}", s.stderr());
-    let metrics = scrape(&s.metrics_addr());
-    assert!(metrics.starts_with("HTTP/1.1 200"), "{metrics}");
+    // 200 and Prometheus' text format (asserted by the metrics tests' scrape).
+    let metrics = crate::metrics::scrape(&s.metrics_addr());
     assert!(metrics.contains("\nmcsctl_"), "{metrics}");
 
     // The real Ignition client boots w0 through the pod; its token is then spent.
@@ -641,12 +625,7 @@ fn the_image_holds_what_its_listing_says_and_builds_again_to_the_same_digests() 
     // runtime stage sets what the image's config holds.
     let rootfs = tempfile::tempdir().unwrap();
     let tree2 = rootfs.path().join("rootfs");
-    let st = as_a_user(Command::new(repo().join("scripts/image")))
-        .arg("--rootfs")
-        .arg(&tree2)
-        .status()
-        .unwrap();
-    assert!(st.success());
+    scripts_image("--rootfs", &tree2);
     assert_eq!(listing(&tree2), listed);
     let containerfile = std::fs::read_to_string(repo().join("Containerfile")).unwrap();
     for line in [
@@ -665,12 +644,7 @@ fn the_image_holds_what_its_listing_says_and_builds_again_to_the_same_digests() 
 
     // A second build of the same commit: the same layers, the same image.
     let again = tempfile::tempdir().unwrap();
-    let st = as_a_user(Command::new(repo().join("scripts/image")))
-        .arg("--output")
-        .arg(again.path())
-        .status()
-        .unwrap();
-    assert!(st.success());
+    scripts_image("--output", again.path());
     let second = Oci::open(&again.path().join(format!("mcsctl-{VERSION}.oci.tar")));
     assert_eq!(
         second.layer_digests(),

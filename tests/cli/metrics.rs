@@ -62,8 +62,8 @@ for fam in text_string_to_metric_families(sys.stdin.read()):
     )
 }
 
-/// `GET /metrics` over plain HTTP.
-fn scrape(addr: &str) -> String {
+/// `GET /metrics` over plain HTTP: its body, after checking the status and the content type.
+pub(crate) fn scrape(addr: &str) -> String {
     let mut c = std::net::TcpStream::connect(addr).unwrap();
     c.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
     c.write_all(b"GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

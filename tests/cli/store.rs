@@ -399,19 +399,7 @@ fn three_replicas_serve_a_single_use_token_once_whatever_the_races() {
 
     // The real Ignition client boots w1 through replica A, and is refused by replica B.
     let pointer = a.join("machines/w1.ign");
-    let at = |s: &Serve| {
-        let text = std::fs::read_to_string(&pointer).unwrap();
-        let p = d.path().join(format!("w1-{}.ign", s.addr.port()));
-        std::fs::write(
-            &p,
-            text.replace(
-                "api-int.demo.example.com:22623",
-                &format!("127.0.0.1:{}", s.addr.port()),
-            ),
-        )
-        .unwrap();
-        p
-    };
+    let at = |s: &Serve| crate::support::pointed_at(&pointer, s);
     let Some(boot) = ignition_boot(&at(&replicas[0])) else {
         return;
     };

@@ -1096,3 +1096,19 @@ pub fn command_leaves(f: &mut dyn FnMut(&str)) {
         f,
     );
 }
+
+/// A copy of the pointer config at `pointer`, beside it, pointed at `s` (`127.0.0.1:PORT`
+/// instead of the demo cluster's api-int name): a test's serve listens on a free port.
+pub fn pointed_at(pointer: &Path, s: &Serve) -> PathBuf {
+    let text = std::fs::read_to_string(pointer).unwrap();
+    let p = pointer.with_extension(format!("{}.ign", s.addr.port()));
+    std::fs::write(
+        &p,
+        text.replace(
+            "api-int.demo.example.com:22623",
+            &format!("127.0.0.1:{}", s.addr.port()),
+        ),
+    )
+    .unwrap();
+    p
+}
