@@ -102,7 +102,7 @@ fn no_command_module_reaches_into_another_and_no_domain_module_into_cmd() {
     let cmd_level = level("cmd").unwrap();
     for f in rust_files(&src()) {
         let rel = f.strip_prefix(src()).unwrap();
-        let own = top_module(&rel);
+        let own = top_module(rel);
         if rel.starts_with("cmd")
             || rel == Path::new("lib.rs")
             || level(&own).is_some_and(|l| l < cmd_level)
@@ -493,7 +493,7 @@ fn the_code_obeys_the_drawing() {
     let mut peer_edges: Vec<(String, String)> = Vec::new();
     for f in rust_files(&src()) {
         let rel = f.strip_prefix(src()).unwrap();
-        let own = top_module(&rel);
+        let own = top_module(rel);
         if own == "lib" || rel.components().any(|c| c.as_os_str() == "tests") {
             continue;
         }
