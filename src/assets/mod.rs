@@ -20,8 +20,8 @@ use anyhow::{Context, Result, bail};
 pub use change::Change;
 pub use image::{Image, PointerFile};
 pub use read::{
-    DEFAULT_MAX_INPUT, input_files, max_input, parse_file, read_bounded, read_file, read_input,
-    read_input_text, read_stdin, read_text, read_texts, set_max_input,
+    DEFAULT_MAX_INPUT, Depth, input_files, max_input, parse_file, read_bounded, read_file,
+    read_input, read_input_text, read_stdin, read_text, read_texts, set_max_input,
 };
 pub use recover::{Recovered, leftovers};
 pub(crate) use write::write_atomic_quietly;

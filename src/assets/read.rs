@@ -167,10 +167,19 @@ pub fn read_input_text(p: &Path) -> Result<(String, String)> {
     Ok((text, name))
 }
 
+/// How deep [`input_files`] looks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Depth {
+    /// The directory's own files.
+    Top,
+    /// Its subdirectories' too.
+    Tree,
+}
+
 /// The input files of a directory: those whose extension is one of `extensions`, in name
-/// order; with `recurse`, those of its subdirectories too (symlinked directories are not
-/// followed: an input is a plain tree).
-pub fn input_files(dir: &Path, extensions: &[&str], recurse: bool) -> Result<Vec<PathBuf>> {
+/// order; with [`Depth::Tree`], those of its subdirectories too (symlinked directories are
+/// not followed: an input is a plain tree).
+pub fn input_files(dir: &Path, extensions: &[&str], depth: Depth) -> Result<Vec<PathBuf>> {
     let mut entries: Vec<PathBuf> = fs::read_dir(dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -180,8 +189,8 @@ pub fn input_files(dir: &Path, extensions: &[&str], recurse: bool) -> Result<Vec
     for p in entries {
         let meta = fs::symlink_metadata(&p).with_context(|| format!("reading {}", p.display()))?;
         if meta.is_dir() {
-            if recurse {
-                out.extend(input_files(&p, extensions, true)?);
+            if depth == Depth::Tree {
+                out.extend(input_files(&p, extensions, depth)?);
             }
         } else if p
             .extension()

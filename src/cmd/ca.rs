@@ -242,7 +242,7 @@ pub fn promote(ui: &Ui, dir: &AssetDir, a: &CaPromoteArgs, now: OffsetDateTime) 
 /// Runs `ca retire`.
 pub fn retire(ui: &Ui, dir: &AssetDir, a: &CaRetireArgs, now: OffsetDateTime) -> Result<u8> {
     let (lock, snap) = super::load(ui, dir)?;
-    let out = phases::retire(&snap, a.purge, now)?;
+    let out = phases::retire(&snap, phases::Retired::of(a.purge), now)?;
     finish(ui, commit(ui, &lock, out)?)
 }
 

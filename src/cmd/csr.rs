@@ -195,7 +195,7 @@ pub fn review(ui: &Ui, dir: &AssetDir, a: &CsrReviewArgs, now: OffsetDateTime) -
 fn context(ui: &Ui, a: &CsrReviewArgs, csrs: &[Csr], now: OffsetDateTime) -> Result<Context> {
     let text = |p: &Option<PathBuf>| p.as_deref().map(read_input_text).transpose();
     let serving_certs = match &a.serving_certs {
-        Some(d) => crate::assets::input_files(d, &["pem", "crt"], false)?
+        Some(d) => crate::assets::input_files(d, &["pem", "crt"], crate::assets::Depth::Top)?
             .into_iter()
             .map(|f| read_file(&f).map(|b| (f, b)))
             .collect::<Result<_>>()?,

@@ -163,7 +163,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
             ttl: a.ttl.map(|d| d.to_time()),
             uses: (a.uses > 0).then_some(a.uses),
             force: a.force,
-            new_pool: a.new_pool,
+            new_pool: crate::model::NewPool::of(a.new_pool),
         })
         .collect();
     let (lock, snap) = super::load(ui, dir)?;

@@ -71,7 +71,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
         transport: args.token_transport,
         base64: args.base64,
         force: args.force,
-        new_pool: args.new_pool,
+        new_pool: crate::model::NewPool::of(args.new_pool),
         dest: dest(args)?,
     };
     // Held from reading mcsctl.json and the token to writing the file, so a concurrent

@@ -6,6 +6,7 @@ use anyhow::Result;
 use time::OffsetDateTime;
 
 use crate::assets::AssetDir;
+use crate::assets::Overwrite;
 use crate::cli::values;
 use crate::exit::{self, usage};
 use crate::ignition::SpecVersion;
@@ -14,8 +15,8 @@ use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::Read;
 use crate::ignition::render::{Flavour, cluster, controller, input};
 use crate::model::Snapshot;
-use crate::ops::Note;
-use crate::ops::render::{self, RenderInputs, RenderReport, report};
+use crate::ops::render::{self, Losses, NoKubeconfig, RenderInputs, RenderReport, report};
+use crate::ops::{Note, Run};
 use crate::ui::Ui;
 use clap::Args;
 use std::path::PathBuf;
@@ -206,7 +207,14 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
     if ui.structured() {
         ui.out_json(&report)?;
     } else {
-        ui.out(report::text(&report, ui.verbose))?;
+        ui.out(report::text(
+            &report,
+            if ui.verbose {
+                report::Names::All
+            } else {
+                report::Names::Short
+            },
+        ))?;
     }
     Ok(code)
 }
@@ -295,11 +303,11 @@ fn inputs<'a>(ui: &Ui, a: &'a RenderArgs, flavour: Flavour) -> Result<RenderInpu
             Some(p) => Some((crate::assets::read_file(p)?, p.display().to_string())),
             None => None,
         },
-        without_kubeconfig: a.no_bootstrap_kubeconfig,
+        without_kubeconfig: NoKubeconfig::of(a.no_bootstrap_kubeconfig),
         allow_sensitive: &a.allow_sensitive,
-        force: a.force,
-        dry_run: ui.dry_run,
-        replace: a.replace,
+        force: Overwrite::when(a.force),
+        run: Run::of(ui.dry_run),
+        replace: Losses::of(a.replace),
         controller: None,
         current: a.current.clone(),
         allow_irreconcilable: a.allow_irreconcilable.iter().map(|&s| s.into()).collect(),

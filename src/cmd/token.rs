@@ -12,6 +12,7 @@ use crate::cli::values::{self};
 use crate::cli::{DirArg, FormatArg};
 use crate::duration::Duration;
 use crate::exit;
+use crate::ops::Run;
 use crate::ops::token::{self, CreateInputs};
 use crate::token::{TokenStore, TokenSummary, is_token_id};
 use crate::ui::{Ui, table};
@@ -189,7 +190,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         ttl: a.ttl.map(|d| d.to_time()),
         description: a.description.clone(),
         print_pointer: a.print_pointer,
-        new_pool: a.new_pool,
+        new_pool: crate::model::NewPool::of(a.new_pool),
     };
     let out = token::create(&snap, inputs, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
@@ -325,7 +326,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
 pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -> Result<u8> {
     let dry_run = ui.dry_run;
     let (lock, snap) = super::load(ui, dir)?;
-    let out = token::prune(&snap, dry_run, now)?;
+    let out = token::prune(&snap, Run::of(dry_run), now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
     let p = &out.report;
     if ui.structured() {

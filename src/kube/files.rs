@@ -13,7 +13,7 @@ pub fn read_objects(path: &Path) -> Result<Vec<Value>> {
         let (text, name) = crate::assets::read_input_text(path)?;
         return super::objects(&text, &name);
     }
-    let files = crate::assets::input_files(path, &INPUTS, true)?;
+    let files = crate::assets::input_files(path, &INPUTS, crate::assets::Depth::Tree)?;
     if files.is_empty() {
         bail!("{} holds no *.yaml, *.yml or *.json file", path.display());
     }

@@ -60,6 +60,26 @@ pub fn known_pools(config: Option<&ClusterConfig>, rendered: &[String]) -> Vec<S
     pools
 }
 
+/// Whether a pool the directory does not know may be named (`--new-pool`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NewPool {
+    /// Refused with the closest known pool: a typo makes a pool nothing serves.
+    Refuse,
+    /// `--new-pool`: the pool is meant, and is remembered in mcsctl.json.
+    Allow,
+}
+
+impl NewPool {
+    /// `Allow` with `--new-pool`, else `Refuse`.
+    pub fn of(new_pool: bool) -> NewPool {
+        if new_pool {
+            NewPool::Allow
+        } else {
+            NewPool::Refuse
+        }
+    }
+}
+
 impl Snapshot {
     /// Takes the directory's lock (completing what a killed command left) and reads the
     /// directory under it: every state-changing command starts here. The lock is proof that no
@@ -153,9 +173,9 @@ impl Snapshot {
 
     /// Refuses a `--pool` this directory does not know (a typo makes a pool nothing serves),
     /// unless `new` (`--new-pool`) says it is meant.
-    pub fn check_pool(&self, pool: &str, new: bool) -> Result<()> {
+    pub fn check_pool(&self, pool: &str, new: NewPool) -> Result<()> {
         let known = self.known_pools();
-        if new || known.iter().any(|p| p == pool) {
+        if new == NewPool::Allow || known.iter().any(|p| p == pool) {
             return Ok(());
         }
         let meant = crate::names::closest(pool, &known)

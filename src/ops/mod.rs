@@ -42,7 +42,7 @@ use crate::assets::{Change, layout};
 use crate::model::Snapshot;
 use crate::pki::keys::KeyAlgorithm;
 
-pub use report::{FileKind, Mode, Note, Written};
+pub use report::{FileKind, Mode, Note, Run, Written};
 
 /// Makes keys for a workflow: `cmd` passes one that shows a spinner for the slow algorithms.
 pub type KeyGen<'k> = &'k dyn Fn(KeyAlgorithm, &str) -> Result<KeyPair>;

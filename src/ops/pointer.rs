@@ -37,7 +37,7 @@ pub struct PointerInputs {
     /// Write the config base64-encoded (for a cloud's user data).
     pub base64: bool,
     /// `--new-pool`: a pool the directory does not know is meant.
-    pub new_pool: bool,
+    pub new_pool: crate::model::NewPool,
     /// Replace the pool's pointer config.
     pub force: bool,
     /// Where it goes.

@@ -82,6 +82,22 @@ impl FileKind {
     }
 }
 
+/// Whether a workflow commits what it decided or only reports it (`--dry-run`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Run {
+    /// Stage the change.
+    Write,
+    /// Report what would change; stage nothing.
+    DryRun,
+}
+
+impl Run {
+    /// `DryRun` with `--dry-run`, else `Write`.
+    pub fn of(dry_run: bool) -> Run {
+        if dry_run { Run::DryRun } else { Run::Write }
+    }
+}
+
 /// A written file's mode, or that it was removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Mode {

@@ -4,7 +4,7 @@
 use anyhow::{Result, bail};
 use time::{Duration, OffsetDateTime};
 
-use super::{Note, Outcome};
+use super::{Note, Outcome, Run};
 use crate::assets::{Change, Overwrite, SECRET_MODE, layout};
 use crate::model::Snapshot;
 use crate::model::pointers::{self, PendingPointer, Target};
@@ -97,7 +97,7 @@ pub struct CreateInputs {
     /// `--print-pointer`: also build the first pool's pointer config carrying the token.
     pub print_pointer: bool,
     /// `--new-pool`: a `--pool` the directory does not know is meant.
-    pub new_pool: bool,
+    pub new_pool: crate::model::NewPool,
 }
 
 /// What `token create` made.
@@ -137,7 +137,7 @@ pub fn create<'s>(
     let grown = snap
         .config
         .as_ref()
-        .filter(|_| i.new_pool)
+        .filter(|_| i.new_pool == crate::model::NewPool::Allow)
         .and_then(|c| c.with_pools(&pools));
     let (id, became_current) = store.create(now, i.ttl, i.description, pools.clone())?;
     let token = store
@@ -305,8 +305,8 @@ pub struct Pruned {
     pub kept: usize,
 }
 
-/// `token prune`: expired and revoked tokens leave the store (no change with `dry_run`).
-pub fn prune(snap: &Snapshot, dry_run: bool, now: OffsetDateTime) -> Result<Outcome<'_, Pruned>> {
+/// `token prune`: expired and revoked tokens leave the store (no change with [`Run::DryRun`]).
+pub fn prune(snap: &Snapshot, run: Run, now: OffsetDateTime) -> Result<Outcome<'_, Pruned>> {
     let Some(mut store) = snap.tokens.clone() else {
         bail!(
             "{} does not exist: there is no token to prune",
@@ -315,7 +315,7 @@ pub fn prune(snap: &Snapshot, dry_run: bool, now: OffsetDateTime) -> Result<Outc
     };
     let summaries = store.summaries(now);
     let removed = store.prune(now);
-    let change = if !dry_run && !removed.is_empty() {
+    let change = if run == Run::Write && !removed.is_empty() {
         let mut change = snap.change("token prune");
         stage(&mut change, &store)?;
         Some(change)

@@ -45,7 +45,8 @@ pub fn read_all(p: &Path, strict: Strictness) -> Result<Inputs> {
         let (text, name) = crate::assets::read_input_text(p)?;
         parse(&text, &name)?;
     } else {
-        let files = crate::assets::input_files(p, &crate::kube::files::INPUTS, false)?;
+        let files =
+            crate::assets::input_files(p, &crate::kube::files::INPUTS, crate::assets::Depth::Top)?;
         if files.is_empty() {
             bail!("{name} holds no *.yaml, *.yml or *.json file");
         }

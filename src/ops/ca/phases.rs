@@ -248,14 +248,35 @@ pub(super) fn promote_into(
     Ok(files)
 }
 
+/// What `ca retire` does with the keys already kept under tls/retired/.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retired {
+    /// Keep them (the default: no command makes a CA key disappear).
+    Keep,
+    /// `--purge`: delete them, the one explicit way a kept key goes.
+    Purge,
+}
+
+impl Retired {
+    /// `Purge` with `--purge`, else `Keep`.
+    pub fn of(purge: bool) -> Retired {
+        if purge { Retired::Purge } else { Retired::Keep }
+    }
+}
+
 /// `ca retire`: every CA but the active one leaves the bundle and the pointer configs; with
-/// `purge`, the files under tls/retired/ are deleted.
-pub fn retire(snap: &Snapshot, purge: bool, now: OffsetDateTime) -> Result<Outcome<'_, CaReport>> {
+/// [`Retired::Purge`], the files under tls/retired/ are deleted.
+pub fn retire(
+    snap: &Snapshot,
+    retired: Retired,
+    now: OffsetDateTime,
+) -> Result<Outcome<'_, CaReport>> {
     if let Some(c) = &snap.cas.cluster {
         bail!(c.refusal("retire"));
     }
     let mut change = snap.change("ca retire");
     let files = retire_into(snap, &mut change, now)?;
+    let purge = retired == Retired::Purge;
     let purged = if purge { snap.cas.retired.len() } else { 0 };
     if purge {
         for f in &snap.cas.retired {

@@ -36,7 +36,7 @@ pub struct AddInputs {
     /// Replace a machine of that name (its old token is revoked).
     pub force: bool,
     /// `--new-pool`: a pool the directory does not know is meant.
-    pub new_pool: bool,
+    pub new_pool: crate::model::NewPool,
 }
 
 /// A machine as `machine add` and `machine list` report it (never the token's secret).
@@ -123,7 +123,11 @@ pub fn add<'s>(
     }
     token::stage(&mut change, &store)?;
     registry.stage(&mut change)?;
-    let new: Vec<&String> = ms.iter().filter(|m| m.new_pool).map(|m| &m.pool).collect();
+    let new: Vec<&String> = ms
+        .iter()
+        .filter(|m| m.new_pool == crate::model::NewPool::Allow)
+        .map(|m| &m.pool)
+        .collect();
     if let Some(c) = cfg.with_pools(new) {
         c.stage(&mut change)?;
     }

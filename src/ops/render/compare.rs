@@ -63,15 +63,15 @@ pub fn diffs(dir: &AssetDir, new: &[New<'_>]) -> Result<Vec<PoolDiff>> {
     Ok(diffs)
 }
 
-/// Refuses a render that takes away what a pool serves now, unless `replace`; then each loss
-/// is a warning.
-pub fn losses(diffs: &[PoolDiff], replace: bool) -> Result<Vec<Note>> {
+/// Refuses a render that takes away what a pool serves now, unless `replace` accepts it;
+/// then each loss is a warning.
+pub fn losses(diffs: &[PoolDiff], replace: Losses) -> Result<Vec<Note>> {
     let losses: Vec<String> = diffs
         .iter()
         .filter(|d| !d.losses().is_empty())
         .map(|d| format!("pool {}: {}", d.pool, d.losses().join("; ")))
         .collect();
-    if losses.is_empty() || replace {
+    if losses.is_empty() || replace == Losses::Accept {
         return Ok(losses
             .into_iter()
             .map(|l| Note::Warn(format!("--replace: no longer served: {l}")))
@@ -96,5 +96,25 @@ pub fn record(change: &mut Change<'_>, dir: &AssetDir, pool: &str, sources: Opti
         }
         None if dir.exists(&rel) => change.remove(&rel),
         None => {}
+    }
+}
+
+/// Whether a render may take away something a pool serves now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Losses {
+    /// Refused, naming what would go.
+    Refuse,
+    /// `--replace`: rendered, each loss a warning.
+    Accept,
+}
+
+impl Losses {
+    /// `Accept` with `--replace`, else `Refuse`.
+    pub fn of(replace: bool) -> Losses {
+        if replace {
+            Losses::Accept
+        } else {
+            Losses::Refuse
+        }
     }
 }

@@ -48,7 +48,7 @@ fn kept(snap: &Snapshot) -> Result<Option<Vec<u8>>> {
 pub fn choose(
     snap: &Snapshot,
     given: Option<(Vec<u8>, String)>,
-    force: bool,
+    force: Overwrite,
     now: OffsetDateTime,
 ) -> Result<Option<Kubeconfig>> {
     let kept_path = snap.dir.path(layout::BOOTSTRAP_KUBECONFIG);
@@ -58,7 +58,7 @@ pub fn choose(
             let info = kubeconfig::check(&bytes, &name, now)?;
             let store = match &kept {
                 Some(k) if *k == bytes => false,
-                Some(_) if !force => bail!(
+                Some(_) if force == Overwrite::Never => bail!(
                     "{} holds a different bootstrap kubeconfig; pass --force to replace it",
                     kept_path.display()
                 ),
@@ -81,11 +81,11 @@ pub fn choose(
 }
 
 /// Whether the kubeconfig a cluster snapshot gives must be stored: not when it is the kept
-/// one; refused when a different one is kept, unless `force`.
-pub fn store_built(snap: &Snapshot, built: &[u8], force: bool) -> Result<bool> {
+/// one; refused when a different one is kept, unless `force` allows it.
+pub fn store_built(snap: &Snapshot, built: &[u8], force: Overwrite) -> Result<bool> {
     match kept(snap)? {
         Some(k) if k == built => Ok(false),
-        Some(_) if !force => bail!(
+        Some(_) if force == Overwrite::Never => bail!(
             "{} holds a different bootstrap kubeconfig than the one the snapshot gives; pass --force to replace it",
             snap.dir.path(layout::BOOTSTRAP_KUBECONFIG).display()
         ),
@@ -106,9 +106,9 @@ pub fn stage(change: &mut Change<'_>, bytes: &[u8]) {
 /// OpenShift configs without a bootstrap kubeconfig: refused, since nodes booted from them
 /// never join (a pipeline must not go green on them), unless `--no-bootstrap-kubeconfig`
 /// says they are meant; then a warning.
-pub(super) fn missing(meant: bool) -> anyhow::Result<super::Note> {
+pub(super) fn missing(meant: NoKubeconfig) -> anyhow::Result<super::Note> {
     let why = "no bootstrap kubeconfig: nodes booted from these configs cannot send their CSR and will never join the cluster";
-    if !meant {
+    if meant == NoKubeconfig::Refuse {
         anyhow::bail!(
             "{why}. Pass --bootstrap-kubeconfig FILE ({}), or --no-bootstrap-kubeconfig if configs that cannot join are meant",
             crate::kubeconfig::HOW_TO_GET
@@ -117,4 +117,24 @@ pub(super) fn missing(meant: bool) -> anyhow::Result<super::Note> {
     Ok(super::Note::Warn(format!(
         "{why} (--no-bootstrap-kubeconfig); a later `mcsctl render --bootstrap-kubeconfig FILE` adds it"
     )))
+}
+
+/// Whether OpenShift configs without a bootstrap kubeconfig are refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoKubeconfig {
+    /// Refused: nodes booted from them never join.
+    Refuse,
+    /// `--no-bootstrap-kubeconfig`: meant (a test, a lab); a warning.
+    Meant,
+}
+
+impl NoKubeconfig {
+    /// `Meant` with `--no-bootstrap-kubeconfig`, else `Refuse`.
+    pub fn of(no_bootstrap_kubeconfig: bool) -> NoKubeconfig {
+        if no_bootstrap_kubeconfig {
+            NoKubeconfig::Meant
+        } else {
+            NoKubeconfig::Refuse
+        }
+    }
 }

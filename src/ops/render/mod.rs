@@ -16,7 +16,7 @@ use anyhow::{Context as _, Result, anyhow, bail};
 use serde::Serialize;
 use time::OffsetDateTime;
 
-use super::{Note, Outcome};
+use super::{Note, Outcome, Run};
 use crate::assets::layout::{self, PRE_APPROVAL, RENDERED};
 use crate::assets::{Change, Overwrite, SECRET_MODE};
 use crate::ignition::SpecVersion;
@@ -27,7 +27,9 @@ use crate::ignition::render::secrets::Finding;
 use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, payload};
 use crate::ignition::spec::Spec;
 use crate::model::Snapshot;
+pub use compare::Losses;
 use kubeconfig::KubeconfigReport;
+pub use kubeconfig::NoKubeconfig;
 use report::{Credential, MachineReport, PoolReport};
 
 /// What `render` was asked for, besides its source.
@@ -40,15 +42,15 @@ pub struct RenderInputs<'a> {
     pub bootstrap_kubeconfig: Option<(Vec<u8>, String)>,
     /// `--no-bootstrap-kubeconfig`: OpenShift configs without one are meant (a test, a lab);
     /// without it they are refused, since nodes booted from them never join.
-    pub without_kubeconfig: bool,
+    pub without_kubeconfig: NoKubeconfig,
     /// `--allow-sensitive`: paths the pre-approval set may carry.
     pub allow_sensitive: &'a [String],
-    /// Replace a different kept bootstrap kubeconfig.
-    pub force: bool,
-    /// Only report the difference.
-    pub dry_run: bool,
-    /// Render even when something the pools serve would disappear.
-    pub replace: bool,
+    /// Replace a different kept bootstrap kubeconfig (`--force`).
+    pub force: Overwrite,
+    /// Only report the difference (`--dry-run`).
+    pub run: Run,
+    /// Render even when something the pools serve would disappear (`--replace`).
+    pub replace: Losses,
     /// A ControllerConfig for `--machine-configs` (its images, CAs and release version) and
     /// the input it came from.
     pub controller: Option<(render::Cluster, String)>,
@@ -285,7 +287,7 @@ pub fn cluster<'s>(
         new.push(whole_pool(report, body));
     }
     // Checked only when there is something to write: --dry-run reports the difference alone.
-    let store = if inputs.dry_run {
+    let store = if inputs.run == Run::DryRun {
         false
     } else {
         kubeconfig::store_built(snap, &served.kubeconfig, inputs.force)?
@@ -413,7 +415,7 @@ fn finish<'s>(
         controller_config: done.controller_config,
         unserved: done.unserved,
     };
-    if inputs.dry_run {
+    if inputs.run == Run::DryRun {
         return Ok(Outcome {
             change: None,
             report: report(Vec::new(), Some(diffs)),

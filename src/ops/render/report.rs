@@ -162,8 +162,18 @@ pub(super) fn shorten(names: &[String], all: bool) -> String {
     )
 }
 
-/// The text form; `all` lists every MachineConfig name (`-v`).
-pub fn text(report: &super::RenderReport, all: bool) -> String {
+/// How many MachineConfig names the text form lists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Names {
+    /// The first few, a count, the last few.
+    Short,
+    /// `-v`: every one.
+    All,
+}
+
+/// The text form; [`Names::All`] lists every MachineConfig name (`-v`).
+pub fn text(report: &super::RenderReport, names: Names) -> String {
+    let all = names == Names::All;
     let mut out = String::new();
     for r in &report.pools {
         out.push_str(&format!(

@@ -21,7 +21,8 @@ fn promote(lab: &Lab, force: bool, at: time::OffsetDateTime) -> Result<ca::CaRep
 }
 
 fn retire(lab: &Lab, at: time::OffsetDateTime) -> Result<ca::CaReport, String> {
-    lab.apply(|s| phases::retire(s, false, at)).map(|r| r.0)
+    lab.apply(|s| phases::retire(s, phases::Retired::Keep, at))
+        .map(|r| r.0)
 }
 
 fn bundle_len(lab: &Lab) -> usize {

@@ -45,7 +45,7 @@ fn lab() -> Lab {
             ttl: None,
             uses: Some(1),
             force: false,
-            new_pool: false,
+            new_pool: crate::model::NewPool::Refuse,
         })
         .collect();
     lab.apply(|s| machine::add(s, &ms, t0())).unwrap();

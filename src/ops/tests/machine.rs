@@ -14,7 +14,7 @@ fn machine(name: &str, pool: &str) -> AddInputs {
         ttl: None,
         uses: Some(1),
         force: false,
-        new_pool: false,
+        new_pool: crate::model::NewPool::Refuse,
     }
 }
 

@@ -12,7 +12,7 @@ fn inputs(pool: &str) -> PointerInputs {
         spec_version: None,
         transport: None,
         base64: false,
-        new_pool: false,
+        new_pool: crate::model::NewPool::Refuse,
         force: true,
         dest: Dest::Dir,
     }
@@ -52,7 +52,7 @@ fn a_new_pool_gets_its_own_token_and_a_url_is_remembered() {
     let e = write(&lab, &inputs("infra")).map(|_| ()).unwrap_err();
     assert!(e.starts_with("pool infra is not a pool of"), "{e}");
     let mut i = inputs("infra");
-    i.new_pool = true;
+    i.new_pool = crate::model::NewPool::Allow;
     i.url = Some("https://lb.example.com:22623/config/infra".into());
     let (r, notes) = write(&lab, &i).unwrap();
     assert_eq!(r.source, "https://lb.example.com:22623/config/infra");

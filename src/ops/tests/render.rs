@@ -4,10 +4,12 @@
 use serde_json::{Value, json};
 
 use super::{Lab, said, t0};
+use crate::assets::Overwrite;
 use crate::ignition::render::machineconfig::{Read, Strictness, read};
 use crate::ignition::render::{Cluster, Flavour, controller};
 use crate::kube::Located;
-use crate::ops::render::{RenderInputs, RenderReport, machine_configs};
+use crate::ops::Run;
+use crate::ops::render::{Losses, NoKubeconfig, RenderInputs, RenderReport, machine_configs};
 
 fn mc(name: &str, role: Option<&str>, spec: Value) -> Value {
     let mut o = json!({"apiVersion": "machineconfiguration.openshift.io/v1", "kind": "MachineConfig",
@@ -33,11 +35,11 @@ fn inputs(flavour: Flavour) -> RenderInputs<'static> {
         flavour,
         version: None,
         bootstrap_kubeconfig: None,
-        without_kubeconfig: true,
+        without_kubeconfig: NoKubeconfig::Meant,
         allow_sensitive: &[],
-        force: false,
-        dry_run: false,
-        replace: false,
+        force: Overwrite::Never,
+        run: Run::Write,
+        replace: Losses::Refuse,
         controller: None,
         current: None,
         allow_irreconcilable: Vec::new(),
@@ -161,12 +163,12 @@ fn a_render_that_would_take_a_file_away_is_refused_unless_replace() {
     assert_eq!(lab.read("rendered/worker.ign"), before, "nothing written");
     // A dry run reports the difference and writes nothing either.
     let mut dry = inputs(Flavour::CoreOs);
-    dry.dry_run = true;
+    dry.run = Run::DryRun;
     let (report, _) = render(&lab, &one, dry).unwrap();
     assert!(report.dry_run.is_some() && report.pools.is_empty());
     assert_eq!(lab.read("rendered/worker.ign"), before);
     let mut replace = inputs(Flavour::CoreOs);
-    replace.replace = true;
+    replace.replace = Losses::Accept;
     render(&lab, &one, replace).unwrap();
     assert_ne!(lab.read("rendered/worker.ign"), before);
 }
@@ -190,7 +192,7 @@ fn generated_machine_configs_take_the_controller_configs_images() {
     let cluster: Cluster = controller::cluster(&cc, "cc.yaml").unwrap();
     let mut with = inputs(Flavour::OpenShift);
     with.controller = Some((cluster, "cc.yaml".into()));
-    with.replace = true;
+    with.replace = Losses::Accept;
     let (report, notes) = render(&lab, &r, with).unwrap();
     assert_eq!(
         report.pools[0].machine.as_ref().unwrap().os_image_url,

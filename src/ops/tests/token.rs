@@ -4,6 +4,7 @@
 use time::Duration;
 
 use super::{DAY, Lab, said, t0};
+use crate::ops::Run;
 use crate::ops::token::{self, CreateInputs};
 
 fn create(
@@ -17,7 +18,7 @@ fn create(
         ttl,
         description: None,
         print_pointer: false,
-        new_pool,
+        new_pool: crate::model::NewPool::of(new_pool),
     };
     lab.apply(|s| token::create(s, inputs, t0()))
         .map(|(c, notes)| (c.token.id.clone(), said(&notes)))
@@ -153,7 +154,7 @@ fn prune_removes_what_cannot_be_used_and_a_dry_run_nothing() {
     let (kept, _) = create(&lab, &["worker"], None, false).unwrap();
     lab.apply(|s| token::revoke(s, &revoked, t0())).unwrap();
     let later = t0() + DAY;
-    let (r, _) = lab.apply(|s| token::prune(s, true, later)).unwrap();
+    let (r, _) = lab.apply(|s| token::prune(s, Run::DryRun, later)).unwrap();
     let mut gone: Vec<&str> = r.gone.iter().map(|g| g.id.as_str()).collect();
     gone.sort_unstable();
     let mut want = vec![short.as_str(), revoked.as_str()];
@@ -164,7 +165,7 @@ fn prune_removes_what_cannot_be_used_and_a_dry_run_nothing() {
         "expired",
         "the dry run removed nothing"
     );
-    lab.apply(|s| token::prune(s, false, later)).unwrap();
+    lab.apply(|s| token::prune(s, Run::Write, later)).unwrap();
     assert_eq!(state_of(&lab, &short, later), "gone");
     assert_eq!(state_of(&lab, &revoked, later), "gone");
     assert_eq!(state_of(&lab, &kept, later), "active");

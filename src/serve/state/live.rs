@@ -464,7 +464,7 @@ mod tests {
             ttl: None,
             description: None,
             print_pointer: false,
-            new_pool: false,
+            new_pool: crate::model::NewPool::Refuse,
         };
         lab.apply(|s| token::create(s, inputs, t0())).unwrap();
         let (third, o) = loader.reload(&second, t0());
