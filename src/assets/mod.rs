@@ -3,9 +3,9 @@
 
 pub mod change;
 pub mod custody;
-mod image;
 pub mod interrupt;
 mod journal;
+mod on_disk;
 mod read;
 mod recover;
 mod write;
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 pub use change::Change;
-pub use image::{Image, PointerFile};
+pub use on_disk::{Image, PointerFile};
 pub use read::{
     DEFAULT_MAX_INPUT, Depth, input_files, max_input, parse_file, read_bounded, read_file,
     read_input, read_input_text, read_stdin, read_text, read_texts, set_max_input,
