@@ -130,14 +130,14 @@ pub fn build(i: &Inputs, deploy: Option<&Deployment>) -> Vec<Manifest> {
     out
 }
 
-/// The token Secret (seed 004's machineconfig-auth) and each pool's user-data Secret with its
+/// The token Secret (machineconfig-auth, as the "mco-auth-token" enhancement (openshift/enhancements) names it) and each pool's user-data Secret with its
 /// pointer config.
 fn credentials(i: &Inputs) -> Vec<Manifest> {
     let mut out = Vec::new();
     if let Some(tokens) = &i.tokens_json {
         let mut data = BTreeMap::from([("tokens.json".to_string(), tokens.clone())]);
         if let Some(t) = &i.current_token {
-            // The key seed 004 names (`oc create secret generic machineconfig-auth --from-file=token`).
+            // The key the "mco-auth-token" enhancement (openshift/enhancements) names (`oc create secret generic machineconfig-auth --from-file=token`).
             data.insert("token".into(), t.as_bytes().to_vec());
         }
         out.push(Manifest {

@@ -138,7 +138,7 @@ fn one_ledger(snap: &Snapshot, d: &Deployment, now: OffsetDateTime) -> Result<()
 }
 
 /// The tokens that may still fetch (revoked and expired ones never leave the asset
-/// directory), and seed 004's single `token` key: the worker pool's token, else the first
+/// directory), and the single `token` key of the "mco-auth-token" enhancement (openshift/enhancements): the worker pool's token, else the first
 /// pool's.
 fn tokens(
     snap: &Snapshot,

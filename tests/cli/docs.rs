@@ -260,3 +260,66 @@ fn the_event_table_is_the_event_enum() {
         "docs/serve.md's events table is stale: UPDATE_GOLDEN=1 cargo nextest run -E 'test(the_event_table)'"
     );
 }
+
+/// What a user reads names nothing they cannot open: not the domain documents the project was
+/// started from ("seed 002"), not the development tree beside the repository. Public sources
+/// are named by their titles instead (the "Securing the Machine Config Server" enhancement).
+#[test]
+fn nothing_a_user_reads_names_a_document_outside_the_repository() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let outside =
+        regex::Regex::new(r"(?i)\bseeds? ?0\d\d\b|\.\./shared|\bDESIGN\.md\b|\brealworld/")
+            .unwrap();
+    let mut texts: Vec<(String, String)> = Vec::new();
+    fn help(cmd: &mut clap::Command, path: String, out: &mut Vec<(String, String)>) {
+        out.push((
+            format!("mcsctl {path} --help"),
+            cmd.render_long_help().to_string(),
+        ));
+        for s in cmd.get_subcommands_mut() {
+            let name = format!("{path} {}", s.get_name()).trim().to_string();
+            help(s, name, out);
+        }
+    }
+    help(&mut mcsctl::cmd::Cli::command(), String::new(), &mut texts);
+    fn files(d: &Path, out: &mut Vec<(String, String)>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                files(&p, out);
+            } else if let Ok(t) = std::fs::read_to_string(&p) {
+                out.push((p.display().to_string(), t));
+            }
+        }
+    }
+    for d in ["docs", "man", "completions", "tests/golden"] {
+        files(&root.join(d), &mut texts);
+    }
+    texts.push((
+        "README.md".into(),
+        std::fs::read_to_string(root.join("README.md")).unwrap(),
+    ));
+    // The program's own strings: every literal in src/ (messages, reports, help).
+    let mut src = Vec::new();
+    files(&root.join("src"), &mut src);
+    let literal = regex::Regex::new(r#""(?:[^"\\]|\\.)*""#).unwrap();
+    for (p, t) in src {
+        for m in literal.find_iter(&t) {
+            texts.push((p.clone(), m.as_str().to_string()));
+        }
+    }
+    assert!(texts.len() > 500, "only {} texts read", texts.len());
+    let found: Vec<String> = texts
+        .iter()
+        .flat_map(|(name, t)| {
+            outside
+                .find_iter(t)
+                .map(move |m| format!("{name}: {}", m.as_str()))
+        })
+        .collect();
+    assert!(
+        found.is_empty(),
+        "names a document outside the repository:\n{}",
+        found.join("\n")
+    );
+}

@@ -49,7 +49,7 @@ fn the_worker_fixture_follows_the_mco_rules() {
         "{out}"
     );
     assert!(
-        out.contains("credentials:  /etc/kubernetes/kubeconfig (bootstrap kubeconfig), /var/lib/kubelet/config.json (pull secret, from 00-worker) (expected, seed 002)"),
+        out.contains("credentials:  /etc/kubernetes/kubeconfig (bootstrap kubeconfig), /var/lib/kubelet/config.json (pull secret, from 00-worker) (expected before node approval)"),
         "{out}"
     );
     assert!(out.contains("pre-approval: 00-worker (1 of 5)"), "{out}");

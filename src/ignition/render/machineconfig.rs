@@ -64,7 +64,8 @@ pub const SUPPORTED_EXTENSIONS: [&str; 7] = [
     "sysstat",
 ];
 
-/// Every field of `MachineConfigSpec` (openshift/api), plus seed 002's `neededBeforeNodeApproved`.
+/// Every field of `MachineConfigSpec` (openshift/api), plus `neededBeforeNodeApproved` of
+/// the "Securing the Machine Config Server" enhancement (openshift/enhancements).
 const SPEC_FIELDS: [&str; 8] = [
     "config",
     "kernelArguments",

@@ -2,7 +2,7 @@
 //! `openshift`, the MCS payload (the MCO's render: its merge rules, the rendered
 //! MachineConfig named by the MCO's hash, and what the MCS appends per request), and `coreos`,
 //! plain Ignition for fleets without a machine-config daemon. Each pool also gets the
-//! pre-approval subset of seed 002 (`spec.neededBeforeNodeApproved`), which is served without
+//! pre-approval subset of the "Securing the Machine Config Server" enhancement (openshift/enhancements) (`spec.neededBeforeNodeApproved`), which is served without
 //! authentication and so is scanned for secrets by the caller.
 
 pub mod cluster;

@@ -31,7 +31,7 @@ pub struct PoolReport {
     pub pre_approval: Vec<String>,
     /// The pre-approval config's rendered name.
     pub pre_approval_name: Option<String>,
-    /// Credentials the pre-approval set carries, as seed 002 expects.
+    /// Credentials the pre-approval set carries, as the "Securing the Machine Config Server" enhancement (openshift/enhancements) expects.
     pub pre_approval_credentials: Vec<Credential>,
     /// Files written, relative to the asset directory.
     pub files: Vec<String>,
@@ -225,7 +225,7 @@ pub fn text(report: &super::RenderReport, names: Names) -> String {
                 })
                 .collect();
             out.push_str(&format!(
-                "  credentials:  {} (expected, seed 002)\n",
+                "  credentials:  {} (expected before node approval)\n",
                 list.join(", ")
             ));
         }
@@ -244,7 +244,7 @@ pub fn text(report: &super::RenderReport, names: Names) -> String {
     out
 }
 
-/// The credentials the pre-approval set carries as expected (seed 002); the findings that
+/// The credentials the pre-approval set carries as expected (the "Securing the Machine Config Server" enhancement (openshift/enhancements)); the findings that
 /// are not expected go to `refused`.
 pub(super) fn credentials(
     r: &crate::ignition::render::Rendered,

@@ -38,7 +38,7 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// Whether seed 002 expects this credential in the pre-approval set: the pull secret at
+    /// Whether the "Securing the Machine Config Server" enhancement (openshift/enhancements) expects this credential in the pre-approval set: the pull secret at
     /// the kubelet's path, or a kubeconfig at the bootstrap kubeconfig's path.
     pub fn expected(&self) -> bool {
         (self.path == PULL_SECRET_PATH && self.kind == PULL_SECRET)
