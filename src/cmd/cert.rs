@@ -41,7 +41,7 @@ pub struct CertIssueArgs {
     #[arg(long)]
     pub replace_sans: bool,
 
-    /// Key algorithm of the serving key (default: the one recorded in mcsctl.json).
+    /// Key algorithm of the serving key (default: the one recorded in mcsctl.json, else the CA's).
     #[arg(long, value_enum, value_name = "ALGORITHM")]
     pub key_algorithm: Option<KeyAlgorithm>,
 

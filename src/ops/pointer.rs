@@ -96,7 +96,7 @@ pub fn pointer<'s>(
     }
     let bundle = snap.bundle()?;
     let mut store = snap.tokens.clone();
-    let (token, created) = pool_token(snap, &mut store, pool, transport, now)?;
+    let (token, created) = pool_token(&mut store, pool, transport, now)?;
     let bearer = token.as_ref().map(Token::bearer);
     let mut bytes = pointer::build(&PointerSpec {
         version,
@@ -179,10 +179,9 @@ fn settings(
     let transport = match (inputs.transport, cfg) {
         (Some(t), _) => t,
         (None, Some(c)) => c.token_transport,
-        (None, None) if snap.tokens.is_some() => {
-            crate::model::config::token_transport(None, version)
-        }
-        (None, None) => Transport::None,
+        // A directory built step by step (`ca create`, `cert issue`) gets a token as one made
+        // by `init` does: serve asks for one unless told `--auth none`.
+        (None, None) => crate::model::config::token_transport(None, version),
     };
     if transport == Transport::Header && !version.has_http_headers() {
         return Err(usage(
@@ -212,7 +211,6 @@ fn settings(
 /// The pool's current token; a pool without one gets its own, scoped to it alone (its id is
 /// the second value).
 fn pool_token(
-    snap: &Snapshot,
     store: &mut Option<TokenStore>,
     pool: &str,
     transport: Transport,
@@ -221,12 +219,7 @@ fn pool_token(
     if transport == Transport::None {
         return Ok((None, None));
     }
-    let Some(s) = store else {
-        bail!(
-            "{} does not exist; run `mcsctl token create` or pass --token-transport none",
-            snap.dir.path(layout::TOKENS).display()
-        );
-    };
+    let s = store.get_or_insert_with(TokenStore::new);
     if let Some(t) = s.current_for(pool, now) {
         return Ok((Some(t.clone()), None));
     }

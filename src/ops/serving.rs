@@ -187,10 +187,13 @@ pub fn issue<'s>(
     }
     let ca = snap.cas.signing(dir)?;
     let sans = must_cover(snap, i.replace_sans, i.extra.clone())?;
-    let alg = match (i.key_algorithm, &snap.config) {
-        (Some(a), _) => a,
-        (None, Some(c)) => c.key_algorithm,
-        (None, None) => KeyAlgorithm::EcdsaP256,
+    // Unless told, the directory's recorded algorithm; in a directory built step by step
+    // (`ca create`, no `init`), the signing CA's own, so a P-384 CA gets a P-384 serving key.
+    let (alg, from) = match (i.key_algorithm, &snap.config, ca.cert.algorithm) {
+        (Some(a), _, _) => (a, "from --key-algorithm"),
+        (None, Some(c), _) => (c.key_algorithm, "from mcsctl.json"),
+        (None, None, Some(a)) => (a, "the CA's"),
+        (None, None, None) => (KeyAlgorithm::EcdsaP256, "the default"),
     };
     let why = format!(
         "names {} (api-int and the URLs from mcsctl.json, {}then --san); key {} ({})",
@@ -204,11 +207,7 @@ pub fn issue<'s>(
             "the current certificate's, "
         },
         alg.name(),
-        if i.key_algorithm.is_some() {
-            "from --key-algorithm"
-        } else {
-            "from mcsctl.json"
-        }
+        from
     );
     let key = keys(alg, "serving")?;
     let issued = issue_serving(&ca, &key, &sans, i.validity, now)?;

@@ -7,6 +7,8 @@ use anyhow::{Result, anyhow, bail};
 use x509_parser::extensions::{GeneralName, ParsedExtension};
 use x509_parser::prelude::{FromDer, X509Certificate};
 use x509_parser::public_key::PublicKey;
+
+use crate::pki::keys::KeyAlgorithm;
 use x509_parser::x509::SubjectPublicKeyInfo;
 
 use super::{pem_blocks, sha256_fingerprint};
@@ -49,6 +51,8 @@ pub struct CertInfo {
     pub server_auth: bool,
     /// Key type and size, e.g. `ECDSA P-256`, `RSA 2048`, `Ed25519`.
     pub key: String,
+    /// The key's algorithm when mcsctl can make keys of it (not P-521, not RSA 1024).
+    pub algorithm: Option<KeyAlgorithm>,
     /// SubjectPublicKeyInfo DER.
     pub spki: Vec<u8>,
     /// SHA-256 fingerprint of the DER.
@@ -110,7 +114,8 @@ impl CertInfo {
             emails: sans.emails,
             uris: sans.uris,
             server_auth,
-            key: describe_key(x.public_key()),
+            key: describe_key(x.public_key()).0,
+            algorithm: describe_key(x.public_key()).1,
             spki: x.public_key().raw.to_vec(),
             fingerprint: sha256_fingerprint(der),
             subject_key_id,
@@ -328,16 +333,26 @@ pub fn lifetime_used(cert: &CertInfo, now: i64) -> f64 {
     ((now - cert.not_before).max(0) as f64) / life
 }
 
-fn describe_key(spki: &SubjectPublicKeyInfo<'_>) -> String {
+/// The key as printed, and as one of the algorithms mcsctl generates.
+fn describe_key(spki: &SubjectPublicKeyInfo<'_>) -> (String, Option<KeyAlgorithm>) {
     const ED25519: &str = "1.3.101.112";
     const P256: &str = "1.2.840.10045.3.1.7";
     const P384: &str = "1.3.132.0.34";
     const P521: &str = "1.3.132.0.35";
     if spki.algorithm.algorithm.to_id_string() == ED25519 {
-        return "Ed25519".into();
+        return ("Ed25519".into(), Some(KeyAlgorithm::Ed25519));
     }
     match spki.parsed() {
-        Ok(PublicKey::RSA(rsa)) => format!("RSA {}", rsa.key_size()),
+        Ok(PublicKey::RSA(rsa)) => {
+            let bits = rsa.key_size();
+            let alg = match bits {
+                2048 => Some(KeyAlgorithm::Rsa2048),
+                3072 => Some(KeyAlgorithm::Rsa3072),
+                4096 => Some(KeyAlgorithm::Rsa4096),
+                _ => None,
+            };
+            (format!("RSA {bits}"), alg)
+        }
         Ok(PublicKey::EC(_)) => {
             let curve = spki
                 .algorithm
@@ -347,13 +362,16 @@ fn describe_key(spki: &SubjectPublicKeyInfo<'_>) -> String {
                 .map(|o| o.to_id_string())
                 .unwrap_or_default();
             match curve.as_str() {
-                P256 => "ECDSA P-256".into(),
-                P384 => "ECDSA P-384".into(),
-                P521 => "ECDSA P-521".into(),
-                other => format!("ECDSA {other}"),
+                P256 => ("ECDSA P-256".into(), Some(KeyAlgorithm::EcdsaP256)),
+                P384 => ("ECDSA P-384".into(), Some(KeyAlgorithm::EcdsaP384)),
+                P521 => ("ECDSA P-521".into(), None),
+                other => (format!("ECDSA {other}"), None),
             }
         }
-        _ => format!("unknown ({})", spki.algorithm.algorithm.to_id_string()),
+        _ => (
+            format!("unknown ({})", spki.algorithm.algorithm.to_id_string()),
+            None,
+        ),
     }
 }
 

@@ -571,3 +571,106 @@ fn step_by_step_without_init() {
         assert!(ok_, "{out}");
     }
 }
+
+/// A directory built step by step agrees with one `init` makes: the serving key takes the CA's
+/// algorithm (a P-384 CA does not sign a P-256 serving key unless told), and `pointer` gives a
+/// pool without a token its own, in a 0600 pointer config, as `init`'s directories do.
+#[test]
+fn a_directory_built_step_by_step_gets_the_cas_algorithm_and_a_token() {
+    let d = tempfile::tempdir().unwrap();
+    let cwd = d.path();
+    ok(
+        cwd,
+        &[
+            "--dir",
+            "step",
+            "ca",
+            "create",
+            "--key-algorithm",
+            "ecdsa-p384",
+            "-q",
+        ],
+    );
+    let out = ok(
+        cwd,
+        &["--dir", "step", "cert", "issue", "--san", "127.0.0.1", "-v"],
+    );
+    assert!(out.contains("ECDSA P-384"), "{out}");
+    let step = cwd.join("step");
+    let leaf_der = parse(&step.join("tls/mcs.crt"));
+    let (_, leaf) = X509Certificate::from_der(&leaf_der).unwrap();
+    let curve = leaf
+        .public_key()
+        .algorithm
+        .parameters
+        .as_ref()
+        .unwrap()
+        .as_oid()
+        .unwrap();
+    assert_eq!(
+        curve.to_id_string(),
+        "1.3.132.0.34",
+        "the serving key is not P-384"
+    );
+    // Told otherwise, it is what it was told.
+    ok(
+        cwd,
+        &[
+            "--dir",
+            "step",
+            "cert",
+            "issue",
+            "--san",
+            "127.0.0.1",
+            "--force",
+            "--key-algorithm",
+            "ecdsa-p256",
+            "-q",
+        ],
+    );
+    let (_, leaf) = X509Certificate::from_der(&parse(&step.join("tls/mcs.crt")))
+        .map(|(r, c)| {
+            (
+                r,
+                c.public_key()
+                    .algorithm
+                    .parameters
+                    .as_ref()
+                    .unwrap()
+                    .as_oid()
+                    .unwrap()
+                    .to_id_string(),
+            )
+        })
+        .unwrap();
+    assert_eq!(leaf, "1.2.840.10045.3.1.7");
+
+    let (code, out, err) = run(
+        cwd,
+        &[
+            "--dir",
+            "step",
+            "pointer",
+            "--pool",
+            "worker",
+            "--url",
+            "https://127.0.0.1:22623/config/worker",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("token ") && out.contains("mode 0600"), "{out}");
+    assert!(
+        err.contains("a new token") && err.contains("for pool worker"),
+        "{err}"
+    );
+    assert_eq!(mode(&step.join("worker.ign")), 0o600);
+    let pointer: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(step.join("worker.ign")).unwrap()).unwrap();
+    let headers = &pointer["ignition"]["config"]["merge"][0]["httpHeaders"];
+    assert!(
+        headers[0]["value"].as_str().unwrap().starts_with("Bearer "),
+        "{pointer}"
+    );
+    let listed = ok(cwd, &["--dir", "step", "token", "list"]);
+    assert!(listed.contains("worker"), "{listed}");
+}
