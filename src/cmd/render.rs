@@ -199,11 +199,12 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
     } else {
         exit::ERROR
     };
+    // A dry run warns as the real run would (a typo'd role, a pool nothing boots from).
+    super::print_notes(ui, &notes);
     if let Some(diffs) = &report.dry_run {
         print_dry_run(ui, diffs)?;
         return Ok(code);
     }
-    super::print_notes(ui, &notes);
     if ui.structured() {
         ui.out_json(&report)?;
     } else {

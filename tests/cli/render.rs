@@ -842,3 +842,78 @@ fn machine_configs_as_json_documents_in_a_yaml_stream_render() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.contains("merge order:  50-a, 60-b"), "{out}");
 }
+
+/// `--dry-run` warns exactly as the real run does: the same stderr, word for word, for a
+/// typo'd role; and where the real run refuses, the dry run shows the difference and says the
+/// render would be refused, with the refusal's words.
+#[test]
+fn a_dry_run_warns_as_the_real_run_does() {
+    let d = demo(&[]);
+    let mc = |name: &str, role: &str, path: &str| {
+        format!(
+            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: {role}\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      files:\n      - path: {path}\n        contents:\n          source: data:,hello\n        mode: 420\n"
+        )
+    };
+    std::fs::write(
+        d.path().join("typo.yaml"),
+        mc("50-wroker-motd", "wroker", "/etc/motd"),
+    )
+    .unwrap();
+    let args = [
+        "render",
+        "--machine-configs",
+        "typo.yaml",
+        "--no-bootstrap-kubeconfig",
+    ];
+    let (code, _, dry_err) = run(d.path(), &[&args[..], &["--dry-run"]].concat());
+    assert_eq!(code, 0, "{dry_err}");
+    assert!(
+        dry_err.contains("warning: pool wroker is new (did you mean worker?)"),
+        "{dry_err}"
+    );
+    assert!(!d.path().join("mcs-assets/rendered/wroker.ign").exists());
+    let (code, _, real_err) = run(d.path(), &args);
+    assert_eq!(code, 0, "{real_err}");
+    assert_eq!(dry_err, real_err);
+
+    // A render that would take a file away: the real run refuses, the dry run says so.
+    std::fs::write(
+        d.path().join("w.yaml"),
+        mc("50-worker-motd", "worker", "/etc/motd"),
+    )
+    .unwrap();
+    ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "w.yaml",
+            "--no-bootstrap-kubeconfig",
+            "-q",
+        ],
+    );
+    std::fs::write(
+        d.path().join("w2.yaml"),
+        mc("50-worker-motd", "worker", "/etc/motd2"),
+    )
+    .unwrap();
+    let args = [
+        "render",
+        "--machine-configs",
+        "w2.yaml",
+        "--no-bootstrap-kubeconfig",
+    ];
+    let (code, out, err) = run(d.path(), &[&args[..], &["--dry-run"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("  - file /etc/motd\n  + file /etc/motd2\n"),
+        "{out}"
+    );
+    let (real_code, _, real) = run(d.path(), &args);
+    assert_eq!(real_code, 1);
+    let refusal = real.trim_end().strip_prefix("error: ").unwrap();
+    assert!(
+        err.contains(&format!("warning: the render would be refused: {refusal}")),
+        "{err}"
+    );
+}

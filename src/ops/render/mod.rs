@@ -415,14 +415,32 @@ fn finish<'s>(
         controller_config: done.controller_config,
         unserved: done.unserved,
     };
+    let pool_warnings: Vec<Note> = new
+        .iter()
+        .flat_map(|n| {
+            let r = &n.report;
+            r.warnings
+                .iter()
+                .map(|w| Note::Warn(format!("pool {}: {w}", r.pool)))
+        })
+        .collect();
+    let losses = compare::losses(&diffs, inputs.replace);
     if inputs.run == Run::DryRun {
+        // The warnings the real run gives, and its refusal as a warning: a dry run answers
+        // "what would happen", and a refusal is what would.
+        let mut notes = match losses {
+            Ok(n) => n,
+            Err(e) => vec![Note::Warn(format!("the render would be refused: {e:#}"))],
+        };
+        notes.extend(pool_warnings);
+        notes.extend(done.notes);
         return Ok(Outcome {
             change: None,
             report: report(Vec::new(), Some(diffs)),
-            notes: Vec::new(),
+            notes,
         });
     }
-    let mut notes = compare::losses(&diffs, inputs.replace)?;
+    let mut notes = losses?;
     let mut change = snap.change(done.command);
     if let Some(k) = &done.kubeconfig {
         kubeconfig::stage(&mut change, k);
@@ -441,13 +459,7 @@ fn finish<'s>(
             layout::CONFIG
         )));
     }
-    for r in new.iter().map(|n| &n.report) {
-        notes.extend(
-            r.warnings
-                .iter()
-                .map(|w| Note::Warn(format!("pool {}: {w}", r.pool))),
-        );
-    }
+    notes.extend(pool_warnings);
     notes.extend(done.notes);
     let pools = new.into_iter().map(|n| n.report).collect();
     Ok(Outcome {
