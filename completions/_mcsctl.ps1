@@ -257,7 +257,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
         }
         'mcsctl;cert;issue' {
             [CompletionResult]::new('--san', '--san', [CompletionResultType]::ParameterName, 'A subject alternative name (DNS name or IP) to add; repeatable. The certificate always names api-int and the hosts of the URLs in mcsctl.json, and keeps the current certificate''s names unless --replace-sans')
-            [CompletionResult]::new('--key-algorithm', '--key-algorithm', [CompletionResultType]::ParameterName, 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)')
+            [CompletionResult]::new('--key-algorithm', '--key-algorithm', [CompletionResultType]::ParameterName, 'Key algorithm of the serving key (default: the one recorded in mcsctl.json, else the CA''s)')
             [CompletionResult]::new('--validity', '--validity', [CompletionResultType]::ParameterName, 'Validity; never beyond the CA''s notAfter')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl')

@@ -238,7 +238,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         }
         &'mcsctl;cert;issue'= {
             cand --san 'A subject alternative name (DNS name or IP) to add; repeatable. The certificate always names api-int and the hosts of the URLs in mcsctl.json, and keeps the current certificate''s names unless --replace-sans'
-            cand --key-algorithm 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)'
+            cand --key-algorithm 'Key algorithm of the serving key (default: the one recorded in mcsctl.json, else the CA''s)'
             cand --validity 'Validity; never beyond the CA''s notAfter'
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand -o 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl'

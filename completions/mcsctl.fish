@@ -196,7 +196,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "renew" -d 'Renew the serving certificate: same CA, same SANs, new key'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l san -d 'A subject alternative name (DNS name or IP) to add; repeatable. The certificate always names api-int and the hosts of the URLs in mcsctl.json, and keeps the current certificate\'s names unless --replace-sans' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l key-algorithm -d 'Key algorithm of the serving key (default: the one recorded in mcsctl.json)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l key-algorithm -d 'Key algorithm of the serving key (default: the one recorded in mcsctl.json, else the CA\'s)' -r -f -a "ecdsa-p256\t'ECDSA on NIST P-256 with SHA-256'
 ecdsa-p384\t'ECDSA on NIST P-384 with SHA-384'
 ed25519\t'Ed25519'
 rsa-2048\t'RSA 2048-bit (what openshift-install uses)'
