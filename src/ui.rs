@@ -143,10 +143,24 @@ impl Ui {
     /// Writes text data to stdout, with controls and bidi characters from inputs escaped
     /// (JSON is written as serde_json escapes it).
     pub fn out(&self, text: impl AsRef<str>) -> Result<()> {
+        self.write_out(text.as_ref())
+    }
+
+    /// A report of what the command did (the files it wrote, what it rotated or removed) on
+    /// stdout; nothing with `-q`, which leaves data and errors: `--format json` gives the same
+    /// facts to scripts. Data (a token, a list, a pointer config to stdout) goes by [`Ui::out`].
+    pub fn report(&self, text: impl AsRef<str>) -> Result<()> {
+        if self.quiet {
+            return Ok(());
+        }
+        self.write_out(text.as_ref())
+    }
+
+    fn write_out(&self, text: &str) -> Result<()> {
         let text = if self.structured() {
-            std::borrow::Cow::Borrowed(text.as_ref())
+            std::borrow::Cow::Borrowed(text)
         } else {
-            crate::escape::text(text.as_ref(), self.color_out)
+            crate::escape::text(text, self.color_out)
         };
         let mut o = std::io::stdout().lock();
         o.write_all(text.as_bytes())?;

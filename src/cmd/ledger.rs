@@ -75,7 +75,7 @@ pub fn import(ui: &Ui, dir: &AssetDir, a: &LedgerImportArgs, now: OffsetDateTime
     if ui.structured() {
         ui.out_json(&done)?;
     } else {
-        ui.out(format!(
+        ui.report(format!(
             "{} {} of {} record(s) into {url} ({} there already); {} single-use token(s) {}\n",
             ui.did("imported", "dry run: would import"),
             done.added,

@@ -134,7 +134,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ManifestsArgs, now: OffsetDateTime) -> R
                 ]
             })
             .collect();
-        ui.out(crate::ui::table(&["FILE", "MODE", "KIND", "OBJECT"], &rows))?;
+        ui.report(crate::ui::table(&["FILE", "MODE", "KIND", "OBJECT"], &rows))?;
         if !ui.dry_run {
             ui.info(format!("apply with `oc apply -f {}` (Secrets hold keys and tokens: keep the directory private)", inputs.output.display()));
         }

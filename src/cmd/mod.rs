@@ -276,7 +276,7 @@ fn entry(c: &Command) -> Entry<'_> {
             e!("ledger import", a, ledger::import)
         }
         Command::Serve(a) => e!("serve", Some(&a.dir), writes "its access log as JSON lines",
-            move |_, dir, clock| serve::run(dir, a, clock)),
+            move |ui, dir, clock| serve::run(ui, dir, a, clock)),
         Command::Csr(Csr::Sign(a)) => e!("csr sign", Some(&a.dir), writes "a PEM certificate",
             move |ui, dir, clock| csr::sign(ui, dir, a, clock.now())),
         Command::Completions(a) => e!("completions", None, writes "a shell script",
@@ -457,9 +457,6 @@ pub(crate) fn keygen(ui: &Ui) -> impl Fn(KeyAlgorithm, &str) -> Result<KeyPair> 
 /// Prints the "wrote" table of a command; nothing with `-q` (the files are a report, not data:
 /// `--format json` gives them to scripts).
 pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result<()> {
-    if ui.quiet {
-        return Ok(());
-    }
     let heading = if ui.dry_run {
         "Dry run, nothing was written. It would write:"
     } else {
@@ -472,7 +469,7 @@ pub(crate) fn print_written(ui: &Ui, heading: &str, files: &[Written]) -> Result
             vec![w.path.clone(), mode, kind, w.facts()]
         })
         .collect();
-    ui.out(format!(
+    ui.report(format!(
         "{heading}\n{}",
         crate::ui::table(&["FILE", "MODE", "KIND", "DETAILS"], &rows)
     ))

@@ -101,7 +101,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
         ui.out_json(r)?;
     } else {
         let tok = token_text(ui, r);
-        ui.out(format!(
+        ui.report(format!(
             "{} {} ({}, spec {}, {tok}, mode {})\n  merge source: {}\n",
             ui.did("Wrote", "Would write"),
             r.path,

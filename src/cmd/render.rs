@@ -208,7 +208,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &RenderArgs, now: OffsetDateTime) -> Resu
     if ui.structured() {
         ui.out_json(&report)?;
     } else {
-        ui.out(report::text(
+        ui.report(report::text(
             &report,
             if ui.verbose {
                 report::Names::All

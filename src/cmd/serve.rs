@@ -4,7 +4,7 @@ use anyhow::Result;
 
 use crate::assets::AssetDir;
 use crate::cli::values;
-use crate::serve::Options;
+use crate::serve::{Banner, Options};
 use clap::Args;
 use std::net::SocketAddr;
 
@@ -12,6 +12,7 @@ use crate::cidr::Cidr;
 use crate::cli::DirArg;
 use crate::duration::Duration;
 use crate::model::config::AuthMode;
+use crate::ui::Ui;
 
 /// Arguments of `serve`.
 #[derive(Debug, Args)]
@@ -144,8 +145,13 @@ pub struct ServeArgs {
 }
 
 /// Runs `serve`.
-pub fn run(dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
+pub fn run(ui: &Ui, dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
     let opts = Options {
+        banner: if ui.quiet {
+            Banner::Quiet
+        } else {
+            Banner::Full
+        },
         dir: dir.clone(),
         metrics_listen: a.metrics_listen,
         ledger: a

@@ -262,7 +262,7 @@ pub fn rotate(ui: &Ui, dir: &AssetDir, a: &TokenRotateArgs, now: OffsetDateTime)
     for r in &report.rewritten {
         text.push_str(&format!("{}: {r}\n", ui.did("rewrote", "would rewrite")));
     }
-    ui.out(text)?;
+    ui.report(text)?;
     print_notes(ui, &out.notes);
     Ok(exit::OK)
 }
@@ -317,7 +317,7 @@ pub fn revoke(ui: &Ui, dir: &AssetDir, a: &TokenRevokeArgs, now: OffsetDateTime)
     if ui.structured() {
         ui.out_json(&out.report)?;
     } else {
-        ui.out(format!("revoked token {id}\n"))?;
+        ui.report(format!("revoked token {id}\n"))?;
     }
     Ok(exit::OK)
 }
@@ -341,7 +341,7 @@ pub fn prune(ui: &Ui, dir: &AssetDir, a: &TokenPruneArgs, now: OffsetDateTime) -
         for s in &p.gone {
             text.push_str(&format!("{verb} {} ({})\n", s.id, s.state));
         }
-        ui.out(text)?;
+        ui.report(text)?;
         ui.info(format!(
             "{} token(s) {}, {} kept{}",
             p.gone.len(),
@@ -373,7 +373,7 @@ pub fn publish(ui: &Ui, dir: &AssetDir, a: &TokenPublishArgs, now: OffsetDateTim
     if ui.structured() {
         ui.out_json(&serde_json::json!({"tokens": all, "live": live, "generation": generation}))?;
     } else {
-        ui.out(format!(
+        ui.report(format!(
             "published {all} token(s), {live} live, generation {generation}\n"
         ))?;
     }

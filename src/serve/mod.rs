@@ -66,6 +66,7 @@ use state::live::{Loader, State};
 use crate::assets::AssetDir;
 use crate::model::config::AuthMode;
 use conn::accept::{ConnOpts, accept_all};
+pub use log::banner::Banner;
 use log::banner::banner;
 use request::respond::{PANIC_LOG, install_panic_hook};
 use state::reload::reload_loop;
@@ -76,6 +77,8 @@ use state::shared::Shared;
 pub struct Options {
     /// The asset directory.
     pub dir: AssetDir,
+    /// How much of the start-up banner to print (`-q`: its warnings and `ready`).
+    pub banner: Banner,
     /// Where to answer `GET /metrics` (plain HTTP), if anywhere.
     pub metrics_listen: Option<SocketAddr>,
     /// This replica's ledger of machine-token fetches (its name is the replica's).

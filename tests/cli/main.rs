@@ -30,6 +30,7 @@ mod metrics;
 mod pki;
 mod pointer;
 mod publish;
+mod quiet;
 mod render;
 mod replicas;
 mod rotation;

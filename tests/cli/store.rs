@@ -15,7 +15,7 @@ use crate::support::{Https, Serve, machine_token, ok, run, token_for, tool};
 
 /// `n` distinct free loopback ports (all bound at once, then let go: the members bind them a
 /// moment later, and another process may take one first; see [`Etcd::start_with`]).
-fn free_ports(n: usize) -> Vec<u16> {
+pub(crate) fn free_ports(n: usize) -> Vec<u16> {
     let held: Vec<TcpListener> = (0..n)
         .map(|_| TcpListener::bind("127.0.0.1:0").unwrap())
         .collect();

@@ -9,7 +9,36 @@ use crate::serve::conn::proxy::Cidr;
 use crate::serve::state::live::State;
 use crate::serve::state::watched::Outcome;
 
+/// How much of the banner goes to stderr.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Banner {
+    /// Everything: addresses, fingerprints, pools, auth, limits, warnings, `ready`.
+    Full,
+    /// `-q`: the warnings and `ready` (the line scripts wait for).
+    Quiet,
+}
+
+/// The banner as `opts.banner` asks.
 pub(in crate::serve) fn banner(
+    opts: &Options,
+    state: &State,
+    outcome: &Outcome,
+    tls: &TcpListener,
+    plain: Option<&TcpListener>,
+    metrics: Option<&TcpListener>,
+) -> String {
+    let full = whole(opts, state, outcome, tls, plain, metrics);
+    match opts.banner {
+        Banner::Full => full,
+        Banner::Quiet => full
+            .lines()
+            .filter(|l| l.starts_with("WARNING: ") || *l == "ready")
+            .map(|l| format!("{l}\n"))
+            .collect(),
+    }
+}
+
+fn whole(
     opts: &Options,
     state: &State,
     outcome: &Outcome,
