@@ -737,6 +737,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
             [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
             [CompletionResult]::new('--store-insecure', '--store-insecure', [CompletionResultType]::ParameterName, 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused')
+            [CompletionResult]::new('--reload', '--reload', [CompletionResultType]::ParameterName, 'Do not serve: send SIGHUP to the serve(s) of --dir, found by the run/serve-PID.pid files each writes there, and exit (1 when none is running)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data and errors; no progress or next steps')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')

@@ -2390,7 +2390,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__serve)
-            opts="-q -v -h -V --log-format --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --store-grace --store-lease --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-q -v -h -V --log-format --metrics-listen --ledger --store --store-ca --store-cert --store-key --store-prefix --store-insecure --store-grace --store-lease --max-partial-fetches --listen --insecure-listen --auth --header-timeout --handshake-timeout --write-timeout --min-send-rate --connection-deadline --proxy-protocol-from --max-connections --max-connections-per-client --max-header-bytes --reload-interval --drain-timeout --max-failures --block-for --reload --dir --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

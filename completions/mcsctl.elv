@@ -685,6 +685,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
             cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
             cand --store-insecure 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
+            cand --reload 'Do not serve: send SIGHUP to the serve(s) of --dir, found by the run/serve-PID.pid files each writes there, and exit (1 when none is running)'
             cand -q 'Print only data and errors; no progress or next steps'
             cand --quiet 'Print only data and errors; no progress or next steps'
             cand -v 'Also print, on stderr, each file read and written and each decision taken'

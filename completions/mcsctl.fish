@@ -546,6 +546,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l block-for -d 'Ho
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload -d 'Do not serve: send SIGHUP to the serve(s) of --dir, found by the run/serve-PID.pid files each writes there, and exit (1 when none is running)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'

@@ -21,11 +21,11 @@ pub use change::Change;
 pub use on_disk::{Image, PointerFile};
 pub use read::{
     DEFAULT_MAX_INPUT, Depth, input_files, max_input, parse_file, read_bounded, read_file,
-    read_input, read_input_text, read_stdin, read_text, read_texts, set_max_input,
+    read_input, read_input_text, read_regular, read_stdin, read_text, read_texts, set_max_input,
 };
 pub use recover::{Recovered, leftovers};
 pub(crate) use write::write_atomic_quietly;
-pub use write::{check_write, create_output_dir, write_atomic};
+pub use write::{check_write, create_output_dir, ensure_private_dir, write_atomic};
 
 /// Relative paths inside the asset directory.
 pub mod layout {

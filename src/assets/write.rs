@@ -16,6 +16,19 @@ pub fn create_output_dir(path: &Path) -> Result<()> {
     fs::create_dir_all(path).with_context(|| format!("creating {}", path.display()))
 }
 
+/// A directory only its owner may enter (0700), made if missing and tightened if looser; its
+/// parent must exist.
+pub fn ensure_private_dir(path: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match fs::DirBuilder::new().mode(0o700).create(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && path.is_dir() => {}
+        Err(e) => return Err(e).with_context(|| format!("creating {}", path.display())),
+    }
+    fs::set_permissions(path, fs::Permissions::from_mode(0o700))
+        .with_context(|| format!("setting the mode of {}", path.display()))
+}
+
 /// Atomic write of one file outside a [`Change`] (an `--output` file, a man page): temporary
 /// file in the same directory created with `mode`, fsync, rename, fsync of the directory;
 /// creates the parent directory (0755).

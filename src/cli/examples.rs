@@ -129,7 +129,9 @@ mcsctl inspect --warn-within 30d -o json > inspect.json",
         "serve",
         "# Serve on any free port of this computer (the banner names it; 0.0.0.0:22623 by default),
 # with readable log lines even when piped
-mcsctl serve --listen 127.0.0.1:0 --log-format text",
+mcsctl serve --listen 127.0.0.1:0 --log-format text
+# From another shell: reload the serve(s) of this directory now, not at the next poll
+mcsctl serve --reload",
     ),
     (
         "doctor",

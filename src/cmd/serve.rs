@@ -139,6 +139,11 @@ pub struct ServeArgs {
     #[arg(long, default_value = "5m", value_name = "DUR", value_parser = values::duration)]
     pub block_for: Duration,
 
+    /// Do not serve: send SIGHUP to the serve(s) of --dir, found by the run/serve-PID.pid
+    /// files each writes there, and exit (1 when none is running).
+    #[arg(long)]
+    pub reload: bool,
+
     /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
@@ -146,6 +151,9 @@ pub struct ServeArgs {
 
 /// Runs `serve`.
 pub fn run(ui: &Ui, dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) -> Result<u8> {
+    if a.reload {
+        return reload(ui, dir);
+    }
     let opts = Options {
         banner: if ui.quiet {
             Banner::Quiet
@@ -188,4 +196,33 @@ pub fn run(ui: &Ui, dir: &AssetDir, a: &ServeArgs, clock: &crate::clock::Clock) 
         proxy_from: a.proxy_protocol_from.clone(),
     };
     crate::serve::run(opts)
+}
+
+/// `serve --reload`: SIGHUP to each serve of `dir` its pid files name, and to nothing else.
+fn reload(ui: &Ui, dir: &AssetDir) -> Result<u8> {
+    use crate::serve::state::pidfile::{Found, RUN, reload_all};
+    let mut reloaded = 0;
+    for f in reload_all(dir)? {
+        match f {
+            Found::Reloaded { pid, listen } => {
+                reloaded += 1;
+                ui.report(format!("reloaded serve {pid} (listening on {listen})\n"))?;
+            }
+            Found::Gone { pid } => ui.warn(format!(
+                "removed {RUN}/serve-{pid}.pid: serve {pid} is gone (killed without its shutdown)"
+            )),
+            Found::Reused { pid } => ui.warn(format!(
+                "removed {RUN}/serve-{pid}.pid: PID {pid} is another process now; not signalled"
+            )),
+            Found::Unreadable { file, why } => ui.warn(format!("{file}: {why}; left alone")),
+        }
+    }
+    if reloaded == 0 {
+        anyhow::bail!(
+            "no serve of {} is running: no {} names a live serve (a serve that cannot write there, in a pod say, reloads on SIGHUP and every --reload-interval)",
+            dir.root().display(),
+            dir.path(&format!("{RUN}/serve-*.pid")).display()
+        );
+    }
+    Ok(crate::exit::OK)
 }

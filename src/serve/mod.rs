@@ -194,6 +194,11 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let hup = signal(SignalKind::hangup()).context("installing the SIGHUP handler")?;
     let (stop_tx, stop_rx) = watch::channel(false);
     let (shared, store) = start_shared(&opts, state, &log, &stop_rx).await?;
+    // After the handlers: `serve --reload` finds this serve only once SIGHUP reloads it.
+    let bound = tls_listener.local_addr().unwrap_or(opts.listen);
+    let _pid = state::pidfile::PidFile::write(&opts.dir, bound)
+        .map_err(|e| log.event(Event::PidFile, &format!("{e:#}: `mcsctl serve --reload` will not find this serve; SIGHUP still reloads it")))
+        .ok();
     log.raw(banner(
         &opts,
         &shared.current(),

@@ -148,7 +148,8 @@ fn parses(line: &str) {
     }
 }
 
-/// A server's example: it starts, says `ready`, and stops cleanly on SIGTERM.
+/// A server's example: it starts, says `ready`, the example's other command lines run while
+/// it serves, and it stops cleanly on SIGTERM.
 fn run_server(lab: &Path, path: &str, script: &str) {
     let line = script
         .lines()
@@ -176,6 +177,21 @@ fn run_server(lab: &Path, path: &str, script: &str) {
             panic!("`{line}` never said ready:\n{text}");
         }
         std::thread::sleep(Duration::from_millis(20));
+    }
+    for other in script.lines().filter(|l| l.starts_with("mcsctl ")).skip(1) {
+        let out = Command::new("sh")
+            .args(["-c", other])
+            .current_dir(lab)
+            .env("PATH", path)
+            .env_remove("MCSCTL_DIR")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "`{other}` beside `{line}` failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
     let pid = child.id().to_string();
     assert!(

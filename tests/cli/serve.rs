@@ -996,3 +996,75 @@ fn a_config_of_long_files_goes_out_whole_at_every_spec() {
         assert_eq!(got["storage"]["files"][3]["filesystem"], "root");
     }
 }
+
+/// `serve --reload` reaches the serves of one directory and no other process: each serve
+/// writes run/serve-PID.pid (0600) in its asset directory and removes it when it stops; a
+/// file left by a serve killed with SIGKILL is removed, and nothing is signalled for it.
+#[test]
+fn serve_reload_signals_the_serves_of_its_directory_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let a = demo(&["--san", "127.0.0.1"]);
+    let b = demo(&["--san", "127.0.0.1"]);
+    render(
+        &a.path().join("mcs-assets"),
+        "worker",
+        r#"{"ignition":{"version":"3.2.0"}}"#,
+        None,
+    );
+    render(
+        &b.path().join("mcs-assets"),
+        "worker",
+        r#"{"ignition":{"version":"3.2.0"}}"#,
+        None,
+    );
+    let (code, _, err) = run(a.path(), &["serve", "--reload"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        err,
+        "error: no serve of mcs-assets is running: no mcs-assets/run/serve-*.pid names a live serve (a serve that cannot write there, in a pod say, reloads on SIGHUP and every --reload-interval)\n"
+    );
+    let mut sa = Serve::start(a.path(), &[]);
+    let sb = Serve::start(b.path(), &[]);
+    let file = a
+        .path()
+        .join(format!("mcs-assets/run/serve-{}.pid", sa.pid()));
+    assert_eq!(
+        std::fs::metadata(&file).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let out = ok(a.path(), &["serve", "--reload"]);
+    assert_eq!(
+        out,
+        format!("reloaded serve {} (listening on {})\n", sa.pid(), sa.addr)
+    );
+    assert!(
+        sa.wait_stderr("reloaded on SIGHUP", Duration::from_secs(10)),
+        "{}",
+        sa.stderr()
+    );
+    assert!(
+        !sb.stderr().contains("reloaded on SIGHUP"),
+        "{}",
+        sb.stderr()
+    );
+    // Stopped as it should be: its file goes with it.
+    sa.signal("TERM");
+    assert_eq!(sa.wait_exit(Duration::from_secs(30)), Some(0));
+    assert!(!file.exists());
+    // Killed: the file stays, and --reload removes it without signalling anything.
+    let mut sa = Serve::start(a.path(), &[]);
+    let pid = sa.pid();
+    let file = a.path().join(format!("mcs-assets/run/serve-{pid}.pid"));
+    sa.signal("KILL");
+    sa.wait_exit(Duration::from_secs(10));
+    assert!(file.exists());
+    let (code, _, err) = run(a.path(), &["serve", "--reload"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "warning: removed run/serve-{pid}.pid: serve {pid} is gone (killed without its shutdown)\n"
+        )),
+        "{err}"
+    );
+    assert!(!file.exists());
+}

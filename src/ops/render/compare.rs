@@ -63,6 +63,22 @@ pub fn diffs(dir: &AssetDir, new: &[New<'_>]) -> Result<Vec<PoolDiff>> {
     Ok(diffs)
 }
 
+/// A dry run's notes: the warnings the real run gives, and its refusal as a warning (a dry
+/// run answers "what would happen", and a refusal is what would).
+pub(super) fn as_dry_run(
+    losses: Result<Vec<Note>>,
+    pool_warnings: Vec<Note>,
+    done: Vec<Note>,
+) -> Vec<Note> {
+    let mut notes = match losses {
+        Ok(n) => n,
+        Err(e) => vec![Note::Warn(format!("the render would be refused: {e:#}"))],
+    };
+    notes.extend(pool_warnings);
+    notes.extend(done);
+    notes
+}
+
 /// Refuses a render that takes away what a pool serves now, unless `replace` accepts it;
 /// then each loss is a warning.
 pub fn losses(diffs: &[PoolDiff], replace: Losses) -> Result<Vec<Note>> {

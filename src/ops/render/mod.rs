@@ -415,25 +415,10 @@ fn finish<'s>(
         controller_config: done.controller_config,
         unserved: done.unserved,
     };
-    let pool_warnings: Vec<Note> = new
-        .iter()
-        .flat_map(|n| {
-            let r = &n.report;
-            r.warnings
-                .iter()
-                .map(|w| Note::Warn(format!("pool {}: {w}", r.pool)))
-        })
-        .collect();
+    let pool_warnings = report::warnings(new.iter().map(|n| &n.report));
     let losses = compare::losses(&diffs, inputs.replace);
     if inputs.run == Run::DryRun {
-        // The warnings the real run gives, and its refusal as a warning: a dry run answers
-        // "what would happen", and a refusal is what would.
-        let mut notes = match losses {
-            Ok(n) => n,
-            Err(e) => vec![Note::Warn(format!("the render would be refused: {e:#}"))],
-        };
-        notes.extend(pool_warnings);
-        notes.extend(done.notes);
+        let notes = compare::as_dry_run(losses, pool_warnings, done.notes);
         return Ok(Outcome {
             change: None,
             report: report(Vec::new(), Some(diffs)),

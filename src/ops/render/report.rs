@@ -171,6 +171,17 @@ pub enum Names {
     All,
 }
 
+/// Each pool's warnings, named by the pool.
+pub(super) fn warnings<'a>(pools: impl Iterator<Item = &'a PoolReport>) -> Vec<crate::ops::Note> {
+    pools
+        .flat_map(|r| {
+            r.warnings
+                .iter()
+                .map(|w| crate::ops::Note::Warn(format!("pool {}: {w}", r.pool)))
+        })
+        .collect()
+}
+
 /// The text form; [`Names::All`] lists every MachineConfig name (`-v`).
 pub fn text(report: &super::RenderReport, names: Names) -> String {
     let all = names == Names::All;

@@ -44,6 +44,8 @@ events! {
     Recovery = "recovery",
     /// Completing a killed command's change failed; the reload keeps what it can.
     RecoveryFailed = "recovery-failed",
+    /// The pid file (run/serve-PID.pid) could not be written: `mcsctl serve --reload` will not find this serve; SIGHUP still reloads it.
+    PidFile = "pid-file",
     /// --max-connections does not fit the open-file limit: serve takes fewer connections.
     OpenFileLimit = "open-file-limit",
     /// No token is live: every request for a full config gets 401.

@@ -4,6 +4,7 @@
 
 pub(crate) mod current;
 pub mod live;
+pub mod pidfile;
 pub(crate) mod published;
 pub(crate) mod reload;
 pub(crate) mod shared;
