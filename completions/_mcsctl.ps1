@@ -348,7 +348,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token; it becomes current (and goes into pointer configs) when none is')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token, the current one (carried by pointer configs) of each pool without one')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')
@@ -498,7 +498,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;token;help' {
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token; it becomes current (and goes into pointer configs) when none is')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token, the current one (carried by pointer configs) of each pool without one')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')
@@ -1056,7 +1056,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;token' {
-            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token; it becomes current (and goes into pointer configs) when none is')
+            [CompletionResult]::new('create', 'create', [CompletionResultType]::ParameterValue, 'Create a new token, the current one (carried by pointer configs) of each pool without one')
             [CompletionResult]::new('rotate', 'rotate', [CompletionResultType]::ParameterValue, 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List tokens (ids, states, expiry; never secrets)')
             [CompletionResult]::new('revoke', 'revoke', [CompletionResultType]::ParameterValue, 'Revoke a token by id')

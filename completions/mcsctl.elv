@@ -322,7 +322,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
-            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand create 'Create a new token, the current one (carried by pointer configs) of each pool without one'
             cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'
@@ -465,7 +465,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --version 'Print version'
         }
         &'mcsctl;token;help'= {
-            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand create 'Create a new token, the current one (carried by pointer configs) of each pool without one'
             cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'
@@ -974,7 +974,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;help;pointer'= {
         }
         &'mcsctl;help;token'= {
-            cand create 'Create a new token; it becomes current (and goes into pointer configs) when none is'
+            cand create 'Create a new token, the current one (carried by pointer configs) of each pool without one'
             cand rotate 'Make a new current token, keep the old one valid for --grace, rewrite every pointer config'
             cand list 'List tokens (ids, states, expiry; never secrets)'
             cand revoke 'Revoke a token by id'

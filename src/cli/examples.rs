@@ -182,15 +182,16 @@ pub fn of(path: &str) -> Option<&'static str> {
     EXAMPLES.iter().find(|(p, _)| *p == path).map(|(_, e)| *e)
 }
 
-/// The command definition with each command's examples at the end of its long help.
-pub fn attach(cmd: clap::Command) -> clap::Command {
-    attach_at(cmd, "")
+/// The command definition with each command's examples at the end of its long help, set out
+/// for help `width` columns wide ([`super::help::examples`]).
+pub fn attach(cmd: clap::Command, width: usize) -> clap::Command {
+    attach_at(cmd, "", width)
 }
 
-fn attach_at(mut cmd: clap::Command, path: &str) -> clap::Command {
+fn attach_at(mut cmd: clap::Command, path: &str, width: usize) -> clap::Command {
     if let Some(e) = of(path) {
-        let shown: Vec<String> = e.lines().map(|l| format!("  {l}")).collect();
-        cmd = cmd.after_long_help(format!("Examples:\n{}", shown.join("\n")));
+        let shown = super::help::examples(e, width);
+        cmd = cmd.after_long_help(format!("Examples:\n{shown}"));
     }
     let names: Vec<String> = cmd
         .get_subcommands()
@@ -202,7 +203,7 @@ fn attach_at(mut cmd: clap::Command, path: &str) -> clap::Command {
         } else {
             format!("{path} {n}")
         };
-        cmd = cmd.mut_subcommand(&n, |s| attach_at(s, &sub));
+        cmd = cmd.mut_subcommand(&n, |s| attach_at(s, &sub, width));
     }
     cmd
 }

@@ -10,6 +10,7 @@
 //! "Global options" in every help page that has them.
 
 pub mod examples;
+pub mod help;
 mod store;
 pub mod values;
 

@@ -33,9 +33,11 @@ use crate::ui::Ui;
 use clap::{Parser, Subcommand};
 
 /// The command definition as the binary parses, documents and completes it: the derived one
-/// with each command's examples ([`examples::attach`]).
+/// with each command's examples ([`examples::attach`]), its help wrapped at the terminal's
+/// width (at most 120 columns; 80 when stdout is not a terminal).
 pub fn command() -> clap::Command {
-    crate::cli::examples::attach(<Cli as clap::CommandFactory>::command())
+    let width = crate::cli::help::width();
+    crate::cli::examples::attach(<Cli as clap::CommandFactory>::command(), width).term_width(width)
 }
 
 /// Parses the process's arguments (exiting with clap's usage error, or printing help).
@@ -62,7 +64,6 @@ pub fn parse() -> Cli {
     propagate_version = true,
     help_expected = true
 )]
-#[command(max_term_width = 100)]
 pub struct Cli {
     /// Global options.
     #[command(flatten)]

@@ -21,7 +21,7 @@ use clap::{Args, Subcommand};
 /// `token` subcommands.
 #[derive(Debug, Subcommand)]
 pub enum TokenCommand {
-    /// Create a new token; it becomes current (and goes into pointer configs) when none is.
+    /// Create a new token, the current one (carried by pointer configs) of each pool without one.
     Create(TokenCreateArgs),
     /// Make a new current token, keep the old one valid for --grace, rewrite every pointer config.
     Rotate(TokenRotateArgs),

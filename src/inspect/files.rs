@@ -34,11 +34,9 @@ pub fn inspect(
             anyhow!("{name} is not JSON (line {}, column {}); expected a pointer config or a Kubernetes object", e.line(), e.column())
         })?;
         if v.get("ignition").is_some() {
-            let file = path
-                .file_name()
-                .map(|f| f.to_string_lossy().to_string())
-                .unwrap_or(name.clone());
-            pointers.push(pointer_config(r, &file, &bytes, &name, ctx)?);
+            // Named as given (`pxe/worker.ign`): two copies of one pool's pointer config in
+            // two places are told apart.
+            pointers.push(pointer_config(r, &name, &bytes, &name, ctx)?);
             return Ok(());
         }
         return kube(r, &name, vec![v], ctx, pointers);

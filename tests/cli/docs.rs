@@ -323,3 +323,90 @@ fn nothing_a_user_reads_names_a_document_outside_the_repository() {
         found.join("\n")
     );
 }
+
+/// Help fits where it is read: 80 columns when stdout is not a terminal, the terminal's width
+/// (at most 120) on one; EXAMPLES are set out by mcsctl for that width and never broken inside
+/// a word by the wrapper; each subcommand's summary is a whole sentence.
+#[test]
+fn help_fits_its_width_and_examples_are_whole_commands() {
+    let d = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    crate::support::command_leaves(&mut |p| paths.push(p.to_string()));
+    for p in &paths {
+        let mut args: Vec<&str> = p.split(' ').collect();
+        args.push("--help");
+        let help = ok(d.path(), &args);
+        for l in help.lines() {
+            assert!(
+                l.chars().count() <= 80 || !l.trim().contains(' '),
+                "mcsctl {p} --help, wider than 80: {l:?}"
+            );
+        }
+        // Every example command is in the help as written, over ` \` lines at most.
+        let shown = help
+            .split("\nExamples:\n")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{p}: no examples"));
+        let joined = shown.replace(" \\\n      ", " ");
+        for cmd in mcsctl::cli::examples::of(p)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("mcsctl "))
+        {
+            assert!(
+                joined.contains(&format!("  {cmd}\n"))
+                    || joined.ends_with(&format!("  {cmd}"))
+                    || joined.contains(&format!("  {cmd} ")),
+                "mcsctl {p} --help does not show `{cmd}` whole:\n{shown}"
+            );
+        }
+    }
+    // Summaries end as sentences do, not on a word that wants more.
+    fn abouts(cmd: &clap::Command, out: &mut Vec<(String, String)>) {
+        for s in cmd.get_subcommands() {
+            if let Some(a) = s.get_about() {
+                out.push((s.get_name().to_string(), a.to_string()));
+            }
+            abouts(s, out);
+        }
+    }
+    let mut all = Vec::new();
+    abouts(&mcsctl::cmd::Cli::command(), &mut all);
+    let dangling = [
+        "a", "an", "the", "and", "or", "of", "to", "when", "with", "for", "by", "in", "is",
+        "none is", "from",
+    ];
+    for (name, about) in &all {
+        let last = about.trim_end_matches('.').rsplit(' ').next().unwrap_or("");
+        assert!(
+            !dangling.contains(&last) && !about.trim_end_matches('.').ends_with("none is"),
+            "{name}: {about:?}"
+        );
+    }
+    // On a 200-column terminal, wrapped at 120; on a 60-column one, at 60.
+    let Some(script) = crate::support::tool("script", "SCRIPT_BIN", "script") else {
+        return;
+    };
+    let bin = assert_cmd::cargo::cargo_bin("mcsctl");
+    for (cols, most) in [(200, 120), (60, 60)] {
+        let out = std::process::Command::new(&script)
+            .args([
+                "-qfec",
+                &format!(
+                    "stty cols {cols} rows 50; NO_COLOR=1 {} token rotate --help",
+                    bin.display()
+                ),
+                "/dev/null",
+            ])
+            .env("NO_COLOR", "1")
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout).replace('\r', "");
+        let widest = text.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+        assert!(
+            widest <= most && widest > most - 15,
+            "{cols} columns: widest line {widest}:\n{text}"
+        );
+    }
+}
