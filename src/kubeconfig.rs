@@ -300,7 +300,7 @@ mod tests {
             ("kind: Secret\n".to_string(), "is a Secret"),
             (
                 "{{{".to_string(),
-                "kc is not a kubeconfig: kc is not valid YAML",
+                "kc is not a kubeconfig: kc: line 2, column 1: a `[` or `{` is not closed",
             ),
             (
                 r#"{"auths":{"quay.io":{"auth":"eA=="}}}"#.to_string(),

@@ -75,7 +75,7 @@ fn events(text: &str, what: &str) -> Result<Vec<(Event, Marker)>> {
     loop {
         let (ev, mark) = parser
             .next_token()
-            .map_err(|e| anyhow!("{what} is not valid YAML: {e}"))?;
+            .map_err(|e| hint::scan_error(what, text, &e))?;
         match ev {
             Event::SequenceStart(..) | Event::MappingStart(..) => {
                 depth += 1;
@@ -283,11 +283,12 @@ impl Builder<'_> {
                         format!("{path}.{k}")
                     };
                     if m.contains_key(&k) {
-                        let hint = second_object(path, &k);
+                        let hint = hint::second_object(path, &k);
                         bail!(
-                            "{}: line {}: key {k:?} is already set in this mapping{hint}",
+                            "{}: line {}, column {}: key {k:?} is already set in this mapping{hint}",
                             self.what,
-                            kmark.line()
+                            kmark.line(),
+                            kmark.col() + 1
                         );
                     }
                     let v = self.node(&p)?;
@@ -397,15 +398,6 @@ fn plain(s: &str) -> Value {
     Value::String(s.to_string())
 }
 
-/// What a key set twice at the top of a document most likely is: a second object pasted
-/// under the first, the `---` between them forgotten.
-fn second_object(path: &str, key: &str) -> &'static str {
-    if path.is_empty() && (key == "apiVersion" || key == "kind") {
-        ": is this a second object? Separate YAML documents with a line `---`"
-    } else {
-        ""
-    }
-}
-
+mod hint;
 #[cfg(test)]
 mod tests;

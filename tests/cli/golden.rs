@@ -323,6 +323,23 @@ fn common_errors_word_for_word() {
     )
     .unwrap();
     case(&["render", "--machine-configs", "two.yaml"]);
+    // The YAML mistakes people make: a tab, a line indented one space too far, an entry that
+    // lines up with nothing.
+    let head = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n";
+    std::fs::write(p.join("tab.yaml"), format!("{head}\tname: 50-a\n")).unwrap();
+    case(&["render", "--machine-configs", "tab.yaml"]);
+    std::fs::write(
+        p.join("deeper.yaml"),
+        format!("{head}  name: 50-a\n   labels: {{}}\n"),
+    )
+    .unwrap();
+    case(&["render", "--machine-configs", "deeper.yaml"]);
+    std::fs::write(
+        p.join("astray.yaml"),
+        format!("{head}  name: 50-a\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n  storage:\n      files:\n    - path: /etc/a\n"),
+    )
+    .unwrap();
+    case(&["render", "--machine-configs", "astray.yaml"]);
     case(&["manifests", "--serve-deployment"]);
     case(&["serve", "--listen", "not-an-address"]);
     case(&["inspect", "missing.crt"]);

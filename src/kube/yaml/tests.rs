@@ -99,8 +99,8 @@ fn anchors_merges_tags_keys_and_lines() {
     let e = documents("a: 1\na: 2\n", "f.yaml").unwrap_err().to_string();
     assert_eq!(
         e,
-        "f.yaml: line 2: key \"a\" is already set in this mapping"
+        "f.yaml: line 2, column 1: key \"a\" is already set in this mapping"
     );
     let e = documents("a: [1\n", "f.yaml").unwrap_err().to_string();
-    assert!(e.starts_with("f.yaml is not valid YAML"), "{e}");
+    assert!(e.starts_with("f.yaml: line 2, column 1: a `[` or `{` is not closed"), "{e}");
 }
