@@ -12,10 +12,7 @@ pub(super) fn scan_error(what: &str, text: &str, e: &ScanError) -> anyhow::Error
     let info = e.info();
     let at = |n: usize| text.lines().nth(n.saturating_sub(1)).unwrap_or("");
     let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
-    let hint = if at(line).starts_with(|c: char| c == ' ' || c == '\t')
-        && at(line).trim_start_matches(' ').starts_with('\t')
-        || info.contains("tab")
-    {
+    let hint = if at(line).trim_start_matches(' ').starts_with('\t') || info.contains("tab") {
         "a tab indents this line: YAML indents with spaces only; replace the tab with spaces"
             .to_string()
     } else if info.contains("mapping values are not allowed") {

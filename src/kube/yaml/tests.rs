@@ -102,5 +102,8 @@ fn anchors_merges_tags_keys_and_lines() {
         "f.yaml: line 2, column 1: key \"a\" is already set in this mapping"
     );
     let e = documents("a: [1\n", "f.yaml").unwrap_err().to_string();
-    assert!(e.starts_with("f.yaml: line 2, column 1: a `[` or `{` is not closed"), "{e}");
+    assert!(
+        e.starts_with("f.yaml: line 2, column 1: a `[` or `{` is not closed"),
+        "{e}"
+    );
 }
