@@ -410,3 +410,70 @@ fn help_fits_its_width_and_examples_are_whole_commands() {
         );
     }
 }
+
+/// The README's set-up section says everything scripts/setup (through scripts/prereqs) does to
+/// the machine, each with how to undo it, and its install command works after setup (whose
+/// link in ~/.cargo/bin makes a plain `cargo install` refuse).
+#[test]
+fn the_readme_lists_what_setup_changes_and_how_to_undo_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let setup = readme
+        .split("## Set up on a fresh machine")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a set-up section");
+    let prereqs = std::fs::read_to_string(root.join("scripts/prereqs")).unwrap();
+    let apt = regex::Regex::new(r"need_apt\+=\(([^)]*)\)").unwrap();
+    let mut packages: Vec<&str> = apt
+        .captures_iter(&prereqs)
+        .flat_map(|c| c.get(1).unwrap().as_str().split_whitespace())
+        .collect();
+    packages.sort();
+    packages.dedup();
+    assert!(packages.len() >= 10, "{packages:?}");
+    for p in &packages {
+        assert!(
+            setup.contains(&format!("`{p}`")),
+            "README's set-up section does not name the package {p}"
+        );
+    }
+    assert!(
+        setup.contains("apt-get remove"),
+        "no way to undo the packages"
+    );
+    let pip =
+        regex::Regex::new(r"pip install -q (?:--break-system-packages )?([A-Za-z0-9_-]+)").unwrap();
+    let mut pypi: Vec<&str> = pip
+        .captures_iter(&prereqs)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    pypi.dedup();
+    assert!(pypi.len() >= 2, "{pypi:?}");
+    for p in &pypi {
+        assert!(
+            setup.contains(&format!("`{p}`")),
+            "README does not name the PyPI package {p}"
+        );
+    }
+    let undo = setup.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        undo.contains(&format!("python3 -m pip uninstall {}", pypi.join(" "))),
+        "{setup}"
+    );
+    // The service the etcd package starts is stopped by the script, and the README says so.
+    assert!(prereqs.contains("systemctl disable --now etcd.service"));
+    assert!(setup.contains("`etcd.service`") && setup.contains("stops and disables"));
+    // The links and the demo directory, with their undo.
+    assert!(
+        undo.contains("rm ~/.cargo/bin/mcsctl ~/.cargo/bin/ignition"),
+        "{setup}"
+    );
+    assert!(undo.contains("rm -rf ~/.cache/mcsctl-ci") && undo.contains("rm -rf mcs-assets"));
+    // Install after setup: `cargo install` refuses to replace a file it did not install.
+    let install = readme
+        .lines()
+        .find(|l| l.starts_with("cargo install "))
+        .expect("an install command");
+    assert!(install.contains("--force"), "{install}");
+}
