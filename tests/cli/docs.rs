@@ -262,7 +262,7 @@ fn the_event_table_is_the_event_enum() {
 }
 
 /// What a user reads names nothing they cannot open: not the domain documents the project was
-/// started from ("seed 002"), not the development tree beside the repository. Public sources
+/// started from ("the "Securing the Machine Config Server" enhancement"), not the development tree beside the repository. Public sources
 /// are named by their titles instead (the "Securing the Machine Config Server" enhancement).
 #[test]
 fn nothing_a_user_reads_names_a_document_outside_the_repository() {

@@ -497,6 +497,51 @@ fn an_openshift_worker_boots_from_serve_with_what_it_needs_to_join() {
         line.contains("\"status\":200") && line.contains("\"auth\":\"token:"),
         "{line}"
     );
+    // docs/render.md lists what this boot writes: the same files with the same modes.
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/render.md"),
+    )
+    .unwrap();
+    let listing: Vec<(u32, String)> = page
+        .lines()
+        .filter_map(|l| {
+            let (mode, rest) = l.split_once(' ')?;
+            let path = rest.split_whitespace().next()?;
+            (mode.len() == 3 && path.starts_with("/etc/") || path.starts_with("/var/"))
+                .then(|| Some((u32::from_str_radix(mode, 8).ok()?, path.to_string())))?
+        })
+        .collect();
+    assert!(listing.len() >= 10, "{listing:?}");
+    let mut on_disk = Vec::new();
+    walk_files(&node.path("/"), &node.path("/"), &mut on_disk);
+    // The test's own root (the SELinux config the relabel reads), and Ignition's own record,
+    // which the page names apart.
+    on_disk.retain(|p| p != "/etc/selinux/config" && p != "/etc/.ignition-result.json");
+    assert!(page.contains("/etc/.ignition-result.json"));
+    let mut listed: Vec<String> = listing.iter().map(|(_, p)| p.clone()).collect();
+    listed.sort();
+    on_disk.sort();
+    assert_eq!(
+        listed, on_disk,
+        "docs/render.md's listing is not what Ignition wrote"
+    );
+    for (mode, p) in &listing {
+        assert_eq!(node.mode(p), *mode, "{p}");
+    }
+}
+
+/// The regular files under `dir` that a MachineConfig put there (not the root the test made:
+/// its passwd, group and SELinux files), as absolute node paths.
+fn walk_files(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<String>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        let meta = std::fs::symlink_metadata(&p).unwrap();
+        if meta.is_dir() {
+            walk_files(root, &p, out);
+        } else if meta.is_file() {
+            out.push(format!("/{}", p.strip_prefix(root).unwrap().display()));
+        }
+    }
 }
 
 #[test]
@@ -507,7 +552,7 @@ fn split_mode_boots_a_worker_with_the_pre_approval_set_only() {
         return;
     };
     assert!(node.success, "{}", node.log);
-    // Seed 002: enough to send a CSR, with the bootstrap kubeconfig and the pull secret.
+    // The "Securing the Machine Config Server" enhancement: enough to send a CSR, with the bootstrap kubeconfig and the pull secret.
     assert_eq!(
         node.read("/etc/kubernetes/kubeconfig"),
         kubeconfig.as_bytes()

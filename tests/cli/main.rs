@@ -12,6 +12,7 @@ mod crash;
 mod csr;
 mod custody;
 mod day2;
+mod doc_blocks;
 mod docs;
 mod doctor;
 mod evidence;
