@@ -1,5 +1,6 @@
-//! The secret scan of the pre-approval set, which `serve --auth split` gives to anyone. Seed 002
-//! says what may be there: "just enough to configure new nodes to submit a CSR", where "the CSR
+//! The secret scan of the pre-approval set, which `serve --auth split` gives to anyone. The
+//! "Securing the Machine Config Server" enhancement (openshift/enhancements) says what may be
+//! there: "just enough to configure new nodes to submit a CSR", where "the CSR
 //! bootstrap token and pull secret are not considered sensitive". So a kubeconfig at the
 //! bootstrap kubeconfig's path and a pull secret at the kubelet's are expected credentials,
 //! listed, not refused; every other secret stops the render.
