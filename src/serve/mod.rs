@@ -199,14 +199,14 @@ async fn serve(opts: Options, too_many: Option<String>) -> Result<u8> {
     let _pid = state::pidfile::PidFile::write(&opts.dir, bound)
         .map_err(|e| log.event(Event::PidFile, &format!("{e:#}: `mcsctl serve --reload` will not find this serve; SIGHUP still reloads it")))
         .ok();
-    log.raw(banner(
+    log.raw(opts.banner.shown(banner(
         &opts,
         &shared.current(),
         &outcome,
         &tls_listener,
         plain_listener.as_ref(),
         metrics_listener.as_ref(),
-    ));
+    )));
     say_at_start(&shared);
     // The logical limits are `conns`'; the semaphore is a hard cap on connection tasks, with
     // room for connections that are closing to make room for newcomers.

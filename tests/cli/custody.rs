@@ -429,12 +429,7 @@ fn no_command_loses_a_ca_key() {
             failures.extend(check(&lab, c, s, scratch.path()));
         }
     }
-    let mut missing = Vec::new();
-    crate::support::command_leaves(&mut |path| {
-        if !covered.contains(path) {
-            missing.push(path.to_string());
-        }
-    });
+    let missing = crate::support::commands_not_in(&covered);
     assert!(
         missing.is_empty(),
         "commands without a custody case (add one to cases()): {missing:?}"

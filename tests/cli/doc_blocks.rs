@@ -177,34 +177,14 @@ fn lab_blocks_run_as_written_and_print_what_the_page_shows() {
             .iter()
             .any(|b| b.mark == Some(Mark::Lab { init: true }))
         {
-            crate::support::ok(
-                lab,
-                &[
-                    "init",
-                    "--cluster-name",
-                    "demo",
-                    "--base-domain",
-                    "example.com",
-                    "-q",
-                ],
-            );
+            crate::support::init_demo(lab, &[]);
         }
         let kubeconfig = if lab.join("mcs-assets").exists() {
             bootstrap_kubeconfig(lab)
         } else {
             // Made from a CA of its own: the page's `init` runs after.
             let other = tempfile::tempdir().unwrap();
-            crate::support::ok(
-                other.path(),
-                &[
-                    "init",
-                    "--cluster-name",
-                    "demo",
-                    "--base-domain",
-                    "example.com",
-                    "-q",
-                ],
-            );
+            crate::support::init_demo(other.path(), &[]);
             bootstrap_kubeconfig(other.path())
         };
         std::fs::write(lab.join("bootstrap-kubeconfig"), kubeconfig).unwrap();

@@ -122,14 +122,7 @@ fn every_example_runs_as_written() {
                 }
             }
         }
-        let out = Command::new("sh")
-            .args(["-c", &runnable])
-            .current_dir(lab)
-            .env("PATH", &path)
-            .env_remove("MCSCTL_DIR")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let out = sh(lab, &path, &runnable);
         assert!(
             out.status.success(),
             "the examples of `mcsctl {command}` failed ({}):\n{script}\n--- stdout\n{}--- stderr\n{}",
@@ -138,6 +131,18 @@ fn every_example_runs_as_written() {
             String::from_utf8_lossy(&out.stderr)
         );
     }
+}
+
+/// Runs `script` with sh in the lab, `mcsctl` first on PATH, no stdin.
+fn sh(lab: &Path, path: &str, script: &str) -> std::process::Output {
+    Command::new("sh")
+        .args(["-c", script])
+        .current_dir(lab)
+        .env("PATH", path)
+        .env_remove("MCSCTL_DIR")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
 }
 
 /// A line that needs a service the lab does not have: the parser accepts it.
@@ -179,14 +184,7 @@ fn run_server(lab: &Path, path: &str, script: &str) {
         std::thread::sleep(Duration::from_millis(20));
     }
     for other in script.lines().filter(|l| l.starts_with("mcsctl ")).skip(1) {
-        let out = Command::new("sh")
-            .args(["-c", other])
-            .current_dir(lab)
-            .env("PATH", path)
-            .env_remove("MCSCTL_DIR")
-            .stdin(Stdio::null())
-            .output()
-            .unwrap();
+        let out = sh(lab, path, other);
         assert!(
             out.status.success(),
             "`{other}` beside `{line}` failed:\n{}",

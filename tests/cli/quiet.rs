@@ -202,12 +202,7 @@ fn every_command_with_q_prints_data_and_errors_only() {
         covered.insert("token publish".into());
         covered.insert("ledger import".into());
     }
-    let mut missing = Vec::new();
-    crate::support::command_leaves(&mut |path| {
-        if !covered.contains(path) {
-            missing.push(path.to_string());
-        }
-    });
+    let missing = crate::support::commands_not_in(&covered);
     assert!(
         missing.is_empty(),
         "commands not run with -q here: {missing:?}"

@@ -1097,6 +1097,17 @@ pub fn command_leaves(f: &mut dyn FnMut(&str)) {
     );
 }
 
+/// The commands of the command table that `covered` lacks (by path: `token rotate`).
+pub fn commands_not_in(covered: &std::collections::BTreeSet<String>) -> Vec<String> {
+    let mut missing = Vec::new();
+    command_leaves(&mut |path| {
+        if !covered.contains(path) {
+            missing.push(path.to_string());
+        }
+    });
+    missing
+}
+
 /// A copy of the pointer config at `pointer`, beside it, pointed at `s` (`127.0.0.1:PORT`
 /// instead of the demo cluster's api-int name): a test's serve listens on a free port.
 pub fn pointed_at(pointer: &Path, s: &Serve) -> PathBuf {

@@ -18,27 +18,22 @@ pub enum Banner {
     Quiet,
 }
 
-/// The banner as `opts.banner` asks.
-pub(in crate::serve) fn banner(
-    opts: &Options,
-    state: &State,
-    outcome: &Outcome,
-    tls: &TcpListener,
-    plain: Option<&TcpListener>,
-    metrics: Option<&TcpListener>,
-) -> String {
-    let full = whole(opts, state, outcome, tls, plain, metrics);
-    match opts.banner {
-        Banner::Full => full,
-        Banner::Quiet => full
-            .lines()
-            .filter(|l| l.starts_with("WARNING: ") || *l == "ready")
-            .map(|l| format!("{l}\n"))
-            .collect(),
+impl Banner {
+    /// The part of the whole banner `full` this setting prints.
+    pub(in crate::serve) fn shown(self, full: String) -> String {
+        match self {
+            Banner::Full => full,
+            Banner::Quiet => full
+                .lines()
+                .filter(|l| l.starts_with("WARNING: ") || *l == "ready")
+                .map(|l| format!("{l}\n"))
+                .collect(),
+        }
     }
 }
 
-fn whole(
+/// The whole banner.
+pub(in crate::serve) fn banner(
     opts: &Options,
     state: &State,
     outcome: &Outcome,
