@@ -29,7 +29,7 @@ complete -c mcsctl -n "__fish_mcsctl_needs_command" -s o -l format -d 'Output fo
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_needs_command" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_needs_command" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -79,14 +79,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l max-input-size -d
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l no-token -d 'Do not create a provisioning token; pointer configs carry no credential'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l force -d 'Replace an existing, non-empty asset directory: the keys, tokens and pointer configs it replaces are kept under backup/<time>/ (and listed), pointer configs of pools no longer listed are removed; tls/retired/ is left as it is'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s y -l yes -d 'With --force: replace the CA key without asking (needed without a terminal; every pointer config made from the old CA stops working)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand init" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and not __fish_seen_subcommand_from create import rotate promote retire help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -112,7 +112,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l force -d 'Replace an existing CA: retire any previous CA, rotate to a new one and promote it in one step. Refused while pointer configs trust the CA (their copies would stop working) unless --yes; `ca rotate` keeps them working. No key is lost: the replaced CA\'s key is kept as tls/mcs-ca-previous.key, a previous one\'s under tls/retired/'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from create" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -128,7 +128,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l force -d 'Replace an existing CA (rotate to the imported one and promote it in one step). Refused while pointer configs trust the CA unless --yes; `ca rotate --cert --key` keeps them working. Not needed to put the active CA\'s own key back. No key is lost: a replaced one is kept as tls/mcs-ca-previous.key or under tls/retired/ (and listed)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s y -l yes -d 'With --force: replace the CA even though copies of the pointer configs stop working'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from import" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -148,7 +148,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from rotate" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -161,7 +161,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l force -d 'Promote even though some pointer configs here do not trust the new CA (they are named)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from promote" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -173,7 +173,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l purge -d 'Also delete the keys of retired CAs kept under tls/retired/: the one way mcsctl deletes a CA key. Without it, the retired CA\'s key is kept there (and listed)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from retire" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -186,7 +186,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcom
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "retire" -d 'Phase 3 of 3: drop the previous CA from the bundle and every pointer config'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ca; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and not __fish_seen_subcommand_from issue renew help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -210,7 +210,7 @@ yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l replace-sans -d 'Leave out the current certificate\'s names: the new one names api-int, the recorded URL hosts and --san only'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l force -d 'Replace an existing serving certificate'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from issue" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -228,7 +228,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subc
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand cert; and __fish_seen_subcommand_from renew" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -252,14 +252,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l max-input-size
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l base64 -d 'Write the config base64-encoded, as cloud user-data fields expect'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l force -d 'Replace an existing file'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand pointer" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and not __fish_seen_subcommand_from create rotate list revoke prune publish help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -288,7 +288,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l print-pointer -d 'Print a ready pointer config carrying the new token on stdout, as `kubeadm token create --print-join-command` prints a join command'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from create" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -308,7 +308,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from rotate" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -319,7 +319,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from list" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -336,7 +336,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from revoke" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -353,7 +353,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from prune" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -370,7 +370,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from publish" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -384,7 +384,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_sub
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "publish" -d 'Publish the directory\'s tokens to the store serve replicas share (again, after a publish failed, or to move the directory to another store)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand token; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and not __fish_seen_subcommand_from add list remove help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -412,7 +412,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_s
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l force -d 'Replace a machine of that name (its old token is revoked)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l new-pool -d 'The pool is new, not a typo: it may have no rendered config and not be in mcsctl.json\'s pools (it is added there). Without it such a pool is refused, naming the known ones'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from add" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -432,7 +432,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from list" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -449,7 +449,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand machine; and __fish_seen_subcommand_from remove" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -475,7 +475,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand inspect" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -506,7 +506,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refu
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-bootstrap-kubeconfig -d 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l replace -d 'Replace a pool\'s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -547,7 +547,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dir -d 'Asset di
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l reload -d 'Do not serve: send SIGHUP to the serve(s) of --dir, found by the run/serve-PID.pid files each writes there, and exit (1 when none is running)'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand serve" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -562,14 +562,14 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l fetch -d 'Fetch the config even when the pointer\'s token has limited uses (a machine\'s single-use token): that spends one, and the machine then gets 401. Without it such a token is checked with HEAD (TLS, auth, its state), which spends nothing'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and not __fish_seen_subcommand_from review sign help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -606,7 +606,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l approve-names -d 'Print only the names of CSRs to approve, one a line (for `xargs oc adm certificate approve`)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l evidence -d 'Decide from evidence: a client CSR only for a machine registered with `machine add` whose token fetched its config (the ledger) within --window before it; a serving CSR only for the fetch and registered addresses. The default when the asset directory has registered machines and neither --machines nor --inventory is given'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from review" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -621,7 +621,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subco
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dir -d 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l force -d 'Replace an existing output file'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand csr; and __fish_seen_subcommand_from sign" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -656,14 +656,14 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l store-insecu
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-ca-key -d 'Also write the MCS CA\'s private key (Secret openshift-machine-config-operator/ machine-config-server-ca), for a cluster whose MCO rotates the CA itself (4.19+). Without it the key stays offline in the asset directory'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l include-root-ca -d 'Also write ConfigMap kube-system/root-ca with the MCS CA: only for a cluster whose root-ca was made by this asset directory (openshift-install writes it at install; it serves more than the MCS)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l force -d 'Replace existing files'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand manifests" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and not __fish_seen_subcommand_from import help" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -683,7 +683,7 @@ json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l store-insecure -d 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from import" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -692,7 +692,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_su
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "import" -d 'Import the ledger files (<dir>/auth/ledger/*.jsonl and --ledger) into the store: every fetch record, and each single-use token\'s fetches counted there, so a token spent before the move stays spent on every replica after it. Run it again at will: a record is imported once'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand ledger; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -700,7 +700,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s h -l help 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l output -d 'Directory to write the pages into (created when missing)' -r -F
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand man" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
@@ -710,7 +710,7 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s o -l format -d
 json\t'One JSON document (schemas in docs/scripting.md), for scripts'
 yaml\t'The same document in YAML (keys sorted, as `oc -o yaml` writes)'"
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l max-input-size -d 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused' -r
-complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s q -l quiet -d 'Print only data and errors; no progress or next steps'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l non-interactive -d 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand version" -l dry-run -d 'Do everything but write: the command\'s checks run and its report says what it would write; no file, no store, no new asset directory is touched'

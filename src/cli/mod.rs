@@ -38,7 +38,8 @@ pub struct GlobalArgs {
     #[arg(short = 'o', long, value_enum, value_name = "FORMAT", help_heading = GLOBAL)]
     pub format: Option<Format>,
 
-    /// Print only data and errors; no progress or next steps.
+    /// Print only data, warnings and errors: no progress, no report of what was written, no
+    /// next steps.
     #[arg(
         short,
         long,
@@ -72,6 +73,23 @@ pub struct GlobalArgs {
         help_heading = GLOBAL
     )]
     pub max_input_size: Option<u64>,
+}
+
+/// `--new-pool`, for the commands that name a pool: read as [`NewPool`](crate::model::NewPool).
+#[derive(Debug, Clone, Default, Args)]
+pub struct NewPoolArg {
+    /// The pool is new, not a typo: it may have no rendered config and not be in
+    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
+    /// the known ones.
+    #[arg(long = "new-pool")]
+    pub new_pool: bool,
+}
+
+impl NewPoolArg {
+    /// The flag as the workflows take it.
+    pub fn get(&self) -> crate::model::NewPool {
+        crate::model::NewPool::of(self.new_pool)
+    }
 }
 
 /// `--dir` after the command, for the commands that use an asset directory.

@@ -72,17 +72,15 @@ pub struct MachineAddArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// The pool is new, not a typo: it may have no rendered config and not be in
-    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
-    /// the known ones.
-    #[arg(long)]
-    pub new_pool: bool,
+    /// `--new-pool`.
+    #[command(flatten)]
+    pub new_pool: crate::cli::NewPoolArg,
 
     /// Publish the tokens to the store serve replicas share, once changed.
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -130,7 +128,7 @@ pub struct MachineRemoveArgs {
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -163,7 +161,7 @@ pub fn add(ui: &Ui, dir: &AssetDir, a: &MachineAddArgs, now: OffsetDateTime) -> 
             ttl: a.ttl.map(|d| d.to_time()),
             uses: (a.uses > 0).then_some(a.uses),
             force: a.force,
-            new_pool: crate::model::NewPool::of(a.new_pool),
+            new_pool: a.new_pool.get(),
         })
         .collect();
     let (lock, snap) = super::load(ui, dir)?;

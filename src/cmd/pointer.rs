@@ -47,11 +47,9 @@ pub struct PointerArgs {
     #[arg(long)]
     pub force: bool,
 
-    /// The pool is new, not a typo: it may have no rendered config and not be in
-    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
-    /// the known ones.
-    #[arg(long)]
-    pub new_pool: bool,
+    /// `--new-pool`.
+    #[command(flatten)]
+    pub new_pool: crate::cli::NewPoolArg,
 
     /// `--dir` after the command.
     #[command(flatten)]
@@ -71,7 +69,7 @@ pub fn run(ui: &Ui, dir: &AssetDir, args: &PointerArgs, now: OffsetDateTime) -> 
         transport: args.token_transport,
         base64: args.base64,
         force: args.force,
-        new_pool: crate::model::NewPool::of(args.new_pool),
+        new_pool: args.new_pool.get(),
         dest: dest(args)?,
     };
     // Held from reading mcsctl.json and the token to writing the file, so a concurrent

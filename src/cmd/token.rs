@@ -60,17 +60,15 @@ pub struct TokenCreateArgs {
     #[arg(long = "pool", value_name = "POOL", value_parser = values::dns_label)]
     pub pools: Vec<String>,
 
-    /// The pool is new, not a typo: it may have no rendered config and not be in
-    /// mcsctl.json's pools (it is added there). Without it such a pool is refused, naming
-    /// the known ones.
-    #[arg(long)]
-    pub new_pool: bool,
+    /// `--new-pool`.
+    #[command(flatten)]
+    pub new_pool: crate::cli::NewPoolArg,
 
     /// Publish the tokens to the store serve replicas share, once changed.
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -98,7 +96,7 @@ pub struct TokenRotateArgs {
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -131,7 +129,7 @@ pub struct TokenRevokeArgs {
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -163,7 +161,7 @@ pub struct TokenPruneArgs {
     #[command(flatten)]
     pub store: crate::cli::StoreArgs,
 
-    /// `--dir` after the command..
+    /// `--dir` after the command.
     #[command(flatten)]
     pub dir: DirArg,
 
@@ -190,7 +188,7 @@ pub fn create(ui: &Ui, dir: &AssetDir, a: &TokenCreateArgs, now: OffsetDateTime)
         ttl: a.ttl.map(|d| d.to_time()),
         description: a.description.clone(),
         print_pointer: a.print_pointer,
-        new_pool: crate::model::NewPool::of(a.new_pool),
+        new_pool: a.new_pool.get(),
     };
     let out = token::create(&snap, inputs, now)?;
     let (_, out) = super::commit_and_publish(ui, &lock, &snap, out, &a.store, now)?;
