@@ -262,16 +262,13 @@ fn replace<'s>(
         cert_pem: new.cert_pem.clone(),
         key_pem: Some(new.key_pem.clone()),
     };
-    files.extend(promote_into(
-        snap,
-        &mut change,
-        Some(active),
-        &ca,
-        &next,
-        time::Duration::days(3650),
-        keys,
-        now,
-    )?);
+    let promotion = phases::Promotion {
+        active: Some(active),
+        ca: &ca,
+        next: &next,
+        validity: time::Duration::days(3650),
+    };
+    files.extend(promote_into(snap, &mut change, promotion, keys, now)?);
     files.extend(bundle_and_pointers(&bundle, &ptrs));
     notes.push(Note::Warn(
         "the new CA signs the serving certificate now: copies of pointer configs made before this command trust only the old CA and fail; the ones here were rewritten to trust both until `mcsctl ca retire` (the three-step `ca rotate`, `ca promote`, `ca retire` avoids this)".into(),

@@ -151,16 +151,13 @@ pub fn promote<'s>(
         &dir.path(layout::CA_NEXT_KEY).display().to_string(),
     )?;
     let mut change = snap.change("ca promote");
-    let files = promote_into(
-        snap,
-        &mut change,
-        cas.active.as_ref(),
-        &ca,
+    let promotion = Promotion {
+        active: cas.active.as_ref(),
+        ca: &ca,
         next,
         validity,
-        keys,
-        now,
-    )?;
+    };
+    let files = promote_into(snap, &mut change, promotion, keys, now)?;
     Ok(done(
         change,
         "Promoted the new CA: it signs the serving certificate now:",
@@ -171,19 +168,29 @@ pub fn promote<'s>(
     ))
 }
 
-/// The promotion's writes: `active` becomes previous, `next` becomes active, the serving
-/// certificate is re-issued by it.
-#[allow(clippy::too_many_arguments)]
+/// What a promotion moves: the active CA (if any) becomes previous, `next` (loaded as `ca`,
+/// with its key) becomes active and re-issues the serving certificate for `validity`.
+pub(super) struct Promotion<'a> {
+    pub(super) active: Option<&'a Loaded>,
+    pub(super) ca: &'a Ca,
+    pub(super) next: &'a Loaded,
+    pub(super) validity: time::Duration,
+}
+
+/// The promotion's writes.
 pub(super) fn promote_into(
     snap: &Snapshot,
     change: &mut Change<'_>,
-    active: Option<&Loaded>,
-    ca: &Ca,
-    next: &Loaded,
-    validity: time::Duration,
+    p: Promotion<'_>,
     keys: KeyGen<'_>,
     now: OffsetDateTime,
 ) -> Result<Vec<Written>> {
+    let Promotion {
+        active,
+        ca,
+        next,
+        validity,
+    } = p;
     let mut files = Vec::new();
     if let Some(active) = active {
         change.write(
