@@ -17,7 +17,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 for p in nginx wrk hey openssl cc; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk hey openssl gcc; }; done
 cargo build --release --quiet
-mcsctl="$PWD/target/release/mcsctl"
+# MCSCTL_BIN measures another build of mcsctl (an older commit's, for a before-and-after) with
+# this script and this tree's floors.
+mcsctl="${MCSCTL_BIN:-$PWD/target/release/mcsctl}"
 work=$(mktemp -d)
 cleanup() {
   [ -n "${mpid:-}" ] && kill "$mpid" 2>/dev/null || true
