@@ -3,6 +3,7 @@
 //! is written for it while the other pools render. The MachineConfigs here are written for
 //! these tests.
 
+use crate::support::machine_config as mc;
 use crate::support::{demo, run, snapshot};
 
 /// `mcsctl render --machine-configs FILE --no-bootstrap-kubeconfig EXTRA` in `cwd`.
@@ -15,13 +16,6 @@ fn render_mcs(cwd: &std::path::Path, file: &str, extra: &[&str]) -> (i32, String
     ];
     args.extend_from_slice(extra);
     run(cwd, &args)
-}
-
-/// A MachineConfig of `role` named `name` whose `spec.config` adds `storage` (YAML flow).
-fn mc(name: &str, role: &str, storage: &str) -> String {
-    format!(
-        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: {role}\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage: {storage}\n"
-    )
 }
 
 #[test]

@@ -41,7 +41,7 @@ fn every_command_with_q_prints_data_and_errors_only() {
     let p = d.path();
     // serve first, on the directory as init left it: its access log on stdout and its events
     // on stderr are its data; of the banner, only warnings and `ready`.
-    let mc = "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: 50-worker-motd\n  labels:\n    machineconfiguration.openshift.io/role: worker\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      files:\n      - path: /etc/motd\n        contents:\n          source: data:,hello\n        mode: 420\n";
+    let mc = crate::support::machine_config_file("50-worker-motd", "worker", "/etc/motd");
     std::fs::write(p.join("mc.yaml"), mc).unwrap();
     ok(
         p,

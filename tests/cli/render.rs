@@ -849,11 +849,7 @@ fn machine_configs_as_json_documents_in_a_yaml_stream_render() {
 #[test]
 fn a_dry_run_warns_as_the_real_run_does() {
     let d = demo(&[]);
-    let mc = |name: &str, role: &str, path: &str| {
-        format!(
-            "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: {role}\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage:\n      files:\n      - path: {path}\n        contents:\n          source: data:,hello\n        mode: 420\n"
-        )
-    };
+    let mc = crate::support::machine_config_file;
     std::fs::write(
         d.path().join("typo.yaml"),
         mc("50-wroker-motd", "wroker", "/etc/motd"),

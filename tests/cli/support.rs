@@ -1097,6 +1097,22 @@ pub fn command_leaves(f: &mut dyn FnMut(&str)) {
     );
 }
 
+/// A MachineConfig of `role` named `name` whose `spec.config` adds `storage` (YAML flow).
+pub fn machine_config(name: &str, role: &str, storage: &str) -> String {
+    format!(
+        "apiVersion: machineconfiguration.openshift.io/v1\nkind: MachineConfig\nmetadata:\n  name: {name}\n  labels:\n    machineconfiguration.openshift.io/role: {role}\nspec:\n  config:\n    ignition:\n      version: 3.2.0\n    storage: {storage}\n"
+    )
+}
+
+/// [`machine_config`] writing one file, `path`, holding `hello`.
+pub fn machine_config_file(name: &str, role: &str, path: &str) -> String {
+    machine_config(
+        name,
+        role,
+        &format!("{{files: [{{path: {path}, contents: {{source: 'data:,hello'}}, mode: 420}}]}}"),
+    )
+}
+
 /// The commands of the command table that `covered` lacks (by path: `token rotate`).
 pub fn commands_not_in(covered: &std::collections::BTreeSet<String>) -> Vec<String> {
     let mut missing = Vec::new();

@@ -41,7 +41,7 @@ impl PidFile {
         Ok(PidFile { path })
     }
 
-    /// The file, relative to nothing (for a message).
+    /// Where the file is.
     pub fn path(&self) -> &std::path::Path {
         &self.path
     }
