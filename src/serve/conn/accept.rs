@@ -23,6 +23,7 @@ use crate::serve::conn::io;
 use crate::serve::conn::limit;
 use crate::serve::conn::peer::Peer;
 use crate::serve::conn::proxy::{self, Cidr};
+use crate::serve::request::classify::Memo;
 use crate::serve::request::delivery::{Confirming, Delivery};
 use crate::serve::request::respond::respond;
 use crate::serve::state::shared::Shared;
@@ -313,13 +314,14 @@ async fn serve_conn<I>(
     // What each request needs, behind one `Arc` of this connection's: a request clones
     // nothing that other workers' requests also count (`shared`'s count is on a line every
     // worker writes).
-    let ctx = Arc::new((shared.clone(), slot.clone(), delivery));
+    // The token memo is this connection's alone (see `Memo`).
+    let ctx = Arc::new((shared.clone(), slot.clone(), delivery, Memo::default()));
     let svc = service_fn(move |req| {
         let ctx = ctx.clone();
         async move {
-            let (shared, slot, delivery) = &*ctx;
+            let (shared, slot, delivery, memo) = &*ctx;
             slot.busy(true);
-            let r = respond(shared, peer, req, delivery).await;
+            let r = respond(shared, peer, req, delivery, memo).await;
             slot.busy(false);
             Ok::<_, Infallible>(r)
         }

@@ -28,12 +28,13 @@ pub(in crate::serve) enum Presented<'s> {
 pub(in crate::serve) fn classify<'s>(
     tokens: &'s Tokens,
     token: Option<&str>,
+    memo: &Memo,
     now: OffsetDateTime,
 ) -> Presented<'s> {
     let Some(token) = token else {
         return Presented::None;
     };
-    let d = digest(token);
+    let d = memo.digest(token);
     let id = token.split_once('.').map_or(token, |(id, _)| id);
     let slot = tokens.index.get(id).copied();
     let stored = match slot {
@@ -55,6 +56,48 @@ pub(in crate::serve) fn classify<'s>(
         }
         Some(Slot::Dead(i)) => Presented::Stale(tokens.dead[i].why, &tokens.dead[i].id),
         None => Presented::Unknown,
+    }
+}
+
+/// The last token one connection presented and its digest: a keep-alive client (Ignition
+/// retrying, a load balancer's health check with a token) sends the same token on every
+/// request, and hashing it again would be most of serve's own work per request. Only the
+/// digest is reused, never a verdict: each request is classified against the tokens served
+/// now. The token is compared in constant time with the one remembered; a token longer than
+/// [`Memo::MAX`] is hashed each time and not kept.
+///
+/// Invariant relied on: a `Memo` belongs to one connection, whose requests hyper answers one
+/// at a time, so its lock is never contended.
+#[derive(Default)]
+pub(in crate::serve) struct Memo(std::sync::Mutex<Option<Remembered>>);
+
+/// A token as presented, and its SHA-256.
+type Remembered = (Box<[u8]>, [u8; 32]);
+
+impl Memo {
+    /// The longest token remembered: far above a real one (`<6-char id>.<43-char secret>`).
+    const MAX: usize = 256;
+
+    /// SHA-256 of `token`, from the memo when it is the token remembered.
+    pub(in crate::serve) fn digest(&self, token: &str) -> [u8; 32] {
+        let mut last = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((t, d)) = &*last
+            && aws_lc_rs::constant_time::verify_slices_are_equal(t, token.as_bytes()).is_ok()
+        {
+            return *d;
+        }
+        let d = digest(token);
+        if token.len() <= Self::MAX {
+            *last = Some((token.as_bytes().into(), d));
+        }
+        d
+    }
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never the token.
+        f.write_str("Memo")
     }
 }
 
@@ -97,28 +140,29 @@ mod tests {
             ident: None,
         }
         .indexed();
-        assert_eq!(classify(&t, None, now), Presented::None);
+        let memo = Memo::default();
+        assert_eq!(classify(&t, None, &memo, now), Presented::None);
         assert_eq!(
-            classify(&t, Some("aaaaaa.live"), now),
+            classify(&t, Some("aaaaaa.live"), &memo, now),
             Presented::Live(&t.live[0])
         );
         assert_eq!(
-            classify(&t, Some("bbbbbb.lapsed"), now),
+            classify(&t, Some("bbbbbb.lapsed"), &memo, now),
             Presented::Stale(Dead::Expired, &"bbbbbb".into()),
             "expired since the last reload"
         );
         assert_eq!(
-            classify(&t, Some("cccccc.gone"), now),
+            classify(&t, Some("cccccc.gone"), &memo, now),
             Presented::Stale(Dead::Revoked, &"cccccc".into())
         );
         assert_eq!(
-            classify(&t, Some("aaaaaa.wrongsecret"), now),
+            classify(&t, Some("aaaaaa.wrongsecret"), &memo, now),
             Presented::Unknown,
             "a known id with another secret is a guess"
         );
         for guess in ["zzzzzz.live", "aaaaaa", "", ".", "cccccc.live"] {
             assert_eq!(
-                classify(&t, Some(guess), now),
+                classify(&t, Some(guess), &memo, now),
                 Presented::Unknown,
                 "{guess}"
             );
@@ -136,12 +180,65 @@ mod tests {
         }
         let many = many.indexed();
         assert_eq!(
-            classify(&many, Some("m09999.secret"), now),
+            classify(&many, Some("m09999.secret"), &memo, now),
             Presented::Live(&many.live[many.live.len() - 1])
         );
         assert_eq!(
-            classify(&many, Some("aaaaaa.live"), now),
+            classify(&many, Some("aaaaaa.live"), &memo, now),
             Presented::Live(&many.live[0])
+        );
+    }
+
+    #[test]
+    fn a_remembered_digest_is_the_tokens_and_never_a_verdict() {
+        let memo = Memo::default();
+        for t in [
+            "aaaaaa.live",
+            "aaaaaa.live",
+            "aaaaaa.livf",
+            "aaaaaa.liv",
+            "aaaaaa.live",
+        ] {
+            assert_eq!(memo.digest(t), digest(t), "{t}");
+        }
+        // A token too long to keep is hashed each time and leaves the memo as it was.
+        let long = format!("aaaaaa.{}", "x".repeat(Memo::MAX));
+        assert_eq!(memo.digest(&long), digest(&long));
+        let kept = memo.0.lock().unwrap().clone().map(|(t, _)| t);
+        assert_eq!(kept.as_deref(), Some(&b"aaaaaa.live"[..]));
+        // The same token, remembered, is classified against the tokens served now: revoked
+        // since the last request, it is refused.
+        let now = OffsetDateTime::now_utc();
+        let tokens = |dead: bool| {
+            let mut t = Tokens {
+                present: true,
+                ..Default::default()
+            };
+            if dead {
+                t.dead.push(DeadToken {
+                    id: "aaaaaa".into(),
+                    digest: digest("aaaaaa.live"),
+                    why: Dead::Revoked,
+                });
+            } else {
+                t.live.push(TokenDigest {
+                    id: "aaaaaa".into(),
+                    digest: digest("aaaaaa.live"),
+                    expires: None,
+                    pools: None,
+                    machine: None,
+                });
+            }
+            t.indexed()
+        };
+        let (live, revoked) = (tokens(false), tokens(true));
+        assert_eq!(
+            classify(&live, Some("aaaaaa.live"), &memo, now),
+            Presented::Live(&live.live[0])
+        );
+        assert_eq!(
+            classify(&revoked, Some("aaaaaa.live"), &memo, now),
+            Presented::Stale(Dead::Revoked, &"aaaaaa".into())
         );
     }
 }

@@ -22,7 +22,7 @@ use crate::ignition::chunks::Chunks;
 use crate::names::is_dns_label;
 use crate::serve::conn::limit::RateLimiter;
 use crate::serve::request::auth::Auth;
-use crate::serve::request::classify::{Presented, classify};
+use crate::serve::request::classify::{Memo, Presented, classify};
 use crate::serve::state::live::{State, TokenDigest};
 
 use crate::model::config::AuthMode;
@@ -124,10 +124,11 @@ fn presented<'a>(req: &Request<'a>) -> Option<&'a str> {
 }
 
 /// Handles one request.
-pub fn handle(
+pub(in crate::serve) fn handle(
     state: &State,
     limiter: &RateLimiter,
     req: &Request<'_>,
+    memo: &Memo,
     now: OffsetDateTime,
     clock: Instant,
 ) -> Response {
@@ -136,7 +137,7 @@ pub fn handle(
         Route::Answer(r) => return *r,
     };
     let pool = &*pool;
-    let who = classify(&state.tokens, presented(req), now);
+    let who = classify(&state.tokens, presented(req), memo, now);
     let label = match &who {
         Presented::None => Auth::None,
         Presented::Live(t) => Auth::Live(t.id.clone()),
