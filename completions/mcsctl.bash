@@ -2308,7 +2308,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__render)
-            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --spec-version --replace --allow-sensitive --current --allow-irreconcilable --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            opts="-o -q -v -h -V --machine-configs --strict --controller-config --from-cluster --for --bootstrap-kubeconfig --no-bootstrap-kubeconfig --force --report --no-report --spec-version --replace --allow-sensitive --current --allow-irreconcilable --from-mcs --pool --ca --token --dir --format --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -642,6 +642,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand --strict 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
             cand --no-bootstrap-kubeconfig 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
             cand --force 'Replace a different auth/bootstrap-kubeconfig'
+            cand --report 'Add the first-boot report to the full config of each pool rendered: once up after Ignition, a machine posts one report to serve (`machine list` shows it). Remembered in mcsctl.json for later renders; the pre-approval set never carries it'
+            cand --no-report 'Stop adding the first-boot report to the pools rendered (remembered)'
             cand --replace 'Replace a pool''s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
             cand -q 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
             cand --quiet 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'

@@ -505,6 +505,8 @@ complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l max-input-size 
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l strict -d 'Refuse what the MCO would drop (unknown spec fields, unknown Ignition keys) instead of dropping it with a warning'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-bootstrap-kubeconfig -d 'OpenShift configs without a bootstrap kubeconfig are meant (nodes booted from them never join): without it, render refuses them'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l force -d 'Replace a different auth/bootstrap-kubeconfig'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l report -d 'Add the first-boot report to the full config of each pool rendered: once up after Ignition, a machine posts one report to serve (`machine list` shows it). Remembered in mcsctl.json for later renders; the pre-approval set never carries it'
+complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l no-report -d 'Stop adding the first-boot report to the pools rendered (remembered)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -l replace -d 'Replace a pool\'s config even when MachineConfigs, files or units it serves now would disappear (without it render refuses and names them)'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s q -l quiet -d 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
 complete -c mcsctl -n "__fish_mcsctl_using_subcommand render" -s v -l verbose -d 'Also print, on stderr, each file read and written and each decision taken'

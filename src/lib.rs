@@ -14,6 +14,7 @@ pub mod doctor;
 pub mod duration;
 pub mod escape;
 pub mod exit;
+pub mod firstboot;
 pub mod golang;
 pub mod heap;
 pub mod hex;

@@ -31,6 +31,7 @@ fuzz_target!(|data: &[u8]| {
                 version: None,
                 kubeconfig: Some(b"kubeconfig"),
                 cluster: &cluster,
+                first_boot: None,
             };
             let _ = render::render(&mcs, pool, opts);
         }

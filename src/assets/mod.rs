@@ -59,6 +59,10 @@ pub mod layout {
     pub const BOOTSTRAP_KUBECONFIG: &str = "auth/bootstrap-kubeconfig";
     /// Lock file that serialises state changes.
     pub const LOCK: &str = ".mcsctl.lock";
+    /// The pools' first-boot report credentials (`render --report`).
+    pub const REPORT_CREDENTIALS: &str = "auth/report-credentials.json";
+    /// The first-boot reports serve recorded, one file per replica (`<replica>.jsonl`).
+    pub const REPORTS: &str = "auth/reports";
     /// The registered machines (`machine add`).
     pub const MACHINES: &str = "auth/machines.json";
     /// The machines' own pointer configs (`<name>.ign`).

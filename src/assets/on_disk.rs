@@ -29,7 +29,7 @@ const FIXED: [&str; 12] = [
     layout::TOKENS,
 ];
 /// Read after the pointer configs.
-const FIXED_AFTER: [&str; 1] = [layout::MACHINES];
+const FIXED_AFTER: [&str; 2] = [layout::MACHINES, layout::REPORT_CREDENTIALS];
 
 /// A pointer config of the directory as read: a pool's (`<pool>.ign`) or a machine's
 /// (`machines/<name>.ign`). What it says is `crate::model::pointers`' business.

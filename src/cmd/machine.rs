@@ -214,14 +214,19 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
         nodes: nodes.as_deref(),
     };
     let (_lock, snap) = super::load(ui, dir)?;
-    let snap = snap.with_evidence(&a.ledgers, a.store.options()?, now)?;
-    let rows = machine::list(&snap, &cluster, now);
+    let store = a.store.options()?;
+    let snap = snap
+        .with_evidence(&a.ledgers, store.clone(), now)?
+        .with_reports(store)?;
+    let listing = machine::list(&snap, &cluster, now);
     if ui.structured() {
-        ui.out_json(&serde_json::json!({ "machines": rows }))?;
+        ui.out_json(&listing)?;
         return Ok(exit::OK);
     }
+    let rows = &listing.machines;
     if rows.is_empty() {
         ui.info("no machine registered; `mcsctl machine add NAME --pool POOL` registers one");
+        unmatched(ui, listing.unmatched_reports.as_deref().unwrap_or_default())?;
         return Ok(exit::OK);
     }
     let cells: Vec<Vec<String>> = rows.iter().map(cells).collect();
@@ -239,12 +244,47 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
         ],
         &cells,
     ))?;
-    for r in &rows {
+    for r in rows {
         if let Some(next) = &r.trail.next {
             ui.info(format!("{}: {next}", r.name));
         }
     }
+    unmatched(ui, listing.unmatched_reports.as_deref().unwrap_or_default())?;
     Ok(exit::OK)
+}
+
+/// The first-boot reports no registered machine matches, apart: something with a pool's
+/// report credential that nobody registered.
+fn unmatched(ui: &Ui, reports: &[crate::firstboot::Record]) -> Result<()> {
+    if reports.is_empty() {
+        return Ok(());
+    }
+    let cells: Vec<Vec<String>> = reports
+        .iter()
+        .map(|r| {
+            let addresses: Vec<String> = r.report.addresses.iter().map(|a| a.to_string()).collect();
+            vec![
+                r.time.get(..19).unwrap_or(&r.time).to_string(),
+                r.pool.clone(),
+                r.client.clone(),
+                r.report.hostname.clone(),
+                if addresses.is_empty() {
+                    "-".into()
+                } else {
+                    addresses.join(",")
+                },
+                r.report.ignition().to_string(),
+            ]
+        })
+        .collect();
+    ui.out(format!(
+        "\nFirst-boot reports from no registered machine ({}): a pool's report credential used by a machine nobody registered\n{}",
+        reports.len(),
+        table(
+            &["TIME", "POOL", "FROM", "HOSTNAME", "ADDRESSES", "IGNITION"],
+            &cells
+        )
+    ))
 }
 
 fn cells(r: &MachineRow) -> Vec<String> {

@@ -15,7 +15,9 @@ use crate::ignition::render::diff::PoolDiff;
 use crate::ignition::render::machineconfig::Read;
 use crate::ignition::render::{Flavour, cluster, controller, input};
 use crate::model::Snapshot;
-use crate::ops::render::{self, Losses, NoKubeconfig, RenderInputs, RenderReport, report};
+use crate::ops::render::{
+    self, FirstBoot, Losses, NoKubeconfig, RenderInputs, RenderReport, report,
+};
 use crate::ops::{Note, Run};
 use crate::ui::Ui;
 use clap::Args;
@@ -82,6 +84,16 @@ pub struct RenderArgs {
     /// Replace a different auth/bootstrap-kubeconfig.
     #[arg(long)]
     pub force: bool,
+
+    /// Add the first-boot report to the full config of each pool rendered: once up after
+    /// Ignition, a machine posts one report to serve (`machine list` shows it). Remembered in
+    /// mcsctl.json for later renders; the pre-approval set never carries it.
+    #[arg(long, conflicts_with_all = ["no_report", "from_mcs", "from_cluster"])]
+    pub report: bool,
+
+    /// Stop adding the first-boot report to the pools rendered (remembered).
+    #[arg(long)]
+    pub no_report: bool,
 
     /// Ignition spec of the coreos flavour's output, 3.0.0 to 3.5.0 (default: the newest input
     /// version, at least 3.2.0). The openshift flavour keeps the MCO's internal 3.5.0 and serve
@@ -312,6 +324,7 @@ fn inputs<'a>(ui: &Ui, a: &'a RenderArgs, flavour: Flavour) -> Result<RenderInpu
         controller: None,
         current: a.current.clone(),
         allow_irreconcilable: a.allow_irreconcilable.iter().map(|&s| s.into()).collect(),
+        report: FirstBoot::of(a.report, a.no_report),
     })
 }
 

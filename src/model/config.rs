@@ -88,6 +88,10 @@ pub struct ClusterConfig {
     /// The store this directory publishes its tokens to, once a command has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub store: Option<StoreRecord>,
+    /// The pools whose full config carries the first-boot report (`render --report`, until
+    /// `--no-report`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub report_pools: Vec<String>,
 }
 
 /// Where a directory publishes its tokens (`--store`, remembered by the first command that

@@ -38,6 +38,8 @@ pub struct Snapshot {
     pub pointers: Vec<PointerFile>,
     /// `auth/machines.json`, when a machine was ever registered.
     pub machines: Option<machine::Registry>,
+    /// `auth/report-credentials.json`, when a pool ever reported (`render --report`).
+    pub report_credentials: Option<crate::firstboot::Credentials>,
     /// The pools with a rendered config (`rendered/<pool>.ign`), in name order.
     pub rendered: Vec<String>,
     /// The fetch evidence, for the workflows that decide from it ([`Snapshot::with_ledger`]).
@@ -45,6 +47,8 @@ pub struct Snapshot {
     /// Whether `mcsctl.json` is there (with a cluster, or started step by step): the mark of
     /// an asset directory.
     pub marked: bool,
+    /// The first-boot reports serve recorded ([`Snapshot::with_reports`]), oldest first.
+    pub reports: Option<Vec<crate::firstboot::Record>>,
 }
 
 /// The pools a directory knows: the MCO's built-in ones, those of its `mcsctl.json` and those
@@ -113,6 +117,13 @@ impl Snapshot {
             Some(b) => Some(TokenStore::parse(&b, &name(layout::TOKENS))?),
             None => None,
         };
+        let report_credentials = match image.take(layout::REPORT_CREDENTIALS)? {
+            Some(b) => Some(crate::firstboot::Credentials::parse(
+                &b,
+                &name(layout::REPORT_CREDENTIALS),
+            )?),
+            None => None,
+        };
         Ok(Snapshot {
             dir: dir.clone(),
             config,
@@ -120,9 +131,11 @@ impl Snapshot {
             tokens,
             pointers,
             machines,
+            report_credentials,
             rendered: image.rendered,
             ledger: None,
             marked,
+            reports: None,
         })
     }
 
@@ -162,6 +175,28 @@ impl Snapshot {
         })?;
         let url = o.url.to_string();
         self.ledger = Some(crate::ledger::Ledger::of_store(url, records, unrecorded));
+        Ok(self)
+    }
+
+    /// Adds the first-boot reports: the directory's files (`auth/reports/*.jsonl`, a line at a
+    /// time, a torn or foreign line skipped), or the store's.
+    pub fn with_reports(mut self, store: Option<crate::store::Options>) -> Result<Snapshot> {
+        let reports = match store {
+            Some(o) => {
+                let Some(cluster) = self.config.as_ref().map(|c| c.cluster_domain()) else {
+                    anyhow::bail!(
+                        "{} has no mcsctl.json: the store's keys are the cluster's",
+                        self.dir.root().display()
+                    );
+                };
+                crate::store::blocking(async {
+                    let s = crate::store::Store::connect(&o, &cluster).await?;
+                    s.reports().await
+                })?
+            }
+            None => crate::firstboot::read_files(&self.dir)?,
+        };
+        self.reports = Some(reports);
         Ok(self)
     }
 

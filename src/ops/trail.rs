@@ -1,6 +1,8 @@
-//! A registered machine's way from its first fetch to a Ready node (`machine list` with
-//! `--csrs` and `--nodes`): each step seen or not, and for a machine that stopped on the way,
-//! what to look at next.
+//! A registered machine's way from its registration to a Ready node (`machine list`, with
+//! `--csrs` and `--nodes`): registered, pointer written, fetched (from the ledger), first boot
+//! reported (when its pool reports, `render --report`), client and serving CSRs, node Ready;
+//! each step seen or not, and for a machine that stopped on the way, where and what to look at
+//! next.
 
 use serde::Serialize;
 use time::OffsetDateTime;
@@ -12,7 +14,8 @@ use crate::ledger::Record;
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
-    /// `fetched`, `client-csr`, `serving-csr` or `ready`.
+    /// `registered`, `pointer`, `fetched`, `first-boot`, `client-csr`, `serving-csr` or
+    /// `ready`.
     pub step: &'static str,
     /// What was seen (a CSR's name and state, a fetch's time and address).
     pub seen: String,
@@ -36,10 +39,52 @@ pub struct Cluster<'a> {
     pub nodes: Option<&'a [Node]>,
 }
 
-/// The trail of machine `name` from its `fetches` and what `cluster` holds, at `now`.
-pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetDateTime) -> Trail {
-    let mut steps = Vec::new();
+/// How long after its fetch a machine of a reporting pool is expected to have reported its
+/// first boot: Ignition's stages and the first boot take minutes; past this, it stopped.
+pub const REPORT_WITHIN: time::Duration = time::Duration::minutes(15);
+
+/// What the trail is drawn from besides the fetches: the machine's registration, whether its
+/// pointer config is there, and its first-boot report (when its pool reports).
+pub struct Known<'a> {
+    /// When it was registered (RFC 3339).
+    pub registered: &'a str,
+    /// Its pointer config, when the directory has it.
+    pub pointer: Option<&'a str>,
+    /// `Some` when its pool reports first boots (`render --report`): its report, if any.
+    pub report: Option<Option<&'a crate::firstboot::Record>>,
+}
+
+/// The trail of machine `name` from what is `known`, its `fetches` and what `cluster` holds,
+/// at `now`.
+pub fn trail(
+    name: &str,
+    known: &Known<'_>,
+    fetches: &[Record],
+    cluster: &Cluster<'_>,
+    now: OffsetDateTime,
+) -> Trail {
+    let mut steps = vec![Step {
+        step: "registered",
+        seen: known.registered.to_string(),
+    }];
+    if let Some(p) = known.pointer {
+        steps.push(Step {
+            step: "pointer",
+            seen: p.to_string(),
+        });
+    }
     let Some(last) = fetches.iter().rev().find(|f| f.whole) else {
+        if let Some(Some(r)) = known.report {
+            // It booted, but not from a fetch of its own token.
+            steps.push(reported(r));
+            return Trail {
+                steps,
+                next: Some(format!(
+                    "reported its first boot at {} without a fetch of its own token: it booted from another pointer config (its pool's?), not machines/{name}.ign, so no CSR is approved on its evidence",
+                    r.time
+                )),
+            };
+        }
         return Trail {
             steps,
             next: Some(not_fetched(name, fetches)),
@@ -49,21 +94,48 @@ pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetD
         step: "fetched",
         seen: format!("{} from {} (spec {})", last.time, last.client, last.spec),
     });
-    let ago = crate::duration::residual(
-        (now - parse(&last.time).unwrap_or(now))
-            .whole_seconds()
-            .max(0),
-    );
+    let since = now - parse(&last.time).unwrap_or(now);
+    let ago = crate::duration::residual(since.whole_seconds().max(0));
+    let client_csr = cluster.csrs.and_then(|csrs| of(csrs, CLIENT_SIGNER, name));
+    match known.report {
+        Some(Some(r)) => steps.push(reported(r)),
+        // A machine whose kubelet asked for its certificate booted, report or not.
+        Some(None) if client_csr.is_none() => {
+            let when = last.time.get(..16).unwrap_or(&last.time).replace('T', " ");
+            let from = last
+                .client
+                .rsplit_once(':')
+                .map_or(&*last.client, |(ip, _)| ip);
+            let next = if since >= REPORT_WITHIN {
+                format!(
+                    "fetched {when} from {from}, no first-boot report after {}: Ignition or the first boot failed after the fetch; look at the console for ignition's stage errors",
+                    crate::duration::residual(REPORT_WITHIN.whole_seconds())
+                )
+            } else {
+                format!("fetched {ago} ago; waiting for its first-boot report")
+            };
+            return Trail {
+                steps,
+                next: Some(next),
+            };
+        }
+        _ => {}
+    }
+    csr_steps(steps, name, cluster, client_csr, &ago)
+}
+
+/// The steps from the CSRs and the Node on, after a fetch `ago`.
+fn csr_steps(
+    mut steps: Vec<Step>,
+    name: &str,
+    cluster: &Cluster<'_>,
+    client_csr: Option<&Csr>,
+    ago: &str,
+) -> Trail {
     let Some(csrs) = cluster.csrs else {
         return Trail { steps, next: None };
     };
-    // An approved CSR is the one that counts; else the latest.
-    let of = |signer: &str| {
-        csrs.iter()
-            .filter(|c| c.signer == signer && requests_for(c, name))
-            .max_by_key(|c| (c.approved.is_some(), c.created))
-    };
-    let Some(client) = of(CLIENT_SIGNER) else {
+    let Some(client) = client_csr else {
         return Trail {
             steps,
             next: Some(format!(
@@ -85,7 +157,7 @@ pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetD
             )),
         };
     }
-    let Some(serving) = of(SERVING_SIGNER) else {
+    let Some(serving) = of(csrs, SERVING_SIGNER, name) else {
         return Trail {
             steps,
             next: Some("client certificate approved; waiting for the kubelet's serving CSR".into()),
@@ -106,6 +178,31 @@ pub fn trail(name: &str, fetches: &[Record], cluster: &Cluster<'_>, now: OffsetD
         };
     }
     ready(steps, name, cluster.nodes)
+}
+
+/// The first-boot step of report `r`.
+fn reported(r: &crate::firstboot::Record) -> Step {
+    Step {
+        step: "first-boot",
+        seen: format!(
+            "{} from {}: {}, kubelet {}",
+            r.time,
+            r.client_ip().map_or(r.client.clone(), |ip| ip.to_string()),
+            r.report.ignition(),
+            if r.report.kubelet.is_empty() {
+                "unknown"
+            } else {
+                &r.report.kubelet
+            }
+        ),
+    }
+}
+
+/// The CSR of `signer` for node `name` that counts: an approved one, else the latest.
+fn of<'c>(csrs: &'c [Csr], signer: &str, name: &str) -> Option<&'c Csr> {
+    csrs.iter()
+        .filter(|c| c.signer == signer && requests_for(c, name))
+        .max_by_key(|c| (c.approved.is_some(), c.created))
 }
 
 /// What to do for a machine none of whose `fetches` went out whole.

@@ -15,7 +15,8 @@
 //!   store published), reloaded part by part, and what every connection shares.
 //! - [`log`]: the access log and the events (one [`log::event::Event`] per kind), never
 //!   blocking a request; the metrics and their listener; the banner.
-//! - `fetches`: the claims of machine tokens, in the ledger files or the etcd store.
+//! - `fetches`: the claims of machine tokens, in the ledger files or the etcd store;
+//!   `reports`: first-boot reports (`request::report`), in this replica's file or the store.
 //!
 //! The path of one request, top to bottom:
 //!
@@ -44,6 +45,7 @@
 pub mod conn;
 mod fetches;
 pub mod log;
+mod reports;
 pub mod request;
 pub mod state;
 
@@ -346,6 +348,8 @@ async fn connect_store(opts: &Options) -> Result<Option<crate::store::Store>> {
 /// What every connection shares: the state, the limits, the log, the ledger, the metrics.
 fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::Store>) -> Shared {
     let directory = std::sync::Mutex::new(Some(state.tokens.clone()));
+    let replica = crate::ledger::replica_of(&opts.ledger);
+    let reports = reports::Reports::new(&opts.dir, &replica, store.clone());
     Shared {
         max_header_bytes: opts.max_header_bytes,
         state: state::current::Current::new(state),
@@ -354,6 +358,14 @@ fn shared(opts: &Options, state: State, log: &Log, store: Option<crate::store::S
         handshakes: conn::handshakes::Handshakes::default(),
         clock: opts.clock.clone(),
         fetches: open_ledger(opts, log, store),
+        reports,
+        report_limiter: RateLimiter::new(
+            request::report::PER_MINUTE,
+            Duration::from_secs(60),
+            Duration::from_secs(60),
+        ),
+        dir: opts.dir.clone(),
+        replica,
         metrics: log::metrics::Metrics::default(),
         token_events: log::repeats::Repeats::default(),
         published: std::sync::Mutex::default(),

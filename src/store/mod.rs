@@ -23,6 +23,7 @@ pub mod claims;
 pub mod counted;
 pub mod holders;
 pub mod import;
+pub mod reports;
 pub mod url;
 
 pub use batch::{BATCH, BatchPut};

@@ -18,6 +18,7 @@ mod doctor;
 mod evidence;
 mod examples;
 mod first_day;
+mod firstboot;
 mod golden;
 mod ignition_client;
 mod image;

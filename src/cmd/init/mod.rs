@@ -223,6 +223,7 @@ fn inputs(args: &InitArgs, plan: ask::Plan, transport: Transport) -> Result<Init
             url: url.as_ref().map(|a| a.url.clone()),
             urls: Default::default(),
             store: None,
+            report_pools: Vec::new(),
         },
         sans,
         url_host: url.map(|a| a.host),

@@ -95,10 +95,17 @@ impl PoolDiff {
         }
     }
 
-    /// What would disappear, one phrase per kind ("MachineConfigs 99-worker-ssh").
+    /// What would disappear, one phrase per kind ("MachineConfigs 99-worker-ssh"). The
+    /// first-boot report's files and unit are render's own (`--no-report` removes them), not
+    /// a loss.
     pub fn losses(&self) -> Vec<String> {
         let mut out = Vec::new();
         let mut add = |what: &str, v: &[String]| {
+            let v: Vec<&str> = v
+                .iter()
+                .map(String::as_str)
+                .filter(|n| !crate::firstboot::added(n))
+                .collect();
             if !v.is_empty() {
                 out.push(format!("{what} {}", v.join(", ")));
             }

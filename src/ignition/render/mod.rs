@@ -8,6 +8,7 @@
 pub mod cluster;
 pub mod controller;
 pub mod diff;
+mod first_boot;
 pub mod hash;
 pub mod input;
 pub mod machineconfig;
@@ -83,6 +84,9 @@ pub struct Options<'a> {
     pub kubeconfig: Option<&'a [u8]>,
     /// What the cluster adds.
     pub cluster: &'a Cluster,
+    /// The first-boot report's files and unit (`render --report`), added to the full config
+    /// only.
+    pub first_boot: Option<&'a [crate::firstboot::Addition]>,
 }
 
 /// One payload: the full config of a pool, or its pre-approval subset.
@@ -207,6 +211,10 @@ pub fn render(mcs: &[MachineConfig], pool: &str, opts: Options<'_>) -> Result<Re
     };
     let full = payload(&order, pool, version, opts)?;
     let pre_order: Vec<&MachineConfig> = order.iter().copied().filter(|m| m.pre_approval).collect();
+    let opts = Options {
+        first_boot: None,
+        ..opts
+    };
     let pre = payload(&pre_order, pool, version, opts)?;
     Ok(Rendered {
         pool: pool.to_string(),
@@ -236,7 +244,10 @@ fn payload(
     match opts.flavour {
         Flavour::CoreOs => {
             refuse_daemon_fields(order)?;
-            let config = kernel_arguments_into_ignition(&merged, order, version)?;
+            let mut config = kernel_arguments_into_ignition(&merged, order, version)?;
+            if let Some(adds) = opts.first_boot {
+                first_boot::add_first_boot(&mut config, adds)?;
+            }
             let out = convert::to_spec(config, version).map_err(|e| {
                 // A newer spec helps a field the asked one lacks, not a merge that is invalid
                 // in any spec (a file without a source that the merge marks overwrite).
@@ -259,7 +270,10 @@ fn payload(
         }
         Flavour::OpenShift => {
             refuse_appended_paths(order)?;
-            let source = source(order, pool, &merged, opts)?;
+            let mut source = source(order, pool, &merged, opts)?;
+            if let Some(adds) = opts.first_boot {
+                first_boot::add_first_boot(&mut source.base, adds)?;
+            }
             let mut warnings = warnings;
             warnings.extend(source.mc.check_size()?);
             let bytes = source

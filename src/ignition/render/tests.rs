@@ -21,6 +21,7 @@ fn opts(flavour: Flavour) -> Options<'static> {
         version: None,
         kubeconfig: (flavour == Flavour::OpenShift).then_some(b"kubeconfig".as_slice()),
         cluster: Box::leak(Box::new(Cluster::default())),
+        first_boot: None,
     }
 }
 

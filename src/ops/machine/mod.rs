@@ -4,6 +4,7 @@
 //! does not: the addresses a serving CSR may name.
 
 pub mod list;
+mod reports;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -64,9 +65,12 @@ pub struct MachineRow {
     /// Fetches past those records, counted only (a token with unlimited uses in the store).
     #[serde(skip_serializing_if = "is_zero")]
     pub unrecorded_fetches: u64,
-    /// Its way from the first fetch to a Ready node, as far as the cluster's CSRs and Nodes
-    /// (when given) show it.
+    /// Its way from its registration to a Ready node, as far as the ledger, its first-boot
+    /// report and the cluster's CSRs and Nodes (when given) show it.
     pub trail: super::trail::Trail,
+    /// Its first-boot report (`render --report`), when one matched it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_boot: Option<crate::firstboot::Record>,
 }
 
 /// The report of `machine add` and `machine remove`.
@@ -275,13 +279,22 @@ pub fn remove<'s>(
     })
 }
 
+/// `machine list`: every registered machine, and the first-boot reports no registered machine
+/// matches (a pool's credential used by something unexpected), listed apart.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Listing {
+    /// The machines, in the order registered.
+    pub machines: Vec<MachineRow>,
+    /// Reports that match no registered machine (absent when no report was read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unmatched_reports: Option<Vec<crate::firstboot::Record>>,
+}
+
 /// Every registered machine, in the order registered, with its fetches from the snapshot's
-/// ledger (the merged records of every replica's file; none when it was not read).
-pub fn list(
-    snap: &Snapshot,
-    cluster: &super::trail::Cluster<'_>,
-    now: OffsetDateTime,
-) -> Vec<MachineRow> {
+/// ledger (the merged records of every replica's file; none when it was not read) and its
+/// first-boot report (from the snapshot's reports, when read).
+pub fn list(snap: &Snapshot, cluster: &super::trail::Cluster<'_>, now: OffsetDateTime) -> Listing {
     let ledger = snap.ledger.as_ref().map_or(&[][..], |l| &l.records[..]);
     let none = Default::default();
     let unrecorded = snap.ledger.as_ref().map_or(&none, |l| &l.unrecorded);
@@ -293,17 +306,45 @@ pub fn list(
         .map(|t| (t.id.as_str(), t))
         .collect();
     let by_token = by_token(ledger);
-    snap.machines
+    let machines: Vec<&Machine> = snap.machines.iter().flat_map(|r| &r.machines).collect();
+    let fetches: Vec<Vec<crate::ledger::Record>> = machines
         .iter()
-        .flat_map(|r| &r.machines)
-        .map(|m| {
+        .map(|m| fetches_of(m, &by_token).cloned().collect())
+        .collect();
+    let reports = snap.reports.as_deref().unwrap_or_default();
+    let (matched, unmatched) = reports::matched(&machines, &fetches, reports);
+    let reporting = snap.config.as_ref().map(|c| &c.report_pools);
+    let pointers: std::collections::HashSet<&str> =
+        snap.pointers.iter().map(|p| p.rel.as_str()).collect();
+    let rows = machines
+        .iter()
+        .zip(fetches)
+        .enumerate()
+        .map(|(i, (m, fetches))| {
             let mut r = row(m, tokens.get(m.token.as_str()).copied(), &snap.dir, now);
-            r.fetches = fetches_of(m, &by_token).cloned().collect();
+            let pointer = layout::machine_pointer(&m.name);
+            let known = super::trail::Known {
+                registered: &m.added,
+                pointer: pointers
+                    .contains(pointer.as_str())
+                    .then_some(pointer.as_str()),
+                report: (snap.reports.is_some() && reporting.is_some_and(|p| p.contains(&m.pool)))
+                    .then(|| matched[i]),
+            };
+            r.trail = super::trail::trail(&m.name, &known, &fetches, cluster, now);
+            r.first_boot = matched[i].cloned();
+            r.fetches = fetches;
             r.unrecorded_fetches = unrecorded.get(&m.token).copied().unwrap_or(0);
-            r.trail = super::trail::trail(&m.name, &r.fetches, cluster, now);
             r
         })
-        .collect()
+        .collect();
+    Listing {
+        machines: rows,
+        unmatched_reports: snap
+            .reports
+            .as_ref()
+            .map(|_| unmatched.into_iter().cloned().collect()),
+    }
 }
 
 /// The ledger's records by token id, in their order: each machine's fetches are then found
@@ -356,6 +397,7 @@ fn row(
             steps: Vec::new(),
             next: None,
         },
+        first_boot: None,
     }
 }
 

@@ -5,9 +5,11 @@
 use anyhow::{Result, bail};
 
 use super::super::Note;
-use crate::assets::layout::RENDERED;
-use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE};
+use super::NewPool;
+use crate::assets::layout::{PRE_APPROVAL, RENDERED};
+use crate::assets::{AssetDir, Change, Overwrite, PUBLIC_MODE, SECRET_MODE};
 use crate::ignition::render::diff::PoolDiff;
+use crate::model::Snapshot;
 
 /// Where render records the MachineConfigs merged into a pool's config (serve reads only
 /// `rendered/*.ign`).
@@ -133,4 +135,40 @@ impl Losses {
             Losses::Refuse
         }
     }
+}
+
+/// Stages a pool's files (owner-only: rendered configs hold pull secrets and kubeconfigs).
+pub(super) fn stage_pool(change: &mut Change<'_>, snap: &Snapshot, n: &mut NewPool) {
+    let pool = &n.report.pool;
+    change.write(
+        &full_rel(pool),
+        &line(&n.full),
+        SECRET_MODE,
+        Overwrite::Allow,
+    );
+    match &n.pre {
+        Some(pre) => change.write(&pre_rel(pool), &line(pre), SECRET_MODE, Overwrite::Allow),
+        None if snap.dir.exists(&pre_rel(pool)) => {
+            change.remove(&pre_rel(pool));
+            n.report.removed.push(pre_rel(pool));
+        }
+        None => {}
+    }
+    record(change, &snap.dir, pool, n.sources.as_deref());
+}
+
+pub(super) fn full_rel(pool: &str) -> String {
+    format!("{RENDERED}/{pool}.ign")
+}
+
+pub(super) fn pre_rel(pool: &str) -> String {
+    format!("{PRE_APPROVAL}/{pool}.ign")
+}
+
+/// A config as written: the bytes and a newline.
+pub(super) fn line(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 1);
+    out.extend_from_slice(bytes);
+    out.push(b'\n');
+    out
 }

@@ -7,6 +7,7 @@
 
 pub mod compare;
 mod day2;
+mod firstboot;
 pub mod kubeconfig;
 mod pools;
 pub mod report;
@@ -17,8 +18,8 @@ use serde::Serialize;
 use time::OffsetDateTime;
 
 use super::{Note, Outcome, Run};
-use crate::assets::layout::{self, PRE_APPROVAL, RENDERED};
-use crate::assets::{Change, Overwrite, SECRET_MODE};
+use crate::assets::Overwrite;
+use crate::assets::layout;
 use crate::ignition::SpecVersion;
 use crate::ignition::render::cluster::Served;
 use crate::ignition::render::diff::PoolDiff;
@@ -28,6 +29,9 @@ use crate::ignition::render::{self, Flavour, MachineConfig, Options, Rendered, p
 use crate::ignition::spec::Spec;
 use crate::model::Snapshot;
 pub use compare::Losses;
+use compare::{full_rel, pre_rel, stage_pool};
+pub use firstboot::FirstBoot;
+use firstboot::{Reporting, not_reporting};
 use kubeconfig::KubeconfigReport;
 pub use kubeconfig::NoKubeconfig;
 use report::{Credential, MachineReport, PoolReport};
@@ -58,6 +62,9 @@ pub struct RenderInputs<'a> {
     pub current: Option<render::reconcile::Rendered>,
     /// `--allow-irreconcilable`: storage sections exempt from the day-2 rules.
     pub allow_irreconcilable: Vec<render::reconcile::Storage>,
+    /// `--report`, `--no-report` or neither: which pools' full configs carry the first-boot
+    /// report.
+    pub report: FirstBoot,
 }
 
 /// What `render` did (or, with `--dry-run`, would do).
@@ -127,9 +134,18 @@ pub fn machine_configs<'s>(
         version: inputs.version,
         kubeconfig: kubeconfig.as_ref().map(|k| k.bytes.as_slice()),
         cluster: &cluster,
+        first_boot: None,
     };
     let mut refused: Vec<Finding> = Vec::new();
-    let (new, unserved) = render_pools(snap, mcs, opts, &inputs, &mut notes, &mut refused)?;
+    let mut reporting = Reporting::new(snap, inputs.report);
+    let (new, unserved) = render_pools(
+        snap,
+        mcs,
+        opts,
+        (&inputs, &mut reporting),
+        &mut notes,
+        &mut refused,
+    )?;
     if new.is_empty() && !unserved.is_empty() {
         let why: Vec<String> = unserved.iter().map(|u| u.to_string()).collect();
         bail!("{}", why.join("\n"));
@@ -163,6 +179,7 @@ pub fn machine_configs<'s>(
         read: Some(read),
         controller_config,
         unserved,
+        reporting: Some(reporting),
     };
     finish(snap, new, done, &inputs)
 }
@@ -173,7 +190,7 @@ fn render_pools(
     snap: &Snapshot,
     mcs: &[MachineConfig],
     opts: Options<'_>,
-    inputs: &RenderInputs<'_>,
+    (inputs, reporting): (&RenderInputs<'_>, &mut Reporting),
     notes: &mut Vec<Note>,
     refused: &mut Vec<Finding>,
 ) -> Result<(Vec<NewPool>, Vec<served::Refused>)> {
@@ -189,6 +206,11 @@ fn render_pools(
             continue;
         }
         notes.extend(pools::untargeted(snap, mcs, &p));
+        let report = reporting.additions(snap, &p)?;
+        let opts = Options {
+            first_boot: report.as_ref().map(|(a, _)| a.as_slice()),
+            ..opts
+        };
         let r = render::render(mcs, &p, opts).with_context(|| format!("rendering pool {p}"))?;
         if let Some(x) = served::refusal(&p, &full_rel(&p), &r.full.bytes, &order)
             .or_else(|| served::refusal(&p, &pre_rel(&p), &r.pre.bytes, &order))
@@ -210,7 +232,9 @@ fn render_pools(
         }
         let pre: Vec<&MachineConfig> = order.into_iter().filter(|m| m.pre_approval).collect();
         let creds = report::credentials(&r, &pre, inputs.allow_sensitive, refused);
-        new.push(split_pool(r, creds, opts.flavour));
+        let mut pool = split_pool(r, creds, opts.flavour);
+        pool.report.first_boot_report = report.map(|(_, url)| url);
+        new.push(pool);
     }
     Ok((new, unserved))
 }
@@ -237,6 +261,7 @@ fn split_pool(r: Rendered, creds: Vec<Credential>, flavour: Flavour) -> NewPool 
         files: vec![full_rel(&r.pool), pre_rel(&r.pool)],
         removed: Vec::new(),
         warnings: r.full.warnings.clone(),
+        first_boot_report: None,
     };
     NewPool {
         report,
@@ -314,6 +339,7 @@ pub fn cluster<'s>(
         read: None,
         controller_config: None,
         unserved: Vec::new(),
+        reporting: None,
     };
     finish(snap, new, done, &inputs)
 }
@@ -355,6 +381,7 @@ pub fn mcs<'s>(
         read: None,
         controller_config: None,
         unserved: Vec::new(),
+        reporting: None,
     };
     finish(snap, vec![whole_pool(report, fetched.body)], done, &inputs)
 }
@@ -387,6 +414,8 @@ struct Done<'r> {
     controller_config: Option<String>,
     /// Pools refused: serve would not serve them.
     unserved: Vec<served::Refused>,
+    /// The first-boot report state (`--machine-configs`; the other sources add nothing).
+    reporting: Option<Reporting>,
 }
 
 /// Compares with what the pools serve now and decides the change: the pools' files, the
@@ -433,16 +462,25 @@ fn finish<'s>(
     for n in &mut new {
         stage_pool(&mut change, snap, n);
     }
-    if let Some(mut cfg) = snap.config.clone()
-        && cfg.flavour != done.flavour
+    let mut cfg = snap.config.clone();
+    let mut cfg_changed = false;
+    if let Some(c) = cfg.as_mut()
+        && c.flavour != done.flavour
     {
-        cfg.flavour = done.flavour;
-        cfg.stage(&mut change)?;
+        c.flavour = done.flavour;
+        cfg_changed = true;
         notes.push(Note::Info(format!(
             "recorded flavour {} in {}",
             done.flavour.name(),
             layout::CONFIG
         )));
+    }
+    match &done.reporting {
+        Some(r) => cfg_changed |= r.stage(&mut change, cfg.as_mut()),
+        None => notes.extend(not_reporting(snap, &new)),
+    }
+    if let Some(c) = cfg.filter(|_| cfg_changed) {
+        c.stage(&mut change)?;
     }
     notes.extend(pool_warnings);
     notes.extend(done.notes);
@@ -452,40 +490,4 @@ fn finish<'s>(
         report: report(pools, None),
         notes,
     })
-}
-
-/// Stages a pool's files (owner-only: rendered configs hold pull secrets and kubeconfigs).
-fn stage_pool(change: &mut Change<'_>, snap: &Snapshot, n: &mut NewPool) {
-    let pool = &n.report.pool;
-    change.write(
-        &full_rel(pool),
-        &line(&n.full),
-        SECRET_MODE,
-        Overwrite::Allow,
-    );
-    match &n.pre {
-        Some(pre) => change.write(&pre_rel(pool), &line(pre), SECRET_MODE, Overwrite::Allow),
-        None if snap.dir.exists(&pre_rel(pool)) => {
-            change.remove(&pre_rel(pool));
-            n.report.removed.push(pre_rel(pool));
-        }
-        None => {}
-    }
-    compare::record(change, &snap.dir, pool, n.sources.as_deref());
-}
-
-fn full_rel(pool: &str) -> String {
-    format!("{RENDERED}/{pool}.ign")
-}
-
-fn pre_rel(pool: &str) -> String {
-    format!("{PRE_APPROVAL}/{pool}.ign")
-}
-
-/// A config as written: the bytes and a newline.
-fn line(bytes: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(bytes.len() + 1);
-    out.extend_from_slice(bytes);
-    out.push(b'\n');
-    out
 }

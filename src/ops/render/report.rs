@@ -40,6 +40,10 @@ pub struct PoolReport {
     /// What Ignition's validation warned about in the MachineConfigs (also printed on
     /// stderr); the configs are still rendered, as the MCO renders them.
     pub warnings: Vec<String>,
+    /// Where the full config's first-boot report goes (`render --report`); absent when the
+    /// pool does not report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_boot_report: Option<String>,
 }
 
 impl PoolReport {
@@ -61,6 +65,7 @@ impl PoolReport {
             files: Vec::new(),
             removed: Vec::new(),
             warnings: Vec::new(),
+            first_boot_report: None,
         }
     }
 }
@@ -238,6 +243,11 @@ pub fn text(report: &super::RenderReport, names: Names) -> String {
             out.push_str(&format!(
                 "  credentials:  {} (expected before node approval)\n",
                 list.join(", ")
+            ));
+        }
+        if let Some(url) = &r.first_boot_report {
+            out.push_str(&format!(
+                "  first boot:   reported to {url} (full config only)\n"
             ));
         }
         out.push_str(&format!("  wrote:        {}\n", r.files.join(", ")));

@@ -130,10 +130,10 @@ fn the_list_takes_the_fetches_from_the_snapshots_ledger_only() {
         nodes: None,
     };
     // Without the ledger in the snapshot, no fetch; with it, the one.
-    let rows = machine::list(&lab.snap(), &cluster, t0());
+    let rows = machine::list(&lab.snap(), &cluster, t0()).machines;
     assert!(rows[0].fetches.is_empty());
     let snap = lab.snap().with_ledger(&[]).unwrap();
-    let rows = machine::list(&snap, &cluster, t0());
+    let rows = machine::list(&snap, &cluster, t0()).machines;
     assert_eq!(rows[0].fetches.len(), 1);
     assert_eq!(rows[0].uses, Some(1));
 }

@@ -64,6 +64,7 @@ impl Lab {
                 url: None,
                 urls: Default::default(),
                 store: None,
+                report_pools: Vec::new(),
             },
             sans: Vec::new(),
             url_host: None,

@@ -43,6 +43,7 @@ fn inputs(flavour: Flavour) -> RenderInputs<'static> {
         controller: None,
         current: None,
         allow_irreconcilable: Vec::new(),
+        report: crate::ops::render::FirstBoot::Keep,
     }
 }
 

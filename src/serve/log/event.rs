@@ -90,6 +90,10 @@ events! {
     FetchCut = "fetch-cut",
     /// The ledger could not be written: the fetch was refused with 503.
     LedgerFailed = "ledger-failed",
+    /// A machine's first-boot report (render --report) was recorded.
+    FirstBootReport = "first-boot-report",
+    /// A first-boot report could not be recorded: 503, the machine retries.
+    ReportFailed = "report-failed",
     /// A torn ledger line was repaired.
     LedgerRepaired = "ledger-repaired",
     /// The journal of confirms not yet in the store could not be written.

@@ -31,6 +31,8 @@ struct Counters {
     machine_fetches: BTreeMap<String, u64>,
     /// (part, result) -> reloads.
     reloads: BTreeMap<(String, &'static str), u64>,
+    /// (pool, result) -> first-boot reports.
+    reports: BTreeMap<(String, &'static str), u64>,
 }
 
 impl Counters {
@@ -50,6 +52,9 @@ impl Counters {
         }
         for (k, n) in &other.reloads {
             *self.reloads.entry(k.clone()).or_default() += n;
+        }
+        for (k, n) in &other.reports {
+            *self.reports.entry(k.clone()).or_default() += n;
         }
     }
 }
@@ -113,6 +118,12 @@ impl Metrics {
                 c.machine_fetches.insert(pool.to_string(), 1);
             }
         });
+    }
+
+    /// One first-boot report answered. `pool` is a [`pool_label`]; `result` one of
+    /// `Received`'s few words.
+    pub fn report(&self, pool: &str, result: &'static str) {
+        self.with(|c| *c.reports.entry((pool.to_string(), result)).or_default() += 1);
     }
 
     /// One reload of `part`, and how it went.
@@ -194,6 +205,19 @@ fn counters(out: &mut String, c: &Counters) {
         let _ = writeln!(
             out,
             "mcsctl_machine_fetches_total{{pool=\"{}\"}} {n}",
+            esc(pool)
+        );
+    }
+    head(
+        out,
+        "mcsctl_reports_total",
+        "counter",
+        "First-boot reports (render --report) answered, by pool and result.",
+    );
+    for ((pool, result), n) in &c.reports {
+        let _ = writeln!(
+            out,
+            "mcsctl_reports_total{{pool=\"{}\",result=\"{result}\"}} {n}",
             esc(pool)
         );
     }

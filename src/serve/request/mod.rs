@@ -1,10 +1,12 @@
 //! One request: what it asks for (`handler`: the route, `classify`: the token it presents,
 //! `auth`: who it presented itself as), what it is answered (`respond`, `refusals`), and the
-//! delivery of a machine token's config, whose end is what spends the token (`delivery`).
+//! delivery of a machine token's config, whose end is what spends the token (`delivery`); and
+//! a machine's first-boot report (`report`, `POST /report/<pool>`).
 
 pub mod auth;
 pub(crate) mod classify;
 pub(crate) mod delivery;
 pub mod handler;
 pub(crate) mod refusals;
+pub(crate) mod report;
 pub(crate) mod respond;

@@ -18,6 +18,7 @@ use crate::serve::log::{Log, Stamp};
 use crate::serve::request::classify::Memo;
 use crate::serve::request::delivery::{Body, Delivery};
 use crate::serve::request::handler::{self, Request};
+use crate::serve::request::report;
 use crate::serve::state::shared::Shared;
 
 /// Where the panic hook reports: serve's event log, once it runs.
@@ -61,6 +62,14 @@ pub(in crate::serve) async fn respond(
     let start = Instant::now();
     // The wall clock, read once: to the second for the handler's checks, whole for the line.
     let precise = shared.clock.now_precise();
+    // A first-boot report: its body is read (bounded), so it is answered apart; the handler
+    // never reads a body.
+    if req.method() == hyper::Method::POST
+        && let Some(pool) = report::pool_of(req.uri().path()).map(str::to_string)
+        && head_size(&req) <= shared.max_header_bytes
+    {
+        return reported(shared, peer, req, pool, start, precise).await;
+    }
     let now = crate::clock::Clock::to_second(precise);
     let state = shared.here();
     let headers = req.headers();
@@ -74,13 +83,7 @@ pub(in crate::serve) async fn respond(
         accept: h(ACCEPT),
         remote: peer.client.ip(),
     };
-    // Counted without allocating: the request line's target plus every header line.
-    let head_size: usize = req.uri().path_and_query().map_or(0, |p| p.as_str().len())
-        + headers
-            .iter()
-            .map(|(k, v)| k.as_str().len() + v.len() + 4)
-            .sum::<usize>();
-    let mut r = if head_size > shared.max_header_bytes {
+    let mut r = if head_size(&req) > shared.max_header_bytes {
         handler::Response::too_large()
     } else {
         guarded(|| handler::handle(&state, &shared.limiter, &request, memo, now, start))
@@ -99,14 +102,7 @@ pub(in crate::serve) async fn respond(
         Some(f) => Box::pin(record(shared, peer, &f, r, time.as_str(), &state)).await,
         None => (r, None),
     };
-    let outcome = r.auth.outcome(machine);
-    let pool = crate::serve::log::metrics::pool_label(&state, r.pool.as_deref());
-    shared.metrics.request(pool, r.status.as_u16(), outcome);
-    if claimed.is_some() {
-        shared
-            .metrics
-            .machine_fetch(r.pool.as_deref().unwrap_or(""));
-    }
+    counted(shared, &state, &r, machine, claimed.is_some());
     let line = Line {
         req: &request,
         peer,
@@ -133,6 +129,81 @@ pub(in crate::serve) async fn respond(
             reply(r, Body::new)
         }
     }
+}
+
+/// A request counted in the metrics (and a machine token's fetch, when `claimed`).
+fn counted(
+    shared: &Shared,
+    state: &crate::serve::state::live::State,
+    r: &handler::Response,
+    machine: bool,
+    claimed: bool,
+) {
+    let pool = crate::serve::log::metrics::pool_label(state, r.pool.as_deref());
+    shared
+        .metrics
+        .request(pool, r.status.as_u16(), r.auth.outcome(machine));
+    if claimed {
+        shared
+            .metrics
+            .machine_fetch(r.pool.as_deref().unwrap_or(""));
+    }
+}
+
+/// The size of a request's head, counted without allocating: the request line's target plus
+/// every header line.
+fn head_size<B>(req: &hyper::Request<B>) -> usize {
+    req.uri().path_and_query().map_or(0, |p| p.as_str().len())
+        + req
+            .headers()
+            .iter()
+            .map(|(k, v)| k.as_str().len() + v.len() + 4)
+            .sum::<usize>()
+}
+
+/// A first-boot report for `pool`, answered and logged as every request is.
+async fn reported(
+    shared: &Shared,
+    peer: Peer,
+    req: hyper::Request<Incoming>,
+    pool: String,
+    start: Instant,
+    precise: time::OffsetDateTime,
+) -> hyper::Response<Body> {
+    let path = req.uri().path().to_string();
+    let ua = req
+        .headers()
+        .get(hyper::header::USER_AGENT)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
+    let time = Stamp::at(precise);
+    let r = report::receive(shared, peer, req, &pool, time.as_str()).await;
+    let state = shared.here();
+    let label = crate::serve::log::metrics::pool_label(&state, Some(&pool));
+    shared
+        .metrics
+        .request(label, r.status.as_u16(), r.auth.outcome(false));
+    let request = Request {
+        method: "POST",
+        path: &path,
+        query: None,
+        authorization: None,
+        accept: None,
+        remote: peer.client.ip(),
+    };
+    let line = Line {
+        req: &request,
+        peer,
+        r: &r,
+        bytes: r.body.len(),
+        start,
+        ua: ua.as_deref(),
+        time: time.as_str(),
+    };
+    shared.log.access_with(|out| {
+        line.write(out, None);
+    });
+    reply(r, Body::new)
 }
 
 /// What the handler decided, past serve's own gates: a token is not served while the store

@@ -21,6 +21,14 @@ pub(in crate::serve) struct Shared {
     pub(in crate::serve) handshakes: handshakes::Handshakes,
     pub(in crate::serve) clock: crate::clock::Clock,
     pub(in crate::serve) fetches: fetches::Fetches,
+    /// Where first-boot reports are recorded.
+    pub(in crate::serve) reports: crate::serve::reports::Reports,
+    /// First-boot reports per address (`request::report`).
+    pub(in crate::serve) report_limiter: RateLimiter,
+    /// The asset directory (the report credentials are read from it per report).
+    pub(in crate::serve) dir: crate::assets::AssetDir,
+    /// This replica's name, in each report it records.
+    pub(in crate::serve) replica: String,
     pub(in crate::serve) metrics: metrics::Metrics,
     /// Refusals and cuts of machine tokens, said once per token and kind, then counted.
     pub(in crate::serve) token_events: repeats::Repeats<(String, Event)>,

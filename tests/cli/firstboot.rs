@@ -1,0 +1,311 @@
+//! The first-boot report (`render --report`): the real Ignition client writes the script and
+//! its unit to the node's disk, the script runs as the machine would (its paths under the
+//! node's root) against `mcsctl serve`, and `machine list` shows every machine's timeline.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::ignition_client::ignition_boot;
+use crate::support::{
+    Https, Serve, demo, machine_config_file, machines_at, mode, ok, run, run_later,
+};
+
+const SCRIPT: &str = "/usr/local/bin/mcsctl-first-boot-report";
+
+/// A demo directory served, two machines registered at the server's URL, and the worker pool
+/// rendered with the report on.
+fn reporting(serve: &[&str]) -> (tempfile::TempDir, Serve) {
+    let d = demo(&["--san", "127.0.0.1"]);
+    let s = Serve::start(d.path(), serve);
+    machines_at(
+        d.path(),
+        s.addr.port(),
+        &["w1.demo.example.com", "w2.demo.example.com"],
+        &[],
+    );
+    std::fs::write(
+        d.path().join("mc.yaml"),
+        machine_config_file("50-worker-motd", "worker", "/etc/motd"),
+    )
+    .unwrap();
+    let out = ok(
+        d.path(),
+        &[
+            "render",
+            "--machine-configs",
+            "mc.yaml",
+            "--for",
+            "coreos",
+            "--report",
+        ],
+    );
+    let url = format!("https://127.0.0.1:{}/report/worker", s.addr.port());
+    assert!(
+        out.contains(&format!(
+            "first boot:   reported to {url} (full config only)"
+        )),
+        "{out}"
+    );
+    s.reload();
+    (d, s)
+}
+
+/// Runs the script written to `root` as the machine would, with `journalctl` and `systemctl`
+/// standing in for the machine's; its stdout and stderr.
+fn run_script(root: &Path) -> (bool, String) {
+    let bin = root.parent().unwrap().join("machine-bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    for (name, out) in [
+        (
+            "journalctl",
+            "Ignition 2.14.0\\nIgnition finished successfully",
+        ),
+        ("systemctl", "activating"),
+    ] {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("#!/bin/sh\nprintf '{out}\\n'\n")).unwrap();
+        std::fs::set_permissions(&p, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let o = Command::new("sh")
+        .arg(root.join(SCRIPT.trim_start_matches('/')))
+        .env("MCSCTL_REPORT_ROOT", root)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.success(), text)
+}
+
+fn reports(assets: &Path) -> Vec<Value> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(assets.join("auth/reports"))
+        .into_iter()
+        .flatten()
+    {
+        let text = std::fs::read_to_string(e.unwrap().path()).unwrap();
+        out.extend(
+            text.lines()
+                .map(|l| serde_json::from_str::<Value>(l).unwrap()),
+        );
+    }
+    out
+}
+
+fn steps(v: &Value, i: usize) -> Vec<String> {
+    v["machines"][i]["trail"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["step"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named() {
+    let (d, s) = reporting(&[]);
+    let a = d.path().join("mcs-assets");
+    assert_eq!(mode(&a.join("auth/report-credentials.json")), 0o600);
+    // The pre-approval set never carries the report.
+    let pre = std::fs::read_to_string(a.join("rendered/pre-approval/worker.ign")).unwrap();
+    assert!(!pre.contains("first-boot-report"), "{pre}");
+    let Some(boot) = ignition_boot(&a.join("machines/w1.demo.example.com.ign")) else {
+        return;
+    };
+    assert!(boot.success, "{}", boot.log);
+    assert_eq!(mode(&boot.path(SCRIPT)), 0o755);
+    assert_eq!(mode(&boot.path("/etc/mcsctl/report-credential")), 0o600);
+    assert_eq!(
+        boot.read("/etc/mcsctl/report-ca.crt"),
+        std::fs::read(a.join("tls/mcs-ca-bundle.crt")).unwrap()
+    );
+    let unit = String::from_utf8(boot.read("/etc/systemd/system/mcsctl-first-boot-report.service"))
+        .unwrap();
+    assert!(unit.contains("Type=simple"), "{unit}");
+    let preset =
+        String::from_utf8(boot.read("/etc/systemd/system-preset/20-ignition.preset")).unwrap();
+    assert!(
+        preset.contains("enable mcsctl-first-boot-report.service"),
+        "{preset}"
+    );
+    // What systemd writes at the first boot.
+    std::fs::write(
+        boot.path("/etc/machine-id"),
+        "0123456789abcdef0123456789abcdef\n",
+    )
+    .unwrap();
+    let root = boot.path("/");
+    let (sent, out) = run_script(&root);
+    assert!(sent, "{out}");
+    assert!(out.contains("first-boot report sent to"), "{out}");
+    assert!(boot.has("/var/lib/mcsctl/first-boot-reported"));
+    // Once: a second boot sends nothing.
+    let (again, out) = run_script(&root);
+    assert!(again && out.is_empty(), "{out}");
+    let recs = reports(&a);
+    assert_eq!(recs.len(), 1, "{recs:?}");
+    let r = &recs[0];
+    assert_eq!(r["pool"], "worker");
+    assert_eq!(r["machineId"], "0123456789abcdef0123456789abcdef");
+    assert_eq!(r["kubelet"], "activating");
+    assert_eq!(
+        r["ignitionJournal"],
+        "Ignition 2.14.0\nIgnition finished successfully"
+    );
+    assert!(
+        r["ignitionResult"]
+            .as_str()
+            .unwrap()
+            .contains("provisioningDate"),
+        "{r}"
+    );
+    assert!(s.wait_stderr("\"event\":\"first-boot-report\"", Duration::from_secs(10)));
+    // w2 fetches its config and never reports.
+    let Some(boot2) = ignition_boot(&a.join("machines/w2.demo.example.com.ign")) else {
+        return;
+    };
+    assert!(boot2.success, "{}", boot2.log);
+    let list = |ahead: i64| -> Value {
+        let (code, out, err) = run_later(d.path(), ahead, &["machine", "list", "-o", "json"]);
+        assert_eq!(code, 0, "{err}");
+        serde_json::from_str(&out).unwrap()
+    };
+    let v = list(0);
+    assert_eq!(
+        steps(&v, 0),
+        ["registered", "pointer", "fetched", "first-boot"],
+        "{v:#}"
+    );
+    assert_eq!(v["machines"][0]["firstBoot"]["kubelet"], "activating");
+    assert_eq!(steps(&v, 1), ["registered", "pointer", "fetched"]);
+    assert_eq!(
+        v["machines"][1]["trail"]["next"]
+            .as_str()
+            .unwrap()
+            .split(';')
+            .next()
+            .unwrap()
+            .split(" ago")
+            .nth(1),
+        Some(""),
+        "{v:#}"
+    );
+    assert_eq!(v["unmatchedReports"], Value::Array(vec![]));
+    // Sixteen minutes on, w2 has stopped: where, and the likeliest cause.
+    let v = list(16 * 60);
+    let next = v["machines"][1]["trail"]["next"].as_str().unwrap();
+    assert!(
+        next.starts_with("fetched ")
+            && next.ends_with(
+                " from 127.0.0.1, no first-boot report after 15m: Ignition or the first boot failed after the fetch; look at the console for ignition's stage errors"
+            ),
+        "{next}"
+    );
+    // The table says the same, on stderr, after the machines.
+    let (_, out, err) = run_later(d.path(), 16 * 60, &["machine", "list"]);
+    assert!(
+        out.contains("registered > pointer > fetched > first-boot"),
+        "{out}"
+    );
+    assert!(err.contains("w2.demo.example.com: fetched "), "{err}");
+}
+
+/// POSTs `body` to `/report/<pool>` with `credential`; the status.
+fn post(s: &Serve, ca: &Path, pool: &str, credential: &str, body: &[u8]) -> u16 {
+    let mut h = Https::connect(s.addr, ca);
+    let head = format!(
+        "POST /report/{pool} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {credential}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    h.send(head.as_bytes()).unwrap();
+    // A body larger than serve takes may be refused before it is all sent.
+    let _ = h.send(body);
+    h.read_response(false).unwrap().status
+}
+
+const REPORT: &str = r#"{"bootId":"0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0","machineId":"0123456789abcdef0123456789abcdef","hostname":"stranger","addresses":["192.0.2.99"],"ignitionResult":"","ignitionJournal":"","kubelet":"inactive"}"#;
+
+#[test]
+fn reports_with_a_wrong_credential_too_large_or_too_many_are_refused_and_counted() {
+    let (d, s) = reporting(&["--metrics-listen", "127.0.0.1:0"]);
+    let a = d.path().join("mcs-assets");
+    let ca = a.join("tls/mcs-ca.crt");
+    let creds: Value =
+        serde_json::from_slice(&std::fs::read(a.join("auth/report-credentials.json")).unwrap())
+            .unwrap();
+    let secret = creds["pools"]["worker"].as_str().unwrap();
+    assert_eq!(post(&s, &ca, "worker", "wrong", REPORT.as_bytes()), 401);
+    assert_eq!(post(&s, &ca, "master", secret, REPORT.as_bytes()), 404);
+    assert_eq!(post(&s, &ca, "worker", secret, &vec![b' '; 40_000]), 413);
+    assert_eq!(post(&s, &ca, "worker", secret, b"{\"bootId\":1}"), 400);
+    assert_eq!(post(&s, &ca, "worker", secret, REPORT.as_bytes()), 200);
+    assert!(reports(&a).len() == 1, "only the good report is recorded");
+    // A flood from one address: past 30 a minute, 429 (the valid ones included).
+    let statuses: Vec<u16> = (0..30)
+        .map(|_| post(&s, &ca, "worker", "wrong", REPORT.as_bytes()))
+        .collect();
+    assert_eq!(statuses.last(), Some(&429), "{statuses:?}");
+    assert_eq!(post(&s, &ca, "worker", secret, REPORT.as_bytes()), 429);
+    assert_eq!(reports(&a).len(), 1);
+    // A report from a machine nobody registered is listed apart.
+    let (code, out, err) = run(d.path(), &["machine", "list"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("First-boot reports from no registered machine (1)")
+            && out.contains("stranger"),
+        "{out}"
+    );
+    let text = crate::metrics::scrape(&s.metrics_addr());
+    for line in [
+        "mcsctl_reports_total{pool=\"worker\",result=\"recorded\"} 1",
+        "mcsctl_reports_total{pool=\"worker\",result=\"bad_credential\"} ",
+        "mcsctl_reports_total{pool=\"other\",result=\"no_reports\"} 1",
+        "mcsctl_reports_total{pool=\"worker\",result=\"too_large\"} 1",
+        "mcsctl_reports_total{pool=\"worker\",result=\"invalid\"} 1",
+        "mcsctl_reports_total{pool=\"worker\",result=\"limited\"} ",
+    ] {
+        assert!(text.contains(line), "{line} not in\n{text}");
+    }
+}
+
+#[test]
+fn without_report_the_rendered_bytes_are_as_before_and_no_report_takes_it_out() {
+    let d = demo(&["--san", "127.0.0.1"]);
+    std::fs::write(
+        d.path().join("mc.yaml"),
+        machine_config_file("50-worker-motd", "worker", "/etc/motd"),
+    )
+    .unwrap();
+    let a = d.path().join("mcs-assets");
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            "--machine-configs",
+            "mc.yaml",
+            "--for",
+            "coreos",
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        ok(d.path(), &args);
+        std::fs::read(a.join("rendered/worker.ign")).unwrap()
+    };
+    let plain = render(&[]);
+    let with = render(&["--report"]);
+    assert_ne!(plain, with);
+    // Remembered, and the same credential: the same bytes again.
+    assert_eq!(render(&[]), with);
+    let cfg = std::fs::read_to_string(a.join("mcsctl.json")).unwrap();
+    assert!(cfg.contains("\"reportPools\""), "{cfg}");
+    // Off again: today's bytes, and no --replace needed for what the report had added.
+    assert_eq!(render(&["--no-report"]), plain);
+    let cfg = std::fs::read_to_string(a.join("mcsctl.json")).unwrap();
+    assert!(!cfg.contains("reportPools"), "{cfg}");
+}
