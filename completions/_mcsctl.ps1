@@ -543,6 +543,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -625,10 +626,39 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'mcsctl;machine;watch' {
+            [CompletionResult]::new('--ledger', '--ledger', [CompletionResultType]::ParameterName, 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read')
+            [CompletionResult]::new('--csrs', '--csrs', [CompletionResultType]::ParameterName, 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs')
+            [CompletionResult]::new('--nodes', '--nodes', [CompletionResultType]::ParameterName, 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node')
+            [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file')
+            [CompletionResult]::new('--store-ca', '--store-ca', [CompletionResultType]::ParameterName, 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS')
+            [CompletionResult]::new('--store-cert', '--store-cert', [CompletionResultType]::ParameterName, 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)')
+            [CompletionResult]::new('--store-key', '--store-key', [CompletionResultType]::ParameterName, 'The client certificate''s key (PEM)')
+            [CompletionResult]::new('--store-prefix', '--store-prefix', [CompletionResultType]::ParameterName, 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long to watch before giving up (exit 1)')
+            [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'How often to look again')
+            [CompletionResult]::new('--max-input-size', '--max-input-size', [CompletionResultType]::ParameterName, 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused')
+            [CompletionResult]::new('--store-insecure', '--store-insecure', [CompletionResultType]::ParameterName, 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no progress, no report of what was written, no next steps')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only data, warnings and errors: no progress, no report of what was written, no next steps')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Also print, on stderr, each file read and written and each decision taken')
+            [CompletionResult]::new('--non-interactive', '--non-interactive', [CompletionResultType]::ParameterName, 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'mcsctl;machine;help' {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
         }
@@ -639,6 +669,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;machine;help;remove' {
+            break
+        }
+        'mcsctl;machine;help;watch' {
             break
         }
         'mcsctl;machine;help;help' {
@@ -1088,6 +1121,7 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             [CompletionResult]::new('add', 'add', [CompletionResultType]::ParameterValue, 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default')
             [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the registered machines (tokens by id, never secrets)')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Unregister a machine: its token is revoked, its pointer config removed')
+            [CompletionResult]::new('watch', 'watch', [CompletionResultType]::ParameterValue, 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)')
             break
         }
         'mcsctl;help;machine;add' {
@@ -1097,6 +1131,9 @@ Register-ArgumentCompleter -Native -CommandName 'mcsctl' -ScriptBlock {
             break
         }
         'mcsctl;help;machine;remove' {
+            break
+        }
+        'mcsctl;help;machine;watch' {
             break
         }
         'mcsctl;help;inspect' {

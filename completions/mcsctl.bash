@@ -229,6 +229,9 @@ _mcsctl() {
             mcsctl__subcmd__help__subcmd__machine,remove)
                 cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__remove"
                 ;;
+            mcsctl__subcmd__help__subcmd__machine,watch)
+                cmd="mcsctl__subcmd__help__subcmd__machine__subcmd__watch"
+                ;;
             mcsctl__subcmd__help__subcmd__token,create)
                 cmd="mcsctl__subcmd__help__subcmd__token__subcmd__create"
                 ;;
@@ -271,6 +274,9 @@ _mcsctl() {
             mcsctl__subcmd__machine,remove)
                 cmd="mcsctl__subcmd__machine__subcmd__remove"
                 ;;
+            mcsctl__subcmd__machine,watch)
+                cmd="mcsctl__subcmd__machine__subcmd__watch"
+                ;;
             mcsctl__subcmd__machine__subcmd__help,add)
                 cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__add"
                 ;;
@@ -282,6 +288,9 @@ _mcsctl() {
                 ;;
             mcsctl__subcmd__machine__subcmd__help,remove)
                 cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__remove"
+                ;;
+            mcsctl__subcmd__machine__subcmd__help,watch)
+                cmd="mcsctl__subcmd__machine__subcmd__help__subcmd__watch"
                 ;;
             mcsctl__subcmd__token,create)
                 cmd="mcsctl__subcmd__token__subcmd__create"
@@ -1388,7 +1397,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__machine)
-            opts="add list remove"
+            opts="add list remove watch"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1430,6 +1439,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__help__subcmd__machine__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__help__subcmd__machine__subcmd__watch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1892,7 +1915,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine)
-            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version add list remove help"
+            opts="-q -v -h -V --quiet --verbose --non-interactive --dry-run --max-input-size --help --version add list remove watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1980,7 +2003,7 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__help)
-            opts="add list remove help"
+            opts="add list remove watch help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -2036,6 +2059,20 @@ _mcsctl() {
             return 0
             ;;
         mcsctl__subcmd__machine__subcmd__help__subcmd__remove)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__help__subcmd__watch)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -2148,6 +2185,76 @@ _mcsctl() {
                     ;;
                 -o)
                     COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-input-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        mcsctl__subcmd__machine__subcmd__watch)
+            opts="-o -q -v -h -V --ledger --csrs --nodes --store --store-ca --store-cert --store-key --store-prefix --store-insecure --dir --format --timeout --interval --quiet --verbose --non-interactive --dry-run --max-input-size --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ledger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --csrs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --nodes)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-cert)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --store-prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -W "text json yaml" -- "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-input-size)

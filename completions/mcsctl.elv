@@ -502,6 +502,7 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
             cand list 'List the registered machines (tokens by id, never secrets)'
             cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+            cand watch 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;machine;add'= {
@@ -580,10 +581,38 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'mcsctl;machine;watch'= {
+            cand --ledger 'Another replica''s ledger to merge (repeatable); every <dir>/auth/ledger/*.jsonl is read'
+            cand --csrs 'The cluster''s CSRs (`oc get csr -o json`): each machine''s trail goes on to its CSRs'
+            cand --nodes 'The cluster''s Nodes (`oc get nodes -o json`): the trail ends at a Ready node'
+            cand --store 'The etcd cluster serve replicas share (etcd://HOST:PORT[,HOST:PORT...]): each machine token''s fetches are claimed there in one transaction, so a single-use token is served once across replicas, and their records are the evidence `csr review` and `machine list` read. Without it, this replica''s ledger file'
+            cand --store-ca 'The CA that signed the etcd members'' serving certificates (PEM): the store is reached over TLS'
+            cand --store-cert 'A client certificate for the etcd members (PEM; with --store-key and --store-ca)'
+            cand --store-key 'The client certificate''s key (PEM)'
+            cand --store-prefix 'The key prefix of this cluster in the store (default /mcsctl/<cluster>.<base domain>/)'
+            cand --dir 'Asset directory: CA, serving certificate, tokens, pointer configs (default: $MCSCTL_DIR, else mcs-assets)'
+            cand -o 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl'
+            cand --format 'Output format of the data written to stdout (default text); `-o` as in oc and kubectl'
+            cand --timeout 'How long to watch before giving up (exit 1)'
+            cand --interval 'How often to look again'
+            cand --max-input-size 'The most bytes read from one input file, stdin or HTTP response (default 32MiB); larger inputs are refused'
+            cand --store-insecure 'Reach the store in plaintext (no --store-ca): anyone on the path could forge tokens or give a spent one back. For a lab on one host only; without it, a store without --store-ca is refused'
+            cand -q 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
+            cand --quiet 'Print only data, warnings and errors: no progress, no report of what was written, no next steps'
+            cand -v 'Also print, on stderr, each file read and written and each decision taken'
+            cand --verbose 'Also print, on stderr, each file read and written and each decision taken'
+            cand --non-interactive 'Never prompt; fail naming missing values instead (implied when stdin is not a terminal)'
+            cand --dry-run 'Do everything but write: the command''s checks run and its report says what it would write; no file, no store, no new asset directory is touched'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'mcsctl;machine;help'= {
             cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
             cand list 'List the registered machines (tokens by id, never secrets)'
             cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+            cand watch 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'mcsctl;machine;help;add'= {
@@ -591,6 +620,8 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
         &'mcsctl;machine;help;list'= {
         }
         &'mcsctl;machine;help;remove'= {
+        }
+        &'mcsctl;machine;help;watch'= {
         }
         &'mcsctl;machine;help;help'= {
         }
@@ -999,12 +1030,15 @@ set edit:completion:arg-completer[mcsctl] = {|@words|
             cand add 'Register a machine: its own pointer config (machines/NAME.ign) with a token bound to it, scoped to its pool, single-use by default'
             cand list 'List the registered machines (tokens by id, never secrets)'
             cand remove 'Unregister a machine: its token is revoked, its pointer config removed'
+            cand watch 'Follow the machines'' timelines until each is done or stopped (a table on a terminal, a JSON line per change otherwise)'
         }
         &'mcsctl;help;machine;add'= {
         }
         &'mcsctl;help;machine;list'= {
         }
         &'mcsctl;help;machine;remove'= {
+        }
+        &'mcsctl;help;machine;watch'= {
         }
         &'mcsctl;help;inspect'= {
         }

@@ -108,6 +108,13 @@ mcsctl machine add --from hosts.csv",
 mcsctl machine list -o json > machines.json",
     ),
     (
+        "machine watch",
+        "# Until every machine is done or stopped (a table on a terminal, JSON lines otherwise)
+mcsctl machine watch --timeout 30m # needs machines booting
+# With the cluster's CSRs and Nodes, refreshed by another loop, up to Ready
+mcsctl machine watch --csrs csrs.json --nodes nodes.json # needs machines booting",
+    ),
+    (
         "machine remove",
         "# Its token is revoked and its pointer config removed
 mcsctl machine remove w1",

@@ -27,6 +27,9 @@ pub enum MachineCommand {
     List(MachineListArgs),
     /// Unregister a machine: its token is revoked, its pointer config removed.
     Remove(MachineRemoveArgs),
+    /// Follow the machines' timelines until each is done or stopped (a table on a terminal,
+    /// a JSON line per change otherwise).
+    Watch(MachineWatchArgs),
 }
 
 /// Arguments of `machine add`.
@@ -117,6 +120,22 @@ pub struct MachineListArgs {
     pub out: FormatArg,
 }
 
+/// Arguments of `machine watch`.
+#[derive(Debug, Args)]
+pub struct MachineWatchArgs {
+    /// `machine list`'s inputs, read again at every poll.
+    #[command(flatten)]
+    pub list: MachineListArgs,
+
+    /// How long to watch before giving up (exit 1).
+    #[arg(long, value_name = "DUR", default_value = "1h", value_parser = values::duration)]
+    pub timeout: Duration,
+
+    /// How often to look again.
+    #[arg(long, value_name = "DUR", default_value = "5s", value_parser = values::duration)]
+    pub interval: Duration,
+}
+
 /// Arguments of `machine remove`.
 #[derive(Debug, Args)]
 pub struct MachineRemoveArgs {
@@ -194,31 +213,7 @@ fn print(ui: &Ui, heading: &str, r: &MachineReport) -> Result<u8> {
 
 /// Runs `machine list`.
 pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -> Result<u8> {
-    let text = |p: &std::path::Path| crate::assets::read_input_text(p);
-    let csrs = match &a.csrs {
-        Some(p) => {
-            let (t, n) = text(p)?;
-            Some(crate::csr::kube::csrs(&t, &n)?)
-        }
-        None => None,
-    };
-    let nodes = match &a.nodes {
-        Some(p) => {
-            let (t, n) = text(p)?;
-            Some(crate::csr::kube::nodes(&t, &n)?)
-        }
-        None => None,
-    };
-    let cluster = Cluster {
-        csrs: csrs.as_deref(),
-        nodes: nodes.as_deref(),
-    };
-    let (_lock, snap) = super::load(ui, dir)?;
-    let store = a.store.options()?;
-    let snap = snap
-        .with_evidence(&a.ledgers, store.clone(), now)?
-        .with_reports(store)?;
-    let listing = machine::list(&snap, &cluster, now);
+    let listing = listing(ui, dir, a, now)?;
     if ui.structured() {
         ui.out_json(&listing)?;
         return Ok(exit::OK);
@@ -251,6 +246,135 @@ pub fn list(ui: &Ui, dir: &AssetDir, a: &MachineListArgs, now: OffsetDateTime) -
     }
     unmatched(ui, listing.unmatched_reports.as_deref().unwrap_or_default())?;
     Ok(exit::OK)
+}
+
+/// Runs `machine watch`: `machine list` at every `--interval`, each change said, until no
+/// machine waits (exit 0, or 3 when some stopped) or `--timeout` (exit 1).
+pub fn watch(
+    ui: &Ui,
+    dir: &AssetDir,
+    a: &MachineWatchArgs,
+    clock: &crate::clock::Clock,
+) -> Result<u8> {
+    use crate::ops::machine::watch::{self as w, End};
+    let deadline = std::time::Instant::now() + a.timeout.to_std();
+    let live = !ui.structured() && std::io::IsTerminal::is_terminal(&std::io::stdout());
+    let mut before = std::collections::HashMap::new();
+    loop {
+        let now = clock.now();
+        let states = w::states(&listing(ui, dir, &a.list, now)?);
+        if states.is_empty() {
+            return Err(crate::exit::usage(
+                "no machine registered: `mcsctl machine add NAME --pool POOL` registers one",
+            ));
+        }
+        say(ui, live, now, &states, w::changes(&before, &states))?;
+        before = states
+            .iter()
+            .map(|s| (s.machine.clone(), s.clone()))
+            .collect();
+        match w::ended(&states) {
+            Some(End::Done) => return Ok(exit::OK),
+            Some(End::Stopped(n)) => {
+                ui.warn(format!(
+                    "{n} machine(s) stopped on the way: `mcsctl machine list` says where"
+                ));
+                return Ok(exit::ATTENTION);
+            }
+            None => {}
+        }
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        if left.is_zero() {
+            let waiting = states
+                .iter()
+                .filter(|s| s.progress == crate::ops::trail::Progress::Waiting)
+                .count();
+            anyhow::bail!(
+                "gave up after --timeout {}: {waiting} machine(s) still waiting",
+                a.timeout
+            );
+        }
+        std::thread::sleep(left.min(a.interval.to_std()));
+    }
+}
+
+/// What changed: on a terminal every machine's place again, else a JSON line per change.
+fn say(
+    ui: &Ui,
+    live: bool,
+    now: OffsetDateTime,
+    states: &[crate::ops::machine::watch::Seen],
+    changed: Vec<crate::ops::machine::watch::Seen>,
+) -> Result<()> {
+    let time = crate::pki::cert::rfc3339(now.unix_timestamp());
+    if live {
+        if !changed.is_empty() {
+            ui.out(format!("{time}\n{}", progress_table(states)))?;
+        }
+        return Ok(());
+    }
+    for change in changed {
+        let line = crate::ops::machine::watch::Line {
+            time: &time,
+            change,
+        };
+        ui.out(format!("{}\n", serde_json::to_string(&line)?))?;
+    }
+    Ok(())
+}
+
+/// The machines as `machine watch` shows them on a terminal.
+fn progress_table(states: &[crate::ops::machine::watch::Seen]) -> String {
+    let cells: Vec<Vec<String>> = states
+        .iter()
+        .map(|s| {
+            vec![
+                s.machine.clone(),
+                s.pool.clone(),
+                serde_json::to_value(s.progress)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_string))
+                    .unwrap_or_default(),
+                s.step.to_string(),
+                s.next.clone().unwrap_or_else(|| s.seen.clone()),
+            ]
+        })
+        .collect();
+    table(&["NAME", "POOL", "PROGRESS", "STEP", "SEEN / NEXT"], &cells)
+}
+
+/// What `machine list` shows, read now (under the lock, released at once).
+fn listing(
+    ui: &Ui,
+    dir: &AssetDir,
+    a: &MachineListArgs,
+    now: OffsetDateTime,
+) -> Result<crate::ops::machine::Listing> {
+    let text = |p: &std::path::Path| crate::assets::read_input_text(p);
+    let csrs = match &a.csrs {
+        Some(p) => {
+            let (t, n) = text(p)?;
+            Some(crate::csr::kube::csrs(&t, &n)?)
+        }
+        None => None,
+    };
+    let nodes = match &a.nodes {
+        Some(p) => {
+            let (t, n) = text(p)?;
+            Some(crate::csr::kube::nodes(&t, &n)?)
+        }
+        None => None,
+    };
+    let cluster = Cluster {
+        csrs: csrs.as_deref(),
+        nodes: nodes.as_deref(),
+    };
+    let (_lock, snap) = super::load(ui, dir)?;
+    let store = a.store.options()?;
+    let snap = snap
+        .with_evidence(&a.ledgers, store.clone(), now)?
+        .with_reports(store)?;
+    Ok(machine::list(&snap, &cluster, now))
 }
 
 /// The first-boot reports no registered machine matches, apart: something with a pool's

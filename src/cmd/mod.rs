@@ -268,6 +268,12 @@ fn entry(c: &Command) -> Entry<'_> {
         Command::Machine(Machine::Add(a)) => e!("machine add", a, machine::add),
         Command::Machine(Machine::List(a)) => e!("machine list", a, machine::list),
         Command::Machine(Machine::Remove(a)) => e!("machine remove", a, machine::remove),
+        Command::Machine(Machine::Watch(a)) => Entry {
+            name: "machine watch",
+            dir: Some(&a.list.dir),
+            format: Ok(&a.list.out),
+            run: Box::new(move |ui, dir, clock| machine::watch(ui, dir, a, clock)),
+        },
         Command::Inspect(a) => e!("inspect", a, inspect::run),
         Command::Render(a) => e!("render", a, render::run),
         Command::Doctor(a) => e!("doctor", a, doctor::run, timeless),

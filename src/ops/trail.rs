@@ -29,6 +29,52 @@ pub struct Trail {
     pub steps: Vec<Step>,
     /// For a machine that stopped on the way, what to do or check next; none once Ready.
     pub next: Option<String>,
+    /// Whether it stopped: it will not go on by itself (no first-boot report long after its
+    /// fetch, a denied CSR, a fetch of unknown outcome), as against waiting for a next step.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub stopped: bool,
+}
+
+/// Where a machine is, for `machine watch`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Progress {
+    /// It has a next step to take.
+    Waiting,
+    /// It stopped on the way ([`Trail::stopped`]).
+    Stopped,
+    /// Its node is Ready, or it took the last step what was given shows (no `--csrs`, no
+    /// `--nodes`).
+    Done,
+}
+
+impl Trail {
+    /// Where the machine is.
+    pub fn progress(&self) -> Progress {
+        match (self.stopped, &self.next) {
+            (true, _) => Progress::Stopped,
+            (false, Some(_)) => Progress::Waiting,
+            (false, None) => Progress::Done,
+        }
+    }
+
+    /// A trail that ends at `steps`, going on with `next` (`None`: nothing more to see).
+    fn going(steps: Vec<Step>, next: Option<String>) -> Trail {
+        Trail {
+            steps,
+            next,
+            stopped: false,
+        }
+    }
+
+    /// A trail that stopped at `steps`: `why`, and what to look at.
+    fn stopped(steps: Vec<Step>, why: String) -> Trail {
+        Trail {
+            steps,
+            next: Some(why),
+            stopped: true,
+        }
+    }
 }
 
 /// What the cluster says of the machines: the CSRs and Nodes given, if any.
@@ -77,17 +123,19 @@ pub fn trail(
         if let Some(Some(r)) = known.report {
             // It booted, but not from a fetch of its own token.
             steps.push(reported(r));
-            return Trail {
+            return Trail::stopped(
                 steps,
-                next: Some(format!(
+                format!(
                     "reported its first boot at {} without a fetch of its own token: it booted from another pointer config (its pool's?), not machines/{name}.ign, so no CSR is approved on its evidence",
                     r.time
-                )),
-            };
+                ),
+            );
         }
-        return Trail {
-            steps,
-            next: Some(not_fetched(name, fetches)),
+        let why = not_fetched(name, fetches);
+        return if fetches.iter().any(|f| f.unknown) {
+            Trail::stopped(steps, why)
+        } else {
+            Trail::going(steps, Some(why))
         };
     };
     steps.push(Step {
@@ -114,9 +162,10 @@ pub fn trail(
             } else {
                 format!("fetched {ago} ago; waiting for its first-boot report")
             };
-            return Trail {
-                steps,
-                next: Some(next),
+            return if since >= REPORT_WITHIN {
+                Trail::stopped(steps, next)
+            } else {
+                Trail::going(steps, Some(next))
             };
         }
         _ => {}
@@ -133,49 +182,59 @@ fn csr_steps(
     ago: &str,
 ) -> Trail {
     let Some(csrs) = cluster.csrs else {
-        return Trail { steps, next: None };
+        return Trail::going(steps, None);
     };
     let Some(client) = client_csr else {
-        return Trail {
+        return Trail::going(
             steps,
-            next: Some(format!(
+            Some(format!(
                 "fetched {ago} ago, no client CSR: check the kubelet's bootstrap kubeconfig (journalctl -u kubelet on the machine)"
             )),
-        };
+        );
     };
     steps.push(Step {
         step: "client-csr",
         seen: format!("{} {}", client.name, state(client)),
     });
     if client.approved.is_none() {
-        return Trail {
+        let going = if client.denied {
+            |steps, why| Trail::stopped(steps, why)
+        } else {
+            |steps, why| Trail::going(steps, Some(why))
+        };
+        return going(
             steps,
-            next: Some(format!(
+            format!(
                 "client CSR {} is {}: `mcsctl csr review --csrs FILE --nodes FILE` decides it from the evidence",
                 client.name,
                 state(client)
-            )),
-        };
+            ),
+        );
     }
     let Some(serving) = of(csrs, SERVING_SIGNER, name) else {
-        return Trail {
+        return Trail::going(
             steps,
-            next: Some("client certificate approved; waiting for the kubelet's serving CSR".into()),
-        };
+            Some("client certificate approved; waiting for the kubelet's serving CSR".into()),
+        );
     };
     steps.push(Step {
         step: "serving-csr",
         seen: format!("{} {}", serving.name, state(serving)),
     });
     if serving.approved.is_none() {
-        return Trail {
+        let going = if serving.denied {
+            |steps, why| Trail::stopped(steps, why)
+        } else {
+            |steps, why| Trail::going(steps, Some(why))
+        };
+        return going(
             steps,
-            next: Some(format!(
+            format!(
                 "serving CSR {} is {}: `mcsctl csr review` decides it",
                 serving.name,
                 state(serving)
-            )),
-        };
+            ),
+        );
     }
     ready(steps, name, cluster.nodes)
 }
@@ -227,7 +286,7 @@ fn not_fetched(name: &str, fetches: &[Record]) -> String {
 /// The last step: the Node, Ready or not.
 fn ready(mut steps: Vec<Step>, name: &str, nodes: Option<&[Node]>) -> Trail {
     let Some(nodes) = nodes else {
-        return Trail { steps, next: None };
+        return Trail::going(steps, None);
     };
     match nodes.iter().find(|n| n.name == name) {
         Some(n) if n.ready => {
@@ -235,20 +294,20 @@ fn ready(mut steps: Vec<Step>, name: &str, nodes: Option<&[Node]>) -> Trail {
                 step: "ready",
                 seen: format!("node {name} Ready"),
             });
-            Trail { steps, next: None }
+            Trail::going(steps, None)
         }
-        Some(_) => Trail {
+        Some(_) => Trail::going(
             steps,
-            next: Some(format!(
+            Some(format!(
                 "node {name} is not Ready yet: `oc describe node {name}`"
             )),
-        },
-        None => Trail {
+        ),
+        None => Trail::going(
             steps,
-            next: Some(format!(
+            Some(format!(
                 "no node {name} yet: the kubelet registers it once its certificates work"
             )),
-        },
+        ),
     }
 }
 

@@ -112,6 +112,7 @@ pub(crate) fn cases() -> Vec<Case> {
         case("machine add w1 --pool worker", &[Fresh, Introduced]),
         case("machine add w0 --pool worker --force", &[Fresh]),
         case("machine list", &[Fresh]),
+        case("machine watch --timeout 1s --interval 1s", &[Fresh]),
         case("machine remove w0", &[Fresh]),
         case("inspect", ALL),
         case(

@@ -142,6 +142,15 @@ fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named(
     )
     .unwrap();
     let root = boot.path("/");
+    // Watched while it boots: a JSON line per change (stdout is no terminal). w2 never
+    // fetches while this watch runs, so it ends at its timeout.
+    let watch = std::process::Command::new(assert_cmd::cargo::cargo_bin("mcsctl"))
+        .current_dir(d.path())
+        .args(["machine", "watch", "--interval", "1s", "--timeout", "8s"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let (sent, out) = run_script(&root);
     assert!(sent, "{out}");
     assert!(out.contains("first-boot report sent to"), "{out}");
@@ -167,6 +176,27 @@ fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named(
         "{r}"
     );
     assert!(s.wait_stderr("\"event\":\"first-boot-report\"", Duration::from_secs(10)));
+    let watched = watch.wait_with_output().unwrap();
+    let lines: Vec<Value> = String::from_utf8_lossy(&watched.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let of_w1: Vec<(&str, &str)> = lines
+        .iter()
+        .filter(|l| l["machine"] == "w1.demo.example.com")
+        .map(|l| (l["step"].as_str().unwrap(), l["progress"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        of_w1,
+        [("fetched", "waiting"), ("first-boot", "done")],
+        "{lines:?}"
+    );
+    assert_eq!(watched.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&watched.stderr)
+            .contains("gave up after --timeout 8s: 1 machine(s) still waiting"),
+        "{watched:?}"
+    );
     // w2 fetches its config and never reports.
     let Some(boot2) = ignition_boot(&a.join("machines/w2.demo.example.com.ign")) else {
         return;
@@ -207,6 +237,15 @@ fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named(
                 " from 127.0.0.1, no first-boot report after 15m: Ignition or the first boot failed after the fetch; look at the console for ignition's stage errors"
             ),
         "{next}"
+    );
+    // Nothing waits any more: the watch ends at once, saying one stopped (exit 3).
+    let (code, out, err) = run_later(d.path(), 16 * 60, &["machine", "watch", "-o", "json"]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(out.contains(r#""progress":"stopped""#), "{out}");
+    assert!(
+        err.contains("1 machine(s) stopped on the way: `mcsctl machine list` says where"),
+        "{err}"
     );
     // The table says the same, on stderr, after the machines.
     let (_, out, err) = run_later(d.path(), 16 * 60, &["machine", "list"]);

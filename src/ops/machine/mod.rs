@@ -5,6 +5,7 @@
 
 pub mod list;
 mod reports;
+pub mod watch;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -396,6 +397,7 @@ fn row(
         trail: super::trail::Trail {
             steps: Vec::new(),
             next: None,
+            stopped: false,
         },
         first_boot: None,
     }
