@@ -348,3 +348,61 @@ fn without_report_the_rendered_bytes_are_as_before_and_no_report_takes_it_out() 
     let cfg = std::fs::read_to_string(a.join("mcsctl.json")).unwrap();
     assert!(!cfg.contains("reportPools"), "{cfg}");
 }
+
+#[test]
+fn with_the_store_each_report_is_recorded_once_whichever_replica_took_it() {
+    let Some(etcd) = crate::store::Etcd::start(1) else {
+        return;
+    };
+    let url = etcd.url();
+    let d = demo(&["--san", "127.0.0.1"]);
+    let a = d.path().join("mcs-assets");
+    std::fs::write(
+        d.path().join("mc.yaml"),
+        machine_config_file("50-worker-motd", "worker", "/etc/motd"),
+    )
+    .unwrap();
+    let args = ["render", "--machine-configs", "mc.yaml", "--for", "coreos"];
+    ok(d.path(), &[&args[..], &["--report", "-q"]].concat());
+    let secret = {
+        let c: Value =
+            serde_json::from_slice(&std::fs::read(a.join("auth/report-credentials.json")).unwrap())
+                .unwrap();
+        c["pools"]["worker"].as_str().unwrap().to_string()
+    };
+    let r1 = crate::store::replica(d.path(), &url, "a", &[]);
+    let r2 = crate::store::replica(d.path(), &url, "b", &[]);
+    let ca = a.join("tls/mcs-ca.crt");
+    let one = REPORT.replace("stranger", "one");
+    let two = REPORT.replace("stranger", "two");
+    assert_eq!(post(&r1, &ca, "worker", &secret, one.as_bytes()), 200);
+    assert_eq!(post(&r2, &ca, "worker", &secret, two.as_bytes()), 200);
+    // Nothing in the directory: the store is where they are.
+    assert!(reports(&a).is_empty());
+    let (code, out, err) = run(
+        d.path(),
+        &[
+            "machine",
+            "list",
+            "-o",
+            "json",
+            "--store",
+            &url,
+            "--store-insecure",
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let hosts: Vec<(&str, &str)> = v["unmatchedReports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["hostname"].as_str().unwrap(),
+                r["replica"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(hosts, [("one", "a"), ("two", "b")], "{v:#}");
+}
