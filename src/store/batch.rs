@@ -154,29 +154,50 @@ impl Store {
         ))
     }
 
+    /// Every key under `rel` (a prefix of the cluster's), `page` at a time, in key order: each
+    /// page is given to `each` as it comes, so no answer grows past gRPC's 4 MiB.
+    pub(crate) async fn pages(
+        &self,
+        rel: &str,
+        page: i64,
+        mut each: impl FnMut(&[etcd_client::KeyValue]),
+    ) -> Result<()> {
+        let prefix = self.key(rel);
+        let end = prefix_end(&prefix);
+        let mut from = prefix.into_bytes();
+        loop {
+            let r = self
+                .kv(|mut kv| {
+                    let (key, end) = (from.clone(), end.clone());
+                    let o = GetOptions::new().with_range(end).with_limit(page);
+                    async move { kv.get(key, Some(o)).await }
+                })
+                .await
+                .map_err(|e| anyhow!(e))?;
+            each(r.kvs());
+            let Some(last) = r.kvs().last() else { break };
+            if !r.more() {
+                break;
+            }
+            from = last.key().to_vec();
+            from.push(0);
+        }
+        Ok(())
+    }
+
     /// Every fetch record, oldest first, each as it stands at `now` (Unix seconds): a record
     /// still `false` whose holder is gone is read as its claim settles (cut, or unknown), by
     /// the claim protocol's rule, without writing anything.
     pub async fn records(&self, now: i64) -> Result<Vec<Record>> {
         let prefix = self.key(FETCHES);
-        let end = prefix_end(&prefix);
-        let mut from = prefix.clone().into_bytes();
         let mut out = Vec::new();
         let mut skipped = 0usize;
         // Records still `false`: (index in `out`, token, claim).
         let mut open: Vec<(usize, String, String)> = Vec::new();
         // A page at a time: a token with tens of thousands of fetches must not make one answer
         // past gRPC's 4 MiB.
-        loop {
-            let r = self
-                .kv(|mut kv| {
-                    let (key, end) = (from.clone(), end.clone());
-                    let o = GetOptions::new().with_range(end).with_limit(PAGE);
-                    async move { kv.get(key, Some(o)).await }
-                })
-                .await
-                .map_err(|e| anyhow!(e))?;
-            for kv in r.kvs() {
+        self.pages(FETCHES, PAGE, |kvs| {
+            for kv in kvs {
                 // Only `fetches/<token>/<claim>` holding a record is ours: another prefix
                 // nested inside this one (`--store-prefix`) has keys here too.
                 let rel = String::from_utf8_lossy(&kv.key()[prefix.len()..]).into_owned();
@@ -203,13 +224,8 @@ impl Store {
                     Err(_) => skipped += 1,
                 }
             }
-            let Some(last) = r.kvs().last() else { break };
-            if !r.more() {
-                break;
-            }
-            from = last.key().to_vec();
-            from.push(0);
-        }
+        })
+        .await?;
         self.settle_open(&mut out, open, now).await?;
         if skipped > 0 {
             log::info!(
