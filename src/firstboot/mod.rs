@@ -199,11 +199,7 @@ pub struct Record {
 impl Record {
     /// The client's address without its port.
     pub fn client_ip(&self) -> Option<IpAddr> {
-        self.client
-            .parse::<std::net::SocketAddr>()
-            .map(|a| a.ip())
-            .ok()
-            .or_else(|| self.client.parse().ok())
+        crate::ledger::client_ip(&self.client)
     }
 
     /// One JSON line (with its newline).

@@ -38,6 +38,15 @@ pub use standing::{DEFAULT_MAX_PARTIAL, LONGEST_FETCH, Standing, standing};
 pub(crate) use writer::private_dirs;
 pub use writer::{Health, Writer};
 
+/// The address of a record's `client` (`IP:PORT`, as serve writes it; a bare IP is read too).
+pub fn client_ip(client: &str) -> Option<std::net::IpAddr> {
+    client
+        .parse::<std::net::SocketAddr>()
+        .map(|a| a.ip())
+        .ok()
+        .or_else(|| client.parse().ok())
+}
+
 /// The directory of the ledgers, relative to the asset directory.
 pub const DIR: &str = "auth/ledger";
 

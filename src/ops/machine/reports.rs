@@ -34,7 +34,7 @@ pub fn matched<'r>(
             by_address.entry(*a).or_default().push(i);
         }
         for f in fetches[i].iter().filter(|f| f.whole) {
-            if let Some(ip) = ip_of(&f.client) {
+            if let Some(ip) = crate::ledger::client_ip(&f.client) {
                 by_fetch.entry(ip).or_default().push((f.time.as_str(), i));
             }
         }
@@ -83,12 +83,4 @@ fn fetched_last(fetches: &[(&str, usize)], time: &str) -> Option<usize> {
 
 fn short(name: &str) -> &str {
     name.split('.').next().unwrap_or(name)
-}
-
-fn ip_of(client: &str) -> Option<IpAddr> {
-    client
-        .parse::<std::net::SocketAddr>()
-        .map(|a| a.ip())
-        .ok()
-        .or_else(|| client.parse().ok())
 }
