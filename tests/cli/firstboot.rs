@@ -116,6 +116,8 @@ fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named(
     // The pre-approval set never carries the report.
     let pre = std::fs::read_to_string(a.join("rendered/pre-approval/worker.ign")).unwrap();
     assert!(!pre.contains("first-boot-report"), "{pre}");
+    // The full config with the report is valid Ignition by Ignition's own validator.
+    crate::support::assert_ignition_valid(&a.join("rendered/worker.ign"));
     let Some(boot) = ignition_boot(&a.join("machines/w1.demo.example.com.ign")) else {
         return;
     };
@@ -126,6 +128,18 @@ fn a_machine_reports_its_first_boot_and_one_that_fetched_and_never_did_is_named(
         boot.read("/etc/mcsctl/report-ca.crt"),
         std::fs::read(a.join("tls/mcs-ca-bundle.crt")).unwrap()
     );
+    // The CA the script trusts is the one serve's certificate chains to.
+    let (verified, said) = crate::support::openssl_run(
+        &[
+            "verify",
+            "-CAfile",
+            boot.path("/etc/mcsctl/report-ca.crt").to_str().unwrap(),
+            a.join("tls/mcs.crt").to_str().unwrap(),
+        ],
+        d.path(),
+    )
+    .expect("openssl");
+    assert!(verified, "{said}");
     let unit = String::from_utf8(boot.read("/etc/systemd/system/mcsctl-first-boot-report.service"))
         .unwrap();
     assert!(unit.contains("Type=simple"), "{unit}");
