@@ -5,6 +5,8 @@
 # Needs hyperfine (Debian package) and openssl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 command -v hyperfine >/dev/null || { apt-get update -qq && apt-get install -y -qq hyperfine; }
 cargo build --release --quiet
 mcsctl="$PWD/target/release/mcsctl"

@@ -19,6 +19,8 @@
 # Needs: wrk, python3 with cryptography.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk; }
 cargo build --release --quiet
 mcsctl="$PWD/target/release/mcsctl"

@@ -13,6 +13,8 @@
 # python3 (Debian packages).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 for p in valgrind wrk curl python3; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind wrk curl python3; }; done
 cargo build --release --quiet --bin mcsctl --example hyper_floor
 target="${CARGO_TARGET_DIR:-$PWD/target}"

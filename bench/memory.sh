@@ -7,6 +7,8 @@
 # 64 MiB. Run by bench/serve.sh at its end. Needs: python3, curl.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 cargo build --release --quiet
 # MCSCTL_BIN measures another build (an A/B against the one in the tree).
 mcsctl="${MCSCTL_BIN:-$PWD/target/release/mcsctl}"

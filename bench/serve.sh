@@ -11,10 +11,14 @@
 # Then the small config with `Connection: close` again from hey, a Go client: full handshakes, as Ignition makes.
 # Then three floors on every case, next to mcsctl and nginx again: plain TCP (bench/floor.c, the
 # keep-alive cases), rustls alone (examples/tls_floor.rs) and serve's stack with no work of its
-# own (examples/hyper_floor.rs).
-# Needs: nginx, wrk, hey, openssl, a C compiler (Debian packages), python3. FLOOR=0 skips the floors.
+# own (examples/hyper_floor.rs), all five servers taking turns in ROUNDS (4) rounds of a slice of
+# DURATION each, so that every ratio in that table is of figures measured over the same minutes.
+# Needs: nginx, wrk, hey, openssl, a C compiler (Debian packages), python3, and what building
+# needs (scripts/build-prereqs installs protoc). FLOOR=0 skips the floors.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 for p in nginx wrk hey openssl cc; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq nginx-light wrk hey openssl gcc; }; done
 cargo build --release --quiet
 # MCSCTL_BIN measures another build of mcsctl (an older commit's, for a before-and-after) with
@@ -254,46 +258,59 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
       cmp -s "$work/f-$size" "$work/docroot/$size.ign" || { echo "the floor on port $port serves other bytes for $size" >&2; exit 1; }
     done
   done
-  cpu_of() { # pid client url header...: the CPU µs per request of pid while client fetches url
-    local pid=$1 client=$2 url=$3 t0 t1 out n
-    shift 3
-    t0=$(ticks "$pid"); out=$("$client" "$url" "$@"); t1=$(ticks "$pid")
+  # A case's servers take turns: ROUNDS (4) rounds, each giving every server a slice of DURATION
+  # in the same order, and a server's CPU µs per request is its ticks over its requests summed
+  # over the rounds. Measured one after the other, a minute apart, the floor and mcsctl saw
+  # different machines: on these two shared cores the speed drifts by a tenth within minutes,
+  # and one run's mcsctl / floor moved from 1.07 to 1.37 with no change in either's work.
+  rounds=${ROUNDS:-4}
+  secs=${duration%s}
+  slice=$(python3 -c "print(f'{max(1.0, $secs / $rounds):g}s')")
+  declare -A cpu reqs
+  # turn NAME PIDS CLIENT URL HEADER...: one slice of CLIENT fetching URL; adds the CPU ticks of
+  # PIDS (a space-separated list) and the requests served to NAME's totals.
+  turn() {
+    local name=$1 pids=$2 client=$3 url=$4 t0 t1 out n
+    shift 4
+    # shellcheck disable=SC2086 # a list of PIDs
+    t0=$(ticks $pids); out=$(duration=$slice "$client" "$url" "$@"); t1=$(ticks $pids)
     if [ "$client" = hey_out ]; then
-      hey_check "floor $url" "$out"; n=$(echo "$out" | hey_n)
+      hey_check "$name $url" "$out"; n=$(echo "$out" | hey_n)
     else
-      if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses from $url:" >&2; echo "$out" >&2; exit 1; fi
+      if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses from $name ($url):" >&2; echo "$out" >&2; exit 1; fi
       n=$(echo "$out" | requests)
     fi
-    per_req $((t1 - t0)) "$n"
+    cpu[$name]=$((${cpu[$name]:-0} + t1 - t0)); reqs[$name]=$((${reqs[$name]:-0} + n))
   }
   echo
-  echo "| case (CPU µs per request) | plain TCP | rustls | rustls + hyper | mcsctl | nginx | plain TCP / nginx | rustls / nginx | rustls + hyper / nginx | mcsctl / nginx |"
-  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  echo "| case (CPU µs per request) | plain TCP | rustls | rustls + hyper | mcsctl | nginx | plain TCP / nginx | rustls / nginx | rustls + hyper / nginx | mcsctl / nginx | mcsctl / rustls + hyper |"
+  echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   cases=("small keep-alive" "small close" "large keep-alive" "large close")
   [ "${HEY:-1}" != 0 ] && cases+=("small close, hey")
   for label in "${cases[@]}"; do
     size=${label%% *}; client=run_wrk; extra=()
     case $label in *close*) extra=("Connection: close") ;; esac
     case $label in *hey) client=hey_out; extra=() ;; esac
-    tc="-"
-    if [ "${label#* }" = keep-alive ]; then
+    cpu=(); reqs=()
+    workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
+    keepalive=false; [ "${label#* }" = keep-alive ] && keepalive=true
+    if $keepalive; then
       "$work/floor" "$fport" "$work/docroot/$size.ign" 2> "$work/floor.err" &
       fpid=$!
       for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$fport/" && break; sleep 0.1; done
-      tc=$(cpu_of "$fpid" run_wrk "http://127.0.0.1:$fport/config/$size" "$accept")
-      kill "$fpid"; fpid=
     fi
-    tl=$(cpu_of "$tpid" "$client" "https://127.0.0.1:$tport/config/$size" "$accept" "${extra[@]}")
-    hy=$(cpu_of "$hfpid" "$client" "https://127.0.0.1:$hport/config/$size" "$accept" "${extra[@]}")
-    both "$client" "/config/$size" "$accept" "${extra[@]}"
-    if [ "$client" = hey_out ]; then
-      hey_check mcsctl "$m"; hey_check nginx "$n"
-      mc=$(per_req "$mt" "$(echo "$m" | hey_n)"); nc=$(per_req "$nt" "$(echo "$n" | hey_n)")
-    else
-      mc=$(per_req "$mt" "$(echo "$m" | requests)"); nc=$(per_req "$nt" "$(echo "$n" | requests)")
-    fi
+    for _ in $(seq "$rounds"); do
+      $keepalive && turn tcp "$fpid" run_wrk "http://127.0.0.1:$fport/config/$size" "$accept"
+      turn rustls "$tpid" "$client" "https://127.0.0.1:$tport/config/$size" "$accept" "${extra[@]}"
+      turn hyper "$hfpid" "$client" "https://127.0.0.1:$hport/config/$size" "$accept" "${extra[@]}"
+      turn mcsctl "$mpid" "$client" "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "$accept" "${extra[@]}"
+      turn nginx "$workers" "$client" "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}"
+    done
+    if $keepalive; then kill "$fpid"; fpid=; fi
+    per() { if [ -n "${reqs[$1]:-}" ]; then per_req "${cpu[$1]}" "${reqs[$1]}"; else echo -; fi; }
+    tc=$(per tcp); tl=$(per rustls); hy=$(per hyper); mc=$(per mcsctl); nc=$(per nginx)
     tr=-; [ "$tc" != - ] && tr=$(ratio "$tc" "$nc")
-    echo "| $label | $tc | $tl | $hy | $mc | $nc | $tr | $(ratio "$tl" "$nc") | $(ratio "$hy" "$nc") | $(ratio "$mc" "$nc") |"
+    echo "| $label | $tc | $tl | $hy | $mc | $nc | $tr | $(ratio "$tl" "$nc") | $(ratio "$hy" "$nc") | $(ratio "$mc" "$nc") | $(ratio "$mc" "$hy") |"
   done
   kill "$tpid" "$hfpid"; tpid=; hfpid=
 fi

@@ -13,6 +13,8 @@
 # Needs: etcd (etcd-server), wrk, python3. Prints a markdown table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/build-prereqs
+. scripts/build-prereqs
 for p in etcd wrk; do command -v "$p" >/dev/null || { apt-get update -qq && apt-get install -y -qq etcd-server wrk; }; done
 cargo build --release --quiet
 mcsctl="$PWD/target/release/mcsctl"
