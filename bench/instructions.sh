@@ -2,8 +2,9 @@
 # Instructions per request, counted by valgrind's callgrind: mcsctl serve (token auth on, the
 # access log written) and serve's stack with none of serve's work (examples/hyper_floor.rs:
 # tokio-rustls and hyper on serve's worker model, serve's TLS configuration), each answering the
-# same 2.6 KB config over TLS on loopback. A count does not move with the load on the machine's
-# two shared cores, as CPU time does (bench/serve.sh's figures vary by a tenth from run to run),
+# same 2.6 KB config over TLS on loopback, to the same requests (the floor is sent the token and
+# ignores it). A count does not move with the load on the machine's two shared cores, as CPU
+# time does (bench/serve.sh's figures vary by a tenth from run to run),
 # so it shows a change of a few percent in serve's own work; it says nothing of cache misses,
 # locks between cores or system calls, which bench/serve.sh measures.
 #
@@ -68,7 +69,7 @@ measure() { # mode: prints "serve floor"
   valgrind --tool=callgrind --callgrind-out-file="$work/cg.floor.%p" "$floor" "$port" \
     "$work/a/tls/mcs.crt" "$work/a/tls/mcs.key" "$work/docroot" > "$work/floor.out" 2>&1 &
   vpid=$!
-  f=$(count floor "$mode")
+  f=$(count floor "$mode" "Authorization: Bearer $token")
   echo "$s $f"
 }
 

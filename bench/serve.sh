@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth), on
+# mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth, sent the same header), on
 # loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB config, and a 300 KB
 # OpenShift payload made by `mcsctl render` from a worker pool of MachineConfigs (text files and
 # units percent-encoded as oc writes them, a bootstrap kubeconfig, the four files the MCS
@@ -156,7 +156,7 @@ done
 # first case of a run was up to 30% slower for mcsctl in 3 of 7 runs, never a later one.
 if [ "${WARMUP:-5s}" != 0 ]; then
   wrk -t2 -c64 -d"${WARMUP:-5s}" -H "Authorization: Bearer $token" -H "$accept" "https://127.0.0.1:$mport/config/small" >/dev/null 2>&1
-  wrk -t2 -c64 -d"${WARMUP:-5s}" -H "$accept" "https://127.0.0.1:$nport/config/small" >/dev/null 2>&1
+  wrk -t2 -c64 -d"${WARMUP:-5s}" -H "Authorization: Bearer $token" -H "$accept" "https://127.0.0.1:$nport/config/small" >/dev/null 2>&1
 fi
 # LEDGER_ONLY=1: only the ledger table below.
 [ -n "${LEDGER_ONLY:-}" ] && sizes="" || sizes="small large"
@@ -167,9 +167,10 @@ per_req() { python3 -c "import sys; d, n, hz = map(float, sys.argv[1:]); print(r
 requests() { awk '/requests in/{print $1}'; }
 [ -n "$sizes" ] && echo "| case | mcsctl req/s | nginx req/s | ratio | mcsctl p99 (ms) | nginx p99 (ms) | ratio | mcsctl CPU µs/req | nginx CPU µs/req | ratio |"
 [ -n "$sizes" ] && echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-# One case on both servers: `client` (run_wrk or hey_out) fetches `path` from mcsctl (with the
-# token) and then from nginx, with the headers given; sets m and n (the client's output) and
-# mt and nt (each server's CPU ticks meanwhile).
+# One case on both servers: `client` (run_wrk or hey_out) fetches `path` from mcsctl and then
+# from nginx, with the headers given and the token, which nginx is sent too (and ignores): every
+# server in this script is measured on the same request bytes. Sets m and n (the client's
+# output) and mt and nt (each server's CPU ticks meanwhile).
 both() { # client path header...
   local client=$1 path=$2 workers m0 m1 n0 n1
   shift 2
@@ -177,7 +178,7 @@ both() { # client path header...
   m0=$(ticks "$mpid")
   m=$("$client" "https://127.0.0.1:$mport$path" "Authorization: Bearer $token" "$@")
   m1=$(ticks "$mpid"); n0=$(ticks $workers)
-  n=$("$client" "https://127.0.0.1:$nport$path" "$@")
+  n=$("$client" "https://127.0.0.1:$nport$path" "Authorization: Bearer $token" "$@")
   n1=$(ticks $workers)
   mt=$((m1 - m0)); nt=$((n1 - n0))
 }
@@ -299,12 +300,14 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
       fpid=$!
       for _ in $(seq 100); do curl -sf -o /dev/null "http://127.0.0.1:$fport/" && break; sleep 0.1; done
     fi
+    # Every server gets the same request, token included (only mcsctl checks it).
+    h=("Authorization: Bearer $token" "$accept" "${extra[@]}")
     for _ in $(seq "$rounds"); do
-      $keepalive && turn tcp "$fpid" run_wrk "http://127.0.0.1:$fport/config/$size" "$accept"
-      turn rustls "$tpid" "$client" "https://127.0.0.1:$tport/config/$size" "$accept" "${extra[@]}"
-      turn hyper "$hfpid" "$client" "https://127.0.0.1:$hport/config/$size" "$accept" "${extra[@]}"
-      turn mcsctl "$mpid" "$client" "https://127.0.0.1:$mport/config/$size" "Authorization: Bearer $token" "$accept" "${extra[@]}"
-      turn nginx "$workers" "$client" "https://127.0.0.1:$nport/config/$size" "$accept" "${extra[@]}"
+      $keepalive && turn tcp "$fpid" run_wrk "http://127.0.0.1:$fport/config/$size" "${h[@]}"
+      turn rustls "$tpid" "$client" "https://127.0.0.1:$tport/config/$size" "${h[@]}"
+      turn hyper "$hfpid" "$client" "https://127.0.0.1:$hport/config/$size" "${h[@]}"
+      turn mcsctl "$mpid" "$client" "https://127.0.0.1:$mport/config/$size" "${h[@]}"
+      turn nginx "$workers" "$client" "https://127.0.0.1:$nport/config/$size" "${h[@]}"
     done
     if $keepalive; then kill "$fpid"; fpid=; fi
     per() { if [ -n "${reqs[$1]:-}" ]; then per_req "${cpu[$1]}" "${reqs[$1]}"; else echo -; fi; }
