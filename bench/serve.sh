@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth, sent the same header), on
-# loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB config, and a 300 KB
+# mcsctl serve (token auth on, wrk sending the header) against nginx from Debian (no auth, sent
+# the same header), on loopback, same ECDSA P-256 certificate and the same files: a 2.6 KB config, and a 300 KB
 # OpenShift payload made by `mcsctl render` from a worker pool of MachineConfigs (text files and
 # units percent-encoded as oc writes them, a bootstrap kubeconfig, the four files the MCS
 # appends), keep-alive and `Connection: close` (a TLS handshake per request, as every booting
@@ -283,6 +283,8 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
     fi
     cpu[$name]=$((${cpu[$name]:-0} + t1 - t0)); reqs[$name]=$((${reqs[$name]:-0} + n))
   }
+  # per NAME: NAME's CPU µs per request over its turns, or - when it had none.
+  per() { if [ -n "${reqs[$1]:-}" ]; then per_req "${cpu[$1]}" "${reqs[$1]}"; else echo -; fi; }
   echo
   echo "| case (CPU µs per request) | plain TCP | rustls | rustls + hyper | mcsctl | nginx | plain TCP / nginx | rustls / nginx | rustls + hyper / nginx | mcsctl / nginx | mcsctl / rustls + hyper |"
   echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
@@ -310,7 +312,6 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
       turn nginx "$workers" "$client" "https://127.0.0.1:$nport/config/$size" "${h[@]}"
     done
     if $keepalive; then kill "$fpid"; fpid=; fi
-    per() { if [ -n "${reqs[$1]:-}" ]; then per_req "${cpu[$1]}" "${reqs[$1]}"; else echo -; fi; }
     tc=$(per tcp); tl=$(per rustls); hy=$(per hyper); mc=$(per mcsctl); nc=$(per nginx)
     tr=-; [ "$tc" != - ] && tr=$(ratio "$tc" "$nc")
     echo "| $label | $tc | $tl | $hy | $mc | $nc | $tr | $(ratio "$tl" "$nc") | $(ratio "$hy" "$nc") | $(ratio "$mc" "$nc") | $(ratio "$mc" "$hy") |"
