@@ -129,7 +129,8 @@ chmod 644 "$work/docroot/"*.ign
 nginx -c "$work/nginx.conf"
 for _ in $(seq 100); do curl -s -o /dev/null --cacert "$work/a/tls/mcs-ca.crt" "https://127.0.0.1:$nport/" && break; sleep 0.1; done
 
-nginx_pids() { pgrep -f "nginx.*$work/nginx.conf" | tr '\n' ' '; ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' '; }
+nginx_workers() { ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' '; }
+nginx_pids() { pgrep -f "nginx.*$work/nginx.conf" | tr '\n' ' '; nginx_workers; }
 hwm() { local t=0; for p in "$@"; do v=$(awk '/VmHWM/{print $2}' "/proc/$p/status" 2>/dev/null || echo 0); t=$((t + v)); done; echo "$t"; }
 
 run_wrk() { # url extra-header...
@@ -171,16 +172,22 @@ requests() { awk '/requests in/{print $1}'; }
 # from nginx, with the headers given and the token, which nginx is sent too (and ignores): every
 # server in this script is measured on the same request bytes. Sets m and n (the client's
 # output) and mt and nt (each server's CPU ticks meanwhile).
-both() { # client path header...
-  local client=$1 path=$2 workers m0 m1 n0 n1
+# timed PIDS CLIENT URL HEADER...: runs CLIENT on URL; sets out (its output) and spent (the CPU
+# ticks of PIDS, a space-separated list, meanwhile).
+timed() {
+  local pids=$1 client=$2 t0 t1
   shift 2
-  workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
-  m0=$(ticks "$mpid")
-  m=$("$client" "https://127.0.0.1:$mport$path" "Authorization: Bearer $token" "$@")
-  m1=$(ticks "$mpid"); n0=$(ticks $workers)
-  n=$("$client" "https://127.0.0.1:$nport$path" "Authorization: Bearer $token" "$@")
-  n1=$(ticks $workers)
-  mt=$((m1 - m0)); nt=$((n1 - n0))
+  # shellcheck disable=SC2086 # a list of PIDs
+  t0=$(ticks $pids); out=$("$client" "$@"); t1=$(ticks $pids)
+  spent=$((t1 - t0))
+}
+both() { # client path header...
+  local client=$1 path=$2
+  shift 2
+  timed "$mpid" "$client" "https://127.0.0.1:$mport$path" "Authorization: Bearer $token" "$@"
+  m=$out; mt=$spent
+  timed "$(nginx_workers)" "$client" "https://127.0.0.1:$nport$path" "Authorization: Bearer $token" "$@"
+  n=$out; nt=$spent
 }
 ratio() { python3 -c "print(round($1/$2,2))"; }
 row() { # label, then mcsctl and nginx: req/s, p99, CPU per request
@@ -271,17 +278,16 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
   # turn NAME PIDS CLIENT URL HEADER...: one slice of CLIENT fetching URL; adds the CPU ticks of
   # PIDS (a space-separated list) and the requests served to NAME's totals.
   turn() {
-    local name=$1 pids=$2 client=$3 url=$4 t0 t1 out n
+    local name=$1 pids=$2 client=$3 url=$4 out spent n
     shift 4
-    # shellcheck disable=SC2086 # a list of PIDs
-    t0=$(ticks $pids); out=$(duration=$slice "$client" "$url" "$@"); t1=$(ticks $pids)
+    duration=$slice timed "$pids" "$client" "$url" "$@"
     if [ "$client" = hey_out ]; then
       hey_check "$name $url" "$out"; n=$(echo "$out" | hey_n)
     else
       if echo "$out" | grep -q "Non-2xx"; then echo "non-2xx responses from $name ($url):" >&2; echo "$out" >&2; exit 1; fi
       n=$(echo "$out" | requests)
     fi
-    cpu[$name]=$((${cpu[$name]:-0} + t1 - t0)); reqs[$name]=$((${reqs[$name]:-0} + n))
+    cpu[$name]=$((${cpu[$name]:-0} + spent)); reqs[$name]=$((${reqs[$name]:-0} + n))
   }
   # per NAME: NAME's CPU µs per request over its turns, or - when it had none.
   per() { if [ -n "${reqs[$1]:-}" ]; then per_req "${cpu[$1]}" "${reqs[$1]}"; else echo -; fi; }
@@ -295,7 +301,7 @@ if [ -n "$sizes" ] && [ "${FLOOR:-1}" != 0 ]; then
     case $label in *close*) extra=("Connection: close") ;; esac
     case $label in *hey) client=hey_out; extra=() ;; esac
     cpu=(); reqs=()
-    workers=$(ps -o pid= --ppid "$(cat "$work/nginx.pid")" | tr '\n' ' ')
+    workers=$(nginx_workers)
     keepalive=false; [ "${label#* }" = keep-alive ] && keepalive=true
     if $keepalive; then
       "$work/floor" "$fport" "$work/docroot/$size.ign" 2> "$work/floor.err" &
