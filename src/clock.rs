@@ -57,7 +57,7 @@ impl Clock {
     /// The current time, to the nanosecond (a ledger record's time).
     pub fn now_precise(&self) -> OffsetDateTime {
         match self {
-            Clock::System => OffsetDateTime::now_utc(),
+            Clock::System => system_now(),
             Clock::Fixed(t) => *t,
             Clock::Shifted(file) => {
                 let shift = std::fs::read_to_string(file)
@@ -68,6 +68,34 @@ impl Clock {
             }
         }
     }
+}
+
+/// The system clock, as `OffsetDateTime::now_utc` gives it: the date and time of its second
+/// worked out once a second per thread, not at every reading (serve reads it per request).
+fn system_now() -> OffsetDateTime {
+    use std::cell::Cell;
+    use std::time::{SystemTime, UNIX_EPOCH};
+    thread_local! {
+        static SECOND: Cell<(u64, OffsetDateTime)> = const { Cell::new((u64::MAX, OffsetDateTime::UNIX_EPOCH)) };
+    }
+    let Ok(since) = SystemTime::now().duration_since(UNIX_EPOCH) else {
+        return OffsetDateTime::now_utc();
+    };
+    let secs = since.as_secs();
+    let second = SECOND.with(|cell| {
+        let (at, t) = cell.get();
+        if at == secs {
+            return Some(t);
+        }
+        let t = i64::try_from(secs)
+            .ok()
+            .and_then(|s| OffsetDateTime::from_unix_timestamp(s).ok())?;
+        cell.set((secs, t));
+        Some(t)
+    });
+    second
+        .and_then(|t| t.replace_nanosecond(since.subsec_nanos()).ok())
+        .unwrap_or_else(OffsetDateTime::now_utc)
 }
 
 #[cfg(test)]
@@ -85,5 +113,16 @@ mod tests {
         assert!((c.now().unix_timestamp() - real).abs() <= 1);
         std::fs::write(&f, "7200\n").unwrap();
         assert!((c.now().unix_timestamp() - real - 7200).abs() <= 1);
+    }
+
+    #[test]
+    fn the_system_clock_read_from_its_second_is_the_time_crates() {
+        for _ in 0..1000 {
+            let before = OffsetDateTime::now_utc();
+            let t = Clock::System.now_precise();
+            let after = OffsetDateTime::now_utc();
+            assert!(before <= t && t <= after, "{before} {t} {after}");
+            assert!(t.offset().is_utc());
+        }
     }
 }

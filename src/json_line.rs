@@ -16,6 +16,18 @@ impl<'a> Object<'a> {
         Object { out, first: true }
     }
 
+    /// Goes on with an object whose first fields are already at the end of `out`.
+    pub fn continued(out: &'a mut Vec<u8>) -> Object<'a> {
+        Object { out, first: false }
+    }
+
+    /// Fields written before by another object (each after its comma), copied as they are:
+    /// `,"a":1,"b":2`, or nothing.
+    pub fn fields(&mut self, written: &[u8]) {
+        debug_assert!(written.is_empty() || written.starts_with(b","));
+        self.out.extend_from_slice(written);
+    }
+
     /// `"key":`, after a comma unless it is the first field. Keys are the program's own
     /// names: plain ASCII that needs no escaping. Inlined, so that a key written as a literal
     /// is copied by a few moves of known size, not a call to `memcpy`.
@@ -93,6 +105,36 @@ impl<'a> Object<'a> {
         } else {
             self.out.extend_from_slice(b"null");
         }
+    }
+
+    /// A number of milliseconds given in whole microseconds: the bytes [`Object::f64`] writes
+    /// for `micros as f64 / 1000.0` (the shortest decimal that reads back as that number,
+    /// which for any count a duration reaches is the count with its point moved), without
+    /// formatting a float.
+    #[inline]
+    pub fn millis(&mut self, key: &str, micros: u64) {
+        if micros >= 1 << 53 {
+            return self.f64(key, micros as f64 / 1000.0);
+        }
+        self.key(key);
+        let mut i = itoa::Buffer::new();
+        self.out
+            .extend_from_slice(i.format(micros / 1000).as_bytes());
+        let frac = micros % 1000;
+        let digits = [
+            b'.',
+            b'0' + (frac / 100) as u8,
+            b'0' + (frac / 10 % 10) as u8,
+            b'0' + (frac % 10) as u8,
+        ];
+        // "1.0", "1.5", "1.25", "1.125": at least one digit, no trailing zeros.
+        let keep = match frac {
+            0 => 2,
+            f if f % 100 == 0 => 2,
+            f if f % 10 == 0 => 3,
+            _ => 4,
+        };
+        self.out.extend_from_slice(&digits[..keep]);
     }
 
     /// A boolean field.
@@ -224,6 +266,29 @@ mod tests {
                 serde_json::json!({ "n": n }).to_string()
             );
         }
+    }
+
+    #[test]
+    fn milliseconds_are_written_as_their_float_is() {
+        let check = |micros: u64| {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            let mut o = Object::new(&mut a);
+            o.millis("d", micros);
+            o.end();
+            let mut o = Object::new(&mut b);
+            o.f64("d", micros as f64 / 1000.0);
+            o.end();
+            assert_eq!(String::from_utf8(a), String::from_utf8(b), "{micros}");
+        };
+        (0..200_000).for_each(check);
+        let mut m = 1u64;
+        while m < u64::MAX / 3 {
+            for x in [m - 1, m, m + 1, m * 3 + 7] {
+                check(x);
+            }
+            m *= 3;
+        }
+        check(u64::MAX);
     }
 
     #[test]

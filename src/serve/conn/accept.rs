@@ -24,8 +24,8 @@ use crate::serve::conn::limit;
 use crate::serve::conn::peer::Peer;
 use crate::serve::conn::proxy::{self, Cidr};
 use crate::serve::request::classify::Memo;
-use crate::serve::request::delivery::{Confirming, Delivery};
-use crate::serve::request::respond::respond;
+use crate::serve::request::delivery::{Body, Confirming, Delivery};
+use crate::serve::request::respond::{Answer, ConnCtx, respond};
 use crate::serve::state::shared::Shared;
 
 /// What every connection is served with.
@@ -295,6 +295,35 @@ async fn unless_evicted<T>(
     }
 }
 
+/// A request of a connection, answered by `respond`; the connection's slot is busy until the
+/// answer is known (as hyper then writes it): at once, or when what it waited on is done.
+fn answer(
+    ctx: &Arc<ConnCtx>,
+    slot: &Arc<conns::Slot>,
+    peer: Peer,
+    req: hyper::Request<hyper::body::Incoming>,
+) -> impl Future<Output = Result<hyper::Response<Body>, Infallible>> + use<> {
+    slot.busy(true);
+    let answer = respond(ctx, peer, req);
+    let waiting = match answer {
+        Answer::Now(_) => {
+            slot.busy(false);
+            None
+        }
+        Answer::Later(_) => Some(slot.clone()),
+    };
+    async move {
+        let r = match answer {
+            Answer::Now(r) => r,
+            Answer::Later(f) => f.await,
+        };
+        if let Some(slot) = waiting {
+            slot.busy(false);
+        }
+        Ok(r)
+    }
+}
+
 async fn serve_conn<I>(
     io: I,
     peer: Peer,
@@ -311,21 +340,13 @@ async fn serve_conn<I>(
         inner: io,
         delivery: delivery.clone(),
     };
-    // What each request needs, behind one `Arc` of this connection's: a request clones
-    // nothing that other workers' requests also count (`shared`'s count is on a line every
-    // worker writes).
-    // The token memo is this connection's alone (see `Memo`).
-    let ctx = Arc::new((shared.clone(), slot.clone(), delivery, Memo::default()));
-    let svc = service_fn(move |req| {
-        let ctx = ctx.clone();
-        async move {
-            let (shared, slot, delivery, memo) = &*ctx;
-            slot.busy(true);
-            let r = respond(shared, peer, req, delivery, memo).await;
-            slot.busy(false);
-            Ok::<_, Infallible>(r)
-        }
+    let ctx = Arc::new(ConnCtx {
+        shared: shared.clone(),
+        delivery,
+        memo: Memo::default(),
+        line: Default::default(),
     });
+    let svc = service_fn(move |req| answer(&ctx, &slot, peer, req));
     let c = conn.http.serve_connection(io, svc);
     tokio::pin!(c);
     let deadline = tokio::time::sleep(conn.connection_deadline);

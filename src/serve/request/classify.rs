@@ -35,7 +35,10 @@ pub(in crate::serve) fn classify<'s>(
         return Presented::None;
     };
     let d = memo.digest(token);
-    let id = token.split_once('.').map_or(token, |(id, _)| id);
+    let id = token
+        .bytes()
+        .position(|b| b == b'.')
+        .map_or(token, |dot| &token[..dot]);
     let slot = tokens.index.get(id).copied();
     let stored = match slot {
         Some(Slot::Live(i)) => &tokens.live[i].digest,

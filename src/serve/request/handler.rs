@@ -112,12 +112,16 @@ impl Response {
     }
 }
 
-/// The token presented by a request: `Authorization: Bearer x` or `?token=x`.
+/// The token presented by a request: `Authorization: Bearer x` or `?token=x`. A header value
+/// here is visible ASCII, spaces and tabs (`HeaderValue::to_str`), so ASCII trimming is all
+/// the trimming there is; the scans are byte loops, not `str` patterns (this runs per request).
 fn presented<'a>(req: &Request<'a>) -> Option<&'a str> {
     if let Some(h) = req.authorization {
-        let (scheme, rest) = h.trim().split_once(' ')?;
+        let h = h.trim_ascii();
+        let space = h.bytes().position(|b| b == b' ')?;
+        let (scheme, rest) = (&h[..space], &h[space + 1..]);
         if scheme.eq_ignore_ascii_case("bearer") {
-            return Some(rest.trim());
+            return Some(rest.trim_ascii());
         }
     }
     req.query?.split('&').find_map(|p| p.strip_prefix("token="))
@@ -155,11 +159,12 @@ pub(in crate::serve) fn handle(
     let mut r = match &who {
         // A pool that has no config is 404 for everyone with a valid token; the scope is
         // checked for pools that exist.
-        Presented::Live(t) if !t.covers(pool) && state.full.contains_key(pool) => {
-            forbidden(t, pool)
-        }
         Presented::Live(t) if !t.covers(pool) => {
-            Response::text(StatusCode::NOT_FOUND, "no config for this pool")
+            if state.full.contains_key(pool) {
+                forbidden(t, pool)
+            } else {
+                Response::text(StatusCode::NOT_FOUND, "no config for this pool")
+            }
         }
         Presented::Live(t) => {
             let mut r = full();
@@ -240,9 +245,13 @@ fn route<'a>(req: &Request<'a>) -> Route<'a> {
     // The MCS takes the pool from the last segment (`path.Base`): /config/worker/ and
     // /config/x/worker are pool worker. Only DNS labels ever reach a lookup.
     let base = |p: &str| -> (usize, usize) {
-        let trimmed = p.trim_end_matches('/');
-        let start = trimmed.rfind('/').map_or(0, |i| i + 1);
-        (start, trimmed.len())
+        let b = p.as_bytes();
+        let end = b.len() - b.iter().rev().take_while(|&&c| c == b'/').count();
+        let start = b[..end]
+            .iter()
+            .rposition(|&c| c == b'/')
+            .map_or(0, |i| i + 1);
+        (start, end)
     };
     let (start, end) = base(&path);
     if !is_dns_label(&path[start..end]) {
@@ -366,7 +375,7 @@ fn serve_config(
 /// `%XX` decoded as Go's `url.PathUnescape` does for a request path; `None` for a bad escape
 /// or a path that is not UTF-8.
 fn percent_decode(p: &str) -> Option<Cow<'_, str>> {
-    if !p.contains('%') {
+    if !p.as_bytes().contains(&b'%') {
         return Some(Cow::Borrowed(p));
     }
     String::from_utf8(crate::percent::decode(p.as_bytes()).ok()?)
@@ -386,13 +395,13 @@ fn clean_path(p: &str) -> Cow<'_, str> {
 /// Whether [`cleaned`] leaves `p` as it is: rooted, and no segment empty (but the one after a
 /// trailing slash), `.` or `..`.
 fn is_clean(p: &str) -> bool {
-    let Some(rest) = p.strip_prefix('/') else {
+    let Some(rest) = p.as_bytes().strip_prefix(b"/") else {
         return false;
     };
-    let mut segments = rest.split('/').peekable();
+    let mut segments = rest.split(|&b| b == b'/').peekable();
     while let Some(s) = segments.next() {
         let last = segments.peek().is_none();
-        if s == "." || s == ".." || (s.is_empty() && !last) {
+        if s == b"." || s == b".." || (s.is_empty() && !last) {
             return false;
         }
     }

@@ -3,6 +3,7 @@
 //! delivery of a machine token's config, whose end is what spends the token (`delivery`); and
 //! a machine's first-boot report (`report`, `POST /report/<pool>`).
 
+pub(crate) mod access_line;
 pub mod auth;
 pub(crate) mod classify;
 pub(crate) mod delivery;

@@ -5,6 +5,8 @@ use crate::serve::log::event::Event;
 use hyper::StatusCode;
 use std::time::Instant;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -15,9 +17,10 @@ use crate::serve::conn::limit;
 use crate::serve::conn::peer::Peer;
 use crate::serve::fetches::{Claimed, Refusal, Sent};
 use crate::serve::log::{Log, Stamp};
+use crate::serve::request::access_line::{Facts, LineMemo};
 use crate::serve::request::classify::Memo;
 use crate::serve::request::delivery::{Body, Delivery};
-use crate::serve::request::handler::{self, Request};
+use crate::serve::request::handler;
 use crate::serve::request::report;
 use crate::serve::state::shared::Shared;
 
@@ -50,77 +53,109 @@ pub(in crate::serve) fn guarded(f: impl FnOnce() -> handler::Response) -> handle
         .unwrap_or_else(|_| handler::Response::internal_error())
 }
 
+/// What a connection's requests are answered with, behind one `Arc` of the connection's own:
+/// a request clones nothing that other workers' requests also count (`shared`'s count is on a
+/// line every worker writes). The token memo is this connection's alone (see `Memo`).
+pub(in crate::serve) struct ConnCtx {
+    pub(in crate::serve) shared: Arc<Shared>,
+    pub(in crate::serve) delivery: Arc<Delivery>,
+    pub(in crate::serve) memo: Memo,
+    /// The repeating part of the connection's access-log lines (see `LineMemo`).
+    pub(in crate::serve) line: LineMemo,
+}
+
+/// A request's answer: at once, or after waiting on a report's body, the ledger or the store.
+pub(in crate::serve) enum Answer {
+    /// Every request but the two below: handled without waiting, so hyper holds and moves a
+    /// ready response, not the state of a future that could wait (7.8 KB when this function
+    /// was one `async fn`, copied four times a request).
+    Now(hyper::Response<Body>),
+    /// A first-boot report, or a machine token's config (recorded, or checked for a HEAD).
+    Later(Pin<Box<dyn Future<Output = hyper::Response<Body>> + Send>>),
+}
+
 /// Answers `req`. A machine token's config is recorded in the ledger first; its access-log
 /// line then waits in `delivery` until the response is known to have gone out whole or not.
-pub(in crate::serve) async fn respond(
-    shared: &Shared,
+pub(in crate::serve) fn respond(
+    ctx: &Arc<ConnCtx>,
     peer: Peer,
     req: hyper::Request<Incoming>,
-    delivery: &Arc<Delivery>,
-    memo: &Memo,
-) -> hyper::Response<Body> {
+) -> Answer {
+    let shared = &*ctx.shared;
     let start = Instant::now();
     // The wall clock, read once: to the second for the handler's checks, whole for the line.
     let precise = shared.clock.now_precise();
+    let facts = Facts::of(&req, peer);
+    let too_large = facts.head_size > shared.max_header_bytes;
     // A first-boot report: its body is read (bounded), so it is answered apart; the handler
     // never reads a body.
     if req.method() == hyper::Method::POST
+        && !too_large
         && let Some(pool) = report::pool_of(req.uri().path()).map(str::to_string)
-        && head_size(&req) <= shared.max_header_bytes
     {
-        return reported(shared, peer, req, pool, start, precise).await;
+        let ctx = ctx.clone();
+        return Answer::Later(Box::pin(async move {
+            reported(&ctx.shared, peer, req, pool, start, precise).await
+        }));
     }
     let now = crate::clock::Clock::to_second(precise);
     let state = shared.here();
-    let headers = req.headers();
-    use hyper::header::{ACCEPT, AUTHORIZATION, HeaderName, USER_AGENT};
-    let h = |name: HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
-    let request = Request {
-        method: req.method().as_str(),
-        path: req.uri().path(),
-        query: req.uri().query(),
-        authorization: h(AUTHORIZATION),
-        accept: h(ACCEPT),
-        remote: peer.client.ip(),
-    };
-    let mut r = if head_size(&req) > shared.max_header_bytes {
+    let mut r = if too_large {
         handler::Response::too_large()
     } else {
-        guarded(|| handler::handle(&state, &shared.limiter, &request, memo, now, start))
+        guarded(|| handler::handle(&state, &shared.limiter, &facts.req, &ctx.memo, now, start))
     };
-    if request.path == "/healthz" && r.status == StatusCode::OK {
+    if facts.req.path == "/healthz" && r.status == StatusCode::OK {
         r = ready(shared, &state, r);
     }
     let mut r = gated(shared, peer, r, now);
-    let head = req.method() == hyper::Method::HEAD;
-    let machine = r.machine.is_some();
     let time = Stamp::at(precise);
-    // A machine token's fetch waits on the ledger or the store; its futures are boxed so that
-    // the common request's future stays small (hyper moves it: it was 2.5 KB with them inline).
-    let (r, claimed) = match r.machine.take() {
-        Some(f) if head => (Box::pin(check(shared, peer, &f, r, &state)).await, None),
-        Some(f) => Box::pin(record(shared, peer, &f, r, time.as_str(), &state)).await,
-        None => (r, None),
+    let Some(f) = r.machine.take() else {
+        counted(shared, &state, &r, false, false);
+        let line = facts.line(&r, start, &time);
+        shared
+            .log
+            .access_with(|out| line.write_remembering(out, &ctx.line));
+        return Answer::Now(reply(r, Body::new));
     };
-    counted(shared, &state, &r, machine, claimed.is_some());
-    let line = Line {
-        req: &request,
-        peer,
-        r: &r,
-        bytes: if head { 0 } else { r.body.len() },
-        start,
-        ua: h(USER_AGENT),
-        time: time.as_str(),
+    // A machine token's fetch waits on the ledger or the store.
+    let ctx = ctx.clone();
+    Answer::Later(Box::pin(async move {
+        machine(&ctx, peer, &req, &f, r, &state, start, &time).await
+    }))
+}
+
+/// A machine token's config: recorded in the ledger (or the store) before it is sent, or, for
+/// a HEAD, checked; its access-log line waits in `delivery` for the end of the response.
+#[allow(clippy::too_many_arguments)]
+async fn machine(
+    ctx: &ConnCtx,
+    peer: Peer,
+    req: &hyper::Request<Incoming>,
+    f: &handler::MachineFetch,
+    r: handler::Response,
+    state: &crate::serve::state::live::State,
+    start: Instant,
+    time: &Stamp,
+) -> hyper::Response<Body> {
+    let shared = &*ctx.shared;
+    let (r, claimed) = if req.method() == hyper::Method::HEAD {
+        (check(shared, peer, f, r, state).await, None)
+    } else {
+        record(shared, peer, f, r, time.as_str(), state).await
     };
+    counted(shared, state, &r, true, claimed.is_some());
+    let facts = Facts::of(req, peer);
+    let line = facts.line(&r, start, time);
     match claimed {
         Some(c) => {
             let mut out = Vec::with_capacity(768);
             let at = line.write(&mut out, Some((&c.line[..], c.at)));
             // Every piece is a str or ASCII written by the object.
             let line = String::from_utf8(out).unwrap_or_default();
-            delivery.start(c.id, line, at);
+            ctx.delivery.start(c.id, line, at);
             let gate = shared.fetches.gate(c.id);
-            reply(r, |b| Body::tracked(b, delivery.clone(), gate))
+            reply(r, |b| Body::tracked(b, ctx.delivery.clone(), gate))
         }
         None => {
             shared.log.access_with(|out| {
@@ -150,17 +185,6 @@ fn counted(
     }
 }
 
-/// The size of a request's head, counted without allocating: the request line's target plus
-/// every header line.
-fn head_size<B>(req: &hyper::Request<B>) -> usize {
-    req.uri().path_and_query().map_or(0, |p| p.as_str().len())
-        + req
-            .headers()
-            .iter()
-            .map(|(k, v)| k.as_str().len() + v.len() + 4)
-            .sum::<usize>()
-}
-
 /// A first-boot report for `pool`, answered and logged as every request is.
 async fn reported(
     shared: &Shared,
@@ -183,23 +207,8 @@ async fn reported(
     shared
         .metrics
         .request(label, r.status.as_u16(), r.auth.outcome(false));
-    let request = Request {
-        method: "POST",
-        path: &path,
-        query: None,
-        authorization: None,
-        accept: None,
-        remote: peer.client.ip(),
-    };
-    let line = Line {
-        req: &request,
-        peer,
-        r: &r,
-        bytes: r.body.len(),
-        start,
-        ua: ua.as_deref(),
-        time: time.as_str(),
-    };
+    let facts = Facts::posted(&path, ua.as_deref(), peer);
+    let line = facts.line(&r, start, &time);
     shared.log.access_with(|out| {
         line.write(out, None);
     });
@@ -253,24 +262,24 @@ fn ready(
 }
 
 /// `r` as hyper's response, its body made by `body`. The head is put together without
-/// parsing: header names are the program's own, the content type a static value.
+/// parsing: header names are the program's own, the content type a static value. No
+/// `Content-Length`: hyper writes it from the body's exact size (a HEAD's included).
 fn reply(r: handler::Response, body: impl FnOnce(Chunks) -> Body) -> hyper::Response<Body> {
-    use hyper::header::{CONTENT_LENGTH, CONTENT_TYPE, HeaderValue};
+    use hyper::header::{CONTENT_TYPE, HeaderValue};
+    // Checked before the body is made (a tracked body is a delivery under way). A value is
+    // text serve made (a count, a quoted refusal): one that is not a valid header value is a
+    // bug, answered 500. Most answers have none, and allocate nothing here.
     let mut extra = Vec::with_capacity(r.headers.len());
     for (k, v) in r.headers {
-        // A value is text serve made (a count, a quoted refusal): one that is not a valid
-        // header value is a bug, answered 500.
-        match HeaderValue::from_str(&v) {
+        match HeaderValue::try_from(v) {
             Ok(v) => extra.push((k, v)),
             Err(_) => return internal_error(),
         }
     }
-    let len = HeaderValue::from(r.body.len());
     let mut resp = hyper::Response::new(body(r.body));
     *resp.status_mut() = r.status;
     let h = resp.headers_mut();
     h.insert(CONTENT_TYPE, HeaderValue::from_static(r.content_type));
-    h.insert(CONTENT_LENGTH, len);
     for (k, v) in extra {
         h.append(k, v);
     }
@@ -417,58 +426,6 @@ fn refused(
         pool: r.pool,
         auth: r.auth,
         ..refused
-    }
-}
-
-/// The facts of one access-log line.
-struct Line<'a> {
-    req: &'a Request<'a>,
-    peer: Peer,
-    r: &'a handler::Response,
-    bytes: usize,
-    start: Instant,
-    ua: Option<&'a str>,
-    time: &'a str,
-}
-
-impl Line<'_> {
-    /// One JSON line per request, fields in alphabetical order. The query is never logged (it
-    /// may carry `?token=`), nor any header but the user agent; long client-controlled values
-    /// are cut. A machine token's fetch gains its ledger `record` (as written to the ledger,
-    /// with the place of its `"whole"` flag) as the last field, `ledger`; the place of that
-    /// flag in the line (counted from the start of `out`) is returned. Written at the end of
-    /// `out`.
-    fn write(&self, out: &mut Vec<u8>, record: Option<(&[u8], usize)>) -> usize {
-        /// At most `n` characters of a client-controlled value.
-        fn cut(s: &str, n: usize) -> &str {
-            if s.len() <= n {
-                return s;
-            }
-            s.char_indices().nth(n).map_or(s, |(i, _)| &s[..i])
-        }
-        let ms = (self.start.elapsed().as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0;
-        let mut o = crate::json_line::Object::new(out);
-        o.str_cat("auth", &self.r.auth.logged_parts());
-        o.u64("bytes", self.bytes as u64);
-        o.f64("durationMs", ms);
-        o.str("method", cut(self.req.method, 16));
-        o.str("path", cut(self.req.path, 256));
-        o.opt_str("pool", self.r.pool.as_deref());
-        o.plain("remote", self.peer.client_str());
-        o.u64("status", u64::from(self.r.status.as_u16()));
-        o.plain("time", self.time);
-        o.opt_str("userAgent", self.ua.map(|u| cut(u, 256)));
-        if let Some(v) = self.peer.via_str() {
-            o.plain("via", v);
-        }
-        let mut at = 0;
-        if let Some((record, flag)) = record {
-            let record = record.strip_suffix(b"\n").unwrap_or(record);
-            o.raw("ledger", record);
-            at = o.offset() - record.len() + flag;
-        }
-        o.end();
-        at
     }
 }
 

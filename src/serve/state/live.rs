@@ -3,7 +3,11 @@
 //! good state and nothing else does: a truncated `rendered/infra.ign` keeps infra's old config
 //! while a rotated token takes effect at once. Failed parts are retried at every poll.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+// The tables serve looks up on every request, keyed by our own names (token ids, pools):
+// foldhash's (a presented id is only looked up, never inserted).
+use foldhash::HashMap;
 use std::sync::Arc;
 
 use anyhow::{Result, bail};
@@ -253,8 +257,8 @@ impl Loader {
         });
         let auth = self.auth(None)?;
         let mut outcome = Outcome::default();
-        let full = self.pools(RENDERED, &HashMap::new(), &mut outcome);
-        let pre = self.pools(PRE_APPROVAL, &HashMap::new(), &mut outcome);
+        let full = self.pools(RENDERED, &HashMap::default(), &mut outcome);
+        let pre = self.pools(PRE_APPROVAL, &HashMap::default(), &mut outcome);
         Ok((
             State {
                 tls,
@@ -385,7 +389,7 @@ impl Loader {
         prev: &HashMap<String, Arc<Pool>>,
         o: &mut Outcome,
     ) -> HashMap<String, Arc<Pool>> {
-        let mut out = HashMap::new();
+        let mut out = HashMap::default();
         for (pool, p) in crate::assets::pool_files(&self.dir.path(sub)) {
             let Some(ident) = file_id(&p) else { continue };
             if let Some(old) = prev.get(&pool)
