@@ -135,8 +135,18 @@ impl<S: Abort> WriteGuard<S> {
     /// the socket spent full counts, so a client that is simply quiet between requests is
     /// never measured.
     fn note(&mut self, n: Option<usize>, wanted: usize) -> io::Result<()> {
-        let now = Instant::now();
         let n = n.unwrap_or(0);
+        // A whole write with nothing blocked before it adds no blocked time, and a window's
+        // blocked time is under the timeout between calls (the check below resets or cuts it
+        // once it gets there), so there is nothing to check: the clock is read only when the
+        // socket is or was full (most writes of a small response are neither).
+        if n >= wanted && self.blocked_since.is_none() {
+            if let Some(w) = &mut self.window {
+                w.1 += n as u64;
+            }
+            return Ok(());
+        }
+        let now = Instant::now();
         if let Some(since) = self.blocked_since
             && n > 0
         {
