@@ -25,17 +25,14 @@
 //!   conn::accept::handle_conn  PROXY header (conn::proxy), TLS handshake (conn::tls; a
 //!                              failure is said once by conn::handshakes), conn::io's guard
 //!   conn::accept::serve_conn   hyper reads the head (timeouts, 431)
-//!     request::respond         the request's facts (request::access_line, one pass over its
-//!                              headers), the state of this moment (state::shared), then
+//!     request::respond         the request's facts (request::access_line), the state (shared)
 //!       request::handler       route (/healthz, /config/<pool>), request::classify the token
 //!                              against state::live's tokens, the answer (request::refusals)
-//!       request::respond       ready? (fetches: ledger or store writable), gated (429 by
-//!                              conn::limit); answered at once, or later when it waits: a
-//!                              machine token's claim taken (fetches), a report's body read
+//!       request::respond       ready? gated (429 by conn::limit); answered at once, or later:
+//!                              a machine token's claim (fetches), a report's body
 //!     request::delivery        the body goes out; its last byte confirms the fetch
 //!                              (fetches), a cut leaves the token unspent
-//!   log                        the access line (request::access_line: its repeating fields
-//!                              remembered per connection) and any event, queued, never blocking
+//!   log                        the access line (request::access_line) and events, queued
 //! ```
 //!
 //! Reliability promises, each kept by one part: a client that stops reading is cut off

@@ -321,7 +321,7 @@ mod tests {
                                     // Each twice: written afresh, then from the memo.
                                     for micros in [0, 1234] {
                                         let mut r = handler::Response::text(status, "body");
-                                        r.pool = pool.map(str::to_string);
+                                        r.pool = pool.map(Into::into);
                                         r.auth = auth.clone();
                                         let line = Line {
                                             method,

@@ -56,7 +56,7 @@ pub struct Response {
     /// Extra headers.
     pub headers: Vec<(HeaderName, String)>,
     /// Pool named in the path, when valid.
-    pub pool: Option<String>,
+    pub pool: Option<Arc<str>>,
     /// Who the request presented itself as.
     pub auth: Auth,
     /// Set when this request's guess blocked its client (for one event line).
@@ -148,7 +148,8 @@ pub(in crate::serve) fn handle(
         Presented::Stale(why, id) => Auth::Stale(*why, Arc::clone(id)),
         Presented::Unknown => Auth::Unknown,
     };
-    let full = || serve_config(state.full.get(pool).map(|p| &p.variants), req.accept);
+    let in_full = state.full.get(pool);
+    let full = || serve_config(in_full.map(|p| &p.variants), req.accept);
     let public = || match state.auth {
         AuthMode::None => full(),
         AuthMode::Split => serve_config(state.pre.get(pool).map(|p| &p.variants), req.accept),
@@ -160,7 +161,7 @@ pub(in crate::serve) fn handle(
         // A pool that has no config is 404 for everyone with a valid token; the scope is
         // checked for pools that exist.
         Presented::Live(t) if !t.covers(pool) => {
-            if state.full.contains_key(pool) {
+            if in_full.is_some() {
                 forbidden(t, pool)
             } else {
                 Response::text(StatusCode::NOT_FOUND, "no config for this pool")
@@ -200,7 +201,9 @@ pub(in crate::serve) fn handle(
             }
         },
     };
-    r.pool = Some(pool.to_string());
+    // A served pool's name is shared; any other is copied.
+    let served = in_full.or_else(|| state.pre.get(pool));
+    r.pool = Some(served.map_or_else(|| pool.into(), |p| p.name.clone()));
     r.auth = label;
     r
 }

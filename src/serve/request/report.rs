@@ -72,7 +72,7 @@ pub(in crate::serve) async fn receive(
     let label = crate::serve::log::metrics::pool_label(&state, Some(pool));
     shared.metrics.report(label, how.label());
     Response {
-        pool: Some(pool.to_string()),
+        pool: Some(pool.into()),
         ..r
     }
 }

@@ -148,6 +148,8 @@ impl Tokens {
 
 /// One pool's config, with the identity of the file it came from.
 pub struct Pool {
+    /// Its name, shared by every response that names it (not copied per request).
+    pub name: Arc<str>,
     /// Every spec version of it.
     pub variants: Variants,
     ident: FileId,
@@ -405,7 +407,15 @@ impl Loader {
             match loaded {
                 Ok(variants) => {
                     o.changed.push(format!("{sub}/{pool}.ign"));
-                    out.insert(pool, Arc::new(Pool { variants, ident }));
+                    let name = pool.as_str().into();
+                    out.insert(
+                        pool,
+                        Arc::new(Pool {
+                            name,
+                            variants,
+                            ident,
+                        }),
+                    );
                 }
                 Err(e) => {
                     o.failed
