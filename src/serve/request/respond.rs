@@ -119,49 +119,70 @@ pub(in crate::serve) fn respond(
         return Answer::Now(reply(r, Body::new));
     };
     // A machine token's fetch waits on the ledger or the store.
-    let ctx = ctx.clone();
-    Answer::Later(Box::pin(async move {
-        machine(&ctx, peer, &req, &f, r, &state, start, &time).await
-    }))
+    let fetching = MachineFetching {
+        ctx: ctx.clone(),
+        peer,
+        req,
+        f,
+        r,
+        state,
+        start,
+        time,
+    };
+    Answer::Later(Box::pin(fetching.finish()))
 }
 
-/// A machine token's config: recorded in the ledger (or the store) before it is sent, or, for
-/// a HEAD, checked; its access-log line waits in `delivery` for the end of the response.
-#[allow(clippy::too_many_arguments)]
-async fn machine(
-    ctx: &ConnCtx,
+/// A machine token's fetch, waiting on the ledger or the store: what finishing it needs.
+struct MachineFetching {
+    ctx: Arc<ConnCtx>,
     peer: Peer,
-    req: &hyper::Request<Incoming>,
-    f: &handler::MachineFetch,
+    req: hyper::Request<Incoming>,
+    f: handler::MachineFetch,
     r: handler::Response,
-    state: &crate::serve::state::live::State,
+    state: Arc<crate::serve::state::current::Held>,
     start: Instant,
-    time: &Stamp,
-) -> hyper::Response<Body> {
-    let shared = &*ctx.shared;
-    let (r, claimed) = if req.method() == hyper::Method::HEAD {
-        (check(shared, peer, f, r, state).await, None)
-    } else {
-        record(shared, peer, f, r, time.as_str(), state).await
-    };
-    counted(shared, state, &r, true, claimed.is_some());
-    let facts = Facts::of(req, peer);
-    let line = facts.line(&r, start, time);
-    match claimed {
-        Some(c) => {
-            let mut out = Vec::with_capacity(768);
-            let at = line.write(&mut out, Some((&c.line[..], c.at)));
-            // Every piece is a str or ASCII written by the object.
-            let line = String::from_utf8(out).unwrap_or_default();
-            ctx.delivery.start(c.id, line, at);
-            let gate = shared.fetches.gate(c.id);
-            reply(r, |b| Body::tracked(b, ctx.delivery.clone(), gate))
-        }
-        None => {
-            shared.log.access_with(|out| {
-                line.write(out, None);
-            });
-            reply(r, Body::new)
+    time: Stamp,
+}
+
+impl MachineFetching {
+    /// The config, recorded in the ledger (or the store) before it is sent, or, for a HEAD,
+    /// checked; its access-log line waits in `delivery` for the end of the response.
+    async fn finish(self) -> hyper::Response<Body> {
+        let MachineFetching {
+            ctx,
+            peer,
+            req,
+            f,
+            r,
+            state,
+            start,
+            time,
+        } = self;
+        let shared = &*ctx.shared;
+        let (r, claimed) = if req.method() == hyper::Method::HEAD {
+            (check(shared, peer, &f, r, &state).await, None)
+        } else {
+            record(shared, peer, &f, r, time.as_str(), &state).await
+        };
+        counted(shared, &state, &r, true, claimed.is_some());
+        let facts = Facts::of(&req, peer);
+        let line = facts.line(&r, start, &time);
+        match claimed {
+            Some(c) => {
+                let mut out = Vec::with_capacity(768);
+                let at = line.write(&mut out, Some((&c.line[..], c.at)));
+                // Every piece is a str or ASCII written by the object.
+                let line = String::from_utf8(out).unwrap_or_default();
+                ctx.delivery.start(c.id, line, at);
+                let gate = shared.fetches.gate(c.id);
+                reply(r, |b| Body::tracked(b, ctx.delivery.clone(), gate))
+            }
+            None => {
+                shared.log.access_with(|out| {
+                    line.write(out, None);
+                });
+                reply(r, Body::new)
+            }
         }
     }
 }
