@@ -13,6 +13,7 @@
 //!   and `inspect`, `doctor` and `serve` before they read) rolls it forward from the journal,
 //!   so nobody ever reads a mix of old and new files.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
@@ -36,11 +37,17 @@ enum Op {
 }
 
 /// A change to the asset directory, described before anything is written.
+///
+/// Invariant: one step per target, the target's final state (a later write or removal of a
+/// path replaces the earlier step, in its place). Recovery relies on it: replaying a journal
+/// is idempotent only then ([`super::journal::apply`]).
 #[derive(Debug)]
 pub struct Change<'d> {
     dir: &'d AssetDir,
     command: String,
     steps: Vec<(PathBuf, Op)>,
+    /// Where each target's step is in `steps`.
+    index: HashMap<PathBuf, usize>,
 }
 
 impl<'d> Change<'d> {
@@ -49,6 +56,7 @@ impl<'d> Change<'d> {
             dir,
             command: command.to_string(),
             steps: Vec::new(),
+            index: HashMap::new(),
         }
     }
 
@@ -60,38 +68,47 @@ impl<'d> Change<'d> {
     /// Writes any path (a pointer config's symlink target, an --output file) as part of the
     /// same change.
     pub fn write_path(&mut self, path: &Path, bytes: &[u8], mode: u32, overwrite: Overwrite) {
-        self.steps.push((
-            path.to_path_buf(),
+        self.set(
+            path,
             Op::Write {
                 bytes: bytes.to_vec(),
                 mode,
                 overwrite,
             },
-        ));
+        );
     }
 
     /// Removes `rel` (inside the directory) if it exists. A CA key (or anything under
     /// `backup/` or `tls/retired/`) must be kept elsewhere by the same change
     /// ([`super::custody`]).
     pub fn remove(&mut self, rel: &str) {
-        self.steps
-            .push((self.dir.path(rel), Op::Remove { purge: false }));
+        self.set(&self.dir.path(rel), Op::Remove { purge: false });
     }
 
     /// Deletes `rel`, a kept key or backup, on the user's explicit word (`ca retire --purge`):
     /// the one way a CA key leaves the directory.
     pub fn purge(&mut self, rel: &str) {
-        self.steps
-            .push((self.dir.path(rel), Op::Remove { purge: true }));
+        self.set(&self.dir.path(rel), Op::Remove { purge: true });
+    }
+
+    /// Makes `op` the step of `target`: in place of an earlier one, or last.
+    fn set(&mut self, target: &Path, op: Op) {
+        match self.index.get(target) {
+            Some(&i) => self.steps[i].1 = op,
+            None => {
+                self.index.insert(target.to_path_buf(), self.steps.len());
+                self.steps.push((target.to_path_buf(), op));
+            }
+        }
     }
 
     /// The bytes the change writes to `rel`, if it writes it.
     pub fn written(&self, rel: &str) -> Option<&[u8]> {
         let target = self.dir.path(rel);
-        self.steps.iter().rev().find_map(|(t, op)| match op {
-            Op::Write { bytes, .. } if *t == target => Some(bytes.as_slice()),
-            _ => None,
-        })
+        match &self.steps[*self.index.get(&target)?].1 {
+            Op::Write { bytes, .. } => Some(bytes.as_slice()),
+            Op::Remove { .. } => None,
+        }
     }
 
     /// Whether the change has nothing to do.
@@ -307,6 +324,33 @@ mod tests {
         c.remove("never-was");
         c.commit(&lock).unwrap();
         assert!(!d.exists("c"));
+    }
+
+    #[test]
+    fn a_path_written_after_its_removal_is_one_step_the_last() {
+        // What `ca create --force` does to tls/mcs-ca-previous.*: retired, then written with
+        // the demoted CA. One step per path keeps the journal's replay idempotent.
+        let (_t, d) = AssetDir::scratch();
+        let lock = d.lock().unwrap();
+        fs::write(d.path("p"), b"old").unwrap();
+        let mut c = d.change("test");
+        c.remove("p");
+        c.write("q", b"q", PUBLIC_MODE, Overwrite::Allow);
+        c.write("p", b"first", PUBLIC_MODE, Overwrite::Allow);
+        c.write("p", b"new", SECRET_MODE, Overwrite::Allow);
+        assert_eq!(
+            c.paths(),
+            [(d.path("p").as_path(), true), (d.path("q").as_path(), true)]
+        );
+        assert_eq!(c.written("p"), Some(&b"new"[..]));
+        c.commit(&lock).unwrap();
+        assert_eq!(fs::read(d.path("p")).unwrap(), b"new");
+        let mut c = d.change("test");
+        c.write("p", b"newer", PUBLIC_MODE, Overwrite::Allow);
+        c.remove("p");
+        assert_eq!(c.written("p"), None);
+        c.commit(&lock).unwrap();
+        assert!(!d.exists("p") && d.exists("q"));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! and recovery rolls forward, the names of the files a change stages, and how a staged file
 //! that will never land is removed. What the change, recovery and the signal handler share.
 
+use std::collections::HashMap;
 use std::fs;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -45,9 +46,27 @@ pub(super) fn parent_of(p: &Path) -> PathBuf {
 
 /// Rolls a journal forward: each staged file still there is renamed over its target (a
 /// missing one was renamed before the kill), each removal done.
+///
+/// Invariant relied on: replaying is idempotent only when each target has one step, its
+/// final state (a removal replayed after the rename that followed it would delete the
+/// renamed file for good). [`super::Change`] records one step per target; a journal written
+/// before it did is rolled forward to each target's last step, the staged files of the
+/// earlier ones wiped.
 pub(super) fn apply(j: &Journal) -> Result<()> {
     let mut parents: Vec<PathBuf> = Vec::new();
-    for s in &j.steps {
+    let last: HashMap<&Path, usize> = j
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.target.as_path(), i))
+        .collect();
+    for (i, s) in j.steps.iter().enumerate() {
+        if last[s.target.as_path()] != i {
+            if let Some(staged) = &s.staged {
+                wipe(staged);
+            }
+            continue;
+        }
         match &s.staged {
             Some(staged) => match fs::rename(staged, &s.target) {
                 Ok(()) => {}

@@ -138,6 +138,44 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_naming_a_file_twice_is_rolled_forward_to_its_last_step_only() {
+        // `ca create --force` removes tls/mcs-ca-previous.* (retiring the old previous CA)
+        // and writes them again (the demoted active CA). Killed after both renames: replaying
+        // the removal would delete the file just put in place, and the rename, its staged
+        // file gone, would not bring it back. Journals written before the change kept one
+        // step per file name a file twice.
+        let (_t, d) = AssetDir::scratch();
+        fs::write(d.path("prev.key"), b"demoted active key").unwrap();
+        fs::write(d.path("retired.key"), b"old previous key").unwrap();
+        let stale = d.path(".mcsctl-new-prev.key-0");
+        fs::write(&stale, b"an earlier write of the same file").unwrap();
+        fs::write(
+            d.path(JOURNAL),
+            journal_for(
+                "ca create",
+                vec![
+                    (d.path("prev.key"), Some(stale.clone())),
+                    (
+                        d.path("retired.key"),
+                        Some(d.path(".mcsctl-new-retired.key-1")),
+                    ),
+                    (d.path("prev.key"), None),
+                    (d.path("prev.key"), Some(d.path(".mcsctl-new-prev.key-2"))),
+                ],
+            ),
+        )
+        .unwrap();
+        let r = d.lock().unwrap().recovered().clone();
+        assert_eq!(r.completed.as_deref(), Some("ca create"));
+        assert_eq!(fs::read(d.path("prev.key")).unwrap(), b"demoted active key");
+        assert_eq!(
+            fs::read(d.path("retired.key")).unwrap(),
+            b"old previous key"
+        );
+        assert!(!stale.exists() && !d.exists(JOURNAL));
+    }
+
+    #[test]
     fn a_foreign_journal_is_refused_not_guessed_at() {
         let (_t, d) = AssetDir::scratch();
         fs::write(d.path(JOURNAL), b"{\"something\": 1}").unwrap();
