@@ -150,6 +150,32 @@ impl<'d> Change<'d> {
         if self.steps.is_empty() {
             return Ok(());
         }
+        let (journal, committing) = self.journal()?;
+        let root = self.dir.root();
+        apply(&journal).with_context(|| {
+            format!(
+                "completing `{}` (recorded in {}; the next mcsctl command completes it once this is fixed)",
+                self.command,
+                root.join(JOURNAL).display()
+            )
+        })?;
+        fs::remove_file(root.join(JOURNAL)).context("removing the journal")?;
+        sync_dir(root)?;
+        committing.landed();
+        for (target, op) in &self.steps {
+            match op {
+                Op::Write { mode, .. } => {
+                    log::info!("wrote {} (mode {mode:04o})", target.display())
+                }
+                Op::Remove { .. } => log::info!("removed {}", target.display()),
+            }
+        }
+        Ok(())
+    }
+
+    /// Up to the commit point: the refusals, every new file staged, the journal written. From
+    /// the returned guard on, a signal waits until the change is in place.
+    fn journal(&self) -> Result<(Journal, super::interrupt::Committing)> {
         // Refusals first: nothing is staged when one target may not be replaced.
         self.verify()?;
         for (target, op) in &self.steps {
@@ -185,30 +211,16 @@ impl<'d> Change<'d> {
             steps: staged,
         };
         let text = serde_json::to_vec_pretty(&journal).context("encoding the journal")?;
-        let root = self.dir.root();
         // From here a signal waits until the change is in place (or an error stops it).
         let committing = super::interrupt::committing();
-        super::write_atomic_quietly(&root.join(JOURNAL), &text, 0o600, Overwrite::Allow)
-            .context("committing the change")?;
-        apply(&journal).with_context(|| {
-            format!(
-                "completing `{}` (recorded in {}; the next mcsctl command completes it once this is fixed)",
-                self.command,
-                root.join(JOURNAL).display()
-            )
-        })?;
-        fs::remove_file(root.join(JOURNAL)).context("removing the journal")?;
-        sync_dir(root)?;
-        committing.landed();
-        for (target, op) in &self.steps {
-            match op {
-                Op::Write { mode, .. } => {
-                    log::info!("wrote {} (mode {mode:04o})", target.display())
-                }
-                Op::Remove { .. } => log::info!("removed {}", target.display()),
-            }
-        }
-        Ok(())
+        super::write_atomic_quietly(
+            &self.dir.root().join(JOURNAL),
+            &text,
+            0o600,
+            Overwrite::Allow,
+        )
+        .context("committing the change")?;
+        Ok((journal, committing))
     }
 
     /// Writes every new file beside its target, durable before the journal names it: each
@@ -351,6 +363,56 @@ mod tests {
         assert_eq!(c.written("p"), None);
         c.commit(&lock).unwrap();
         assert!(!d.exists("p") && d.exists("q"));
+    }
+
+    #[test]
+    fn a_change_killed_after_any_step_past_its_commit_point_is_completed_whole() {
+        // kill -9 after the journal landed and `k` of its steps were done, for every `k`; the
+        // next lock completes it. A path removed and written again (as `ca create --force`
+        // does to tls/mcs-ca-previous.*) and one written twice are among the steps.
+        fn change(d: &AssetDir) -> Change<'_> {
+            let mut c = d.change("test");
+            c.remove("p");
+            c.write("q", b"new q", PUBLIC_MODE, Overwrite::Allow);
+            c.write("p", b"new p", SECRET_MODE, Overwrite::Allow);
+            c.remove("r");
+            c.write("s", b"s", PUBLIC_MODE, Overwrite::Never);
+            c.write("q", b"newer q", PUBLIC_MODE, Overwrite::Allow);
+            c
+        }
+        let (_t, d) = AssetDir::scratch();
+        let steps = change(&d).journal().unwrap().0.steps.len();
+        for k in 0..=steps {
+            let (_t, d) = AssetDir::scratch();
+            for (f, b) in [("p", "old p"), ("q", "old q"), ("r", "old r")] {
+                fs::write(d.path(f), b).unwrap();
+            }
+            let lock = d.lock().unwrap();
+            let (journal, committing) = change(&d).journal().unwrap();
+            for s in &journal.steps[..k] {
+                super::super::journal::step(s).unwrap();
+            }
+            drop((committing, lock));
+            let r = d.lock().unwrap().recovered().clone();
+            assert_eq!(r.completed.as_deref(), Some("test"), "after {k} steps");
+            let read = |f: &str| fs::read_to_string(d.path(f)).ok();
+            assert_eq!(
+                [read("p"), read("q"), read("r"), read("s")],
+                [
+                    Some("new p".into()),
+                    Some("newer q".into()),
+                    None,
+                    Some("s".into())
+                ],
+                "killed after {k} of {steps} steps"
+            );
+            let left: Vec<String> = fs::read_dir(d.root())
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with(".mcsctl-new") || n == JOURNAL)
+                .collect();
+            assert!(left.is_empty(), "after {k} steps: {left:?}");
+        }
     }
 
     #[test]

@@ -67,22 +67,7 @@ pub(super) fn apply(j: &Journal) -> Result<()> {
             }
             continue;
         }
-        match &s.staged {
-            Some(staged) => match fs::rename(staged, &s.target) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound && !staged.exists() => {}
-                Err(e) => {
-                    return Err(e).with_context(|| format!("replacing {}", s.target.display()));
-                }
-            },
-            None => match fs::remove_file(&s.target) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    return Err(e).with_context(|| format!("removing {}", s.target.display()));
-                }
-            },
-        }
+        step(s)?;
         let parent = parent_of(&s.target);
         if !parents.contains(&parent) {
             parents.push(parent);
@@ -92,6 +77,22 @@ pub(super) fn apply(j: &Journal) -> Result<()> {
         sync_dir(&p)?;
     }
     Ok(())
+}
+
+/// One step, done again harmlessly: a staged file already renamed, a file already removed.
+pub(super) fn step(s: &Step) -> Result<()> {
+    match &s.staged {
+        Some(staged) => match fs::rename(staged, &s.target) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound && !staged.exists() => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("replacing {}", s.target.display())),
+        },
+        None => match fs::remove_file(&s.target) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e).with_context(|| format!("removing {}", s.target.display())),
+        },
+    }
 }
 
 /// Removes a file that may hold a private key: its bytes overwritten with zeros and flushed
