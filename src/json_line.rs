@@ -16,18 +16,6 @@ impl<'a> Object<'a> {
         Object { out, first: true }
     }
 
-    /// Goes on with an object whose first fields are already at the end of `out`.
-    pub fn continued(out: &'a mut Vec<u8>) -> Object<'a> {
-        Object { out, first: false }
-    }
-
-    /// Fields written before by another object (each after its comma), copied as they are:
-    /// `,"a":1,"b":2`, or nothing.
-    pub fn fields(&mut self, written: &[u8]) {
-        debug_assert!(written.is_empty() || written.starts_with(b","));
-        self.out.extend_from_slice(written);
-    }
-
     /// `"key":`, after a comma unless it is the first field. Keys are the program's own
     /// names: plain ASCII that needs no escaping. Inlined, so that a key written as a literal
     /// is copied by a few moves of known size, not a call to `memcpy`.
@@ -108,33 +96,11 @@ impl<'a> Object<'a> {
     }
 
     /// A number of milliseconds given in whole microseconds: the bytes [`Object::f64`] writes
-    /// for `micros as f64 / 1000.0` (the shortest decimal that reads back as that number,
-    /// which for any count a duration reaches is the count with its point moved), without
-    /// formatting a float.
+    /// for `micros as f64 / 1000.0` (see [`millis`]).
     #[inline]
     pub fn millis(&mut self, key: &str, micros: u64) {
-        if micros >= 1 << 53 {
-            return self.f64(key, micros as f64 / 1000.0);
-        }
         self.key(key);
-        let mut i = itoa::Buffer::new();
-        self.out
-            .extend_from_slice(i.format(micros / 1000).as_bytes());
-        let frac = micros % 1000;
-        let digits = [
-            b'.',
-            b'0' + (frac / 100) as u8,
-            b'0' + (frac / 10 % 10) as u8,
-            b'0' + (frac % 10) as u8,
-        ];
-        // "1.0", "1.5", "1.25", "1.125": at least one digit, no trailing zeros.
-        let keep = match frac {
-            0 => 2,
-            f if f % 100 == 0 => 2,
-            f if f % 10 == 0 => 3,
-            _ => 4,
-        };
-        self.out.extend_from_slice(&digits[..keep]);
+        millis(self.out, micros);
     }
 
     /// A boolean field.
@@ -159,6 +125,39 @@ impl<'a> Object<'a> {
     pub fn end(self) {
         self.out.push(b'}');
     }
+}
+
+/// The value of a number of milliseconds given in whole microseconds, as [`Object::f64`]
+/// writes `micros as f64 / 1000.0` (the shortest decimal that reads back as that number, which
+/// for any count a duration reaches is the count with its point moved), without formatting a
+/// float: for a writer that keeps the rest of its object.
+#[inline]
+pub fn millis(out: &mut Vec<u8>, micros: u64) {
+    if micros >= 1 << 53 {
+        out.extend_from_slice(
+            zmij::Buffer::new()
+                .format_finite(micros as f64 / 1000.0)
+                .as_bytes(),
+        );
+        return;
+    }
+    let mut i = itoa::Buffer::new();
+    out.extend_from_slice(i.format(micros / 1000).as_bytes());
+    let frac = micros % 1000;
+    let digits = [
+        b'.',
+        b'0' + (frac / 100) as u8,
+        b'0' + (frac / 10 % 10) as u8,
+        b'0' + (frac % 10) as u8,
+    ];
+    // "1.0", "1.5", "1.25", "1.125": at least one digit, no trailing zeros.
+    let keep = match frac {
+        0 => 2,
+        f if f % 100 == 0 => 2,
+        f if f % 10 == 0 => 3,
+        _ => 4,
+    };
+    out.extend_from_slice(&digits[..keep]);
 }
 
 /// `s` as a JSON string: `"` and `\` escaped, control characters as `\b \t \n \f \r` or

@@ -270,7 +270,7 @@ impl Credentials {
         let want = self
             .pools
             .get(pool)
-            .map_or([0xff; 32], |s| crate::token::digest(s));
+            .map_or([0xff; 32], crate::token::digest);
         aws_lc_rs::constant_time::verify_slices_are_equal(&want, &crate::token::digest(presented))
             .is_ok()
     }

@@ -63,25 +63,28 @@ pub fn negotiate(header: Option<&str>) -> Result<Spec, Refused> {
     Ok(Spec::V2_2)
 }
 
-/// [`negotiate`], remembering the last header this thread read: a fleet's machines send the
-/// same few headers (one per Ignition version), so most requests are one comparison. Headers
-/// longer than [`REMEMBERED`] bytes are read afresh and not kept.
-pub fn negotiate_remembered(header: Option<&str>) -> Result<Spec, Refused> {
-    type Last = (String, Option<Result<Spec, Refused>>);
+/// [`negotiate`] of a header as it came (bytes that are not UTF-8 read as no header),
+/// remembering the last header this thread read: a fleet's machines send the same few headers
+/// (one per Ignition version), so most requests are one comparison, and the header is read as
+/// text only when it is not the one remembered. Headers longer than [`REMEMBERED`] bytes are
+/// read afresh and not kept.
+pub fn negotiate_remembered(header: Option<&[u8]>) -> Result<Spec, Refused> {
+    type Last = (Vec<u8>, Option<Result<Spec, Refused>>);
     thread_local! {
-        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new((String::new(), None)) };
+        static LAST: std::cell::RefCell<Last> = const { std::cell::RefCell::new((Vec::new(), None)) };
     }
+    let text = || header.and_then(|h| std::str::from_utf8(h).ok());
     // `None` reads as the empty header: the same answer.
-    let h = header.unwrap_or("");
+    let h = header.unwrap_or_default();
     if h.len() > REMEMBERED {
-        return negotiate(header);
+        return negotiate(text());
     }
     LAST.with_borrow_mut(|(last, answer)| match answer {
-        Some(a) if last == h => a.clone(),
+        Some(a) if last[..] == *h => a.clone(),
         _ => {
-            let a = negotiate(header);
+            let a = negotiate(text());
             last.clear();
-            last.push_str(h);
+            last.extend_from_slice(h);
             *answer = Some(a.clone());
             a
         }
@@ -130,9 +133,17 @@ mod tests {
             format!("{IGN};version=3.3.0, */*;q=0.1"),
         ];
         for h in &headers {
-            assert_eq!(negotiate_remembered(Some(h)), negotiate(Some(h)), "{h}");
+            assert_eq!(
+                negotiate_remembered(Some(h.as_bytes())),
+                negotiate(Some(h)),
+                "{h}"
+            );
         }
         assert_eq!(negotiate_remembered(None), Ok(Spec::V2_2));
+        // Bytes that are not UTF-8 read as no header, remembered or not.
+        for _ in 0..2 {
+            assert_eq!(negotiate_remembered(Some(b"\xff")), Ok(Spec::V2_2));
+        }
         assert!(headers[7].len() > REMEMBERED);
     }
 

@@ -70,7 +70,7 @@ impl Published {
                 .iter()
                 .map(|t| PublishedToken {
                     id: t.id.clone(),
-                    sha256: crate::hex::encode(&digest(&t.bearer())),
+                    sha256: crate::hex::encode(&digest(t.bearer())),
                     state: t.state,
                     expires: t.expires,
                     pools: t.pools.clone(),
@@ -153,8 +153,8 @@ pub fn new_directory_id() -> anyhow::Result<String> {
 }
 
 /// SHA-256 of a bearer string.
-pub fn digest(bearer: &str) -> [u8; 32] {
-    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bearer.as_bytes());
+pub fn digest(bearer: impl AsRef<[u8]>) -> [u8; 32] {
+    let d = aws_lc_rs::digest::digest(&aws_lc_rs::digest::SHA256, bearer.as_ref());
     let mut out = [0u8; 32];
     out.copy_from_slice(d.as_ref());
     out
@@ -175,7 +175,7 @@ mod tests {
         assert!(!text.contains(&s.tokens[0].secret), "{text}");
         let back = Published::parse(text.as_bytes(), "p").unwrap();
         assert_eq!(back, p);
-        assert_eq!(back.tokens[0].digest(), digest(&s.tokens[0].bearer()));
+        assert_eq!(back.tokens[0].digest(), digest(s.tokens[0].bearer()));
         assert!(back.tokens[0].is_live(t0));
         assert!(
             Published::parse(

@@ -714,6 +714,34 @@ fn insecure_listener_serves_plain_http_with_the_same_rules() {
         ok_resp.starts_with("HTTP/1.1 200") && ok_resp.ends_with(FULL_34),
         "{ok_resp}"
     );
+    // A header value is read as text only when it is visible ASCII (and tabs), as
+    // `HeaderValue::to_str` reads it: a control character or DEL is refused by hyper's parser
+    // before serve sees the request; a byte past ASCII leaves the token unread.
+    let raw = |auth_tail: &[u8]| {
+        let mut c = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        c.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut req = b"GET /config/worker HTTP/1.1\r\nHost: x\r\nConnection: close\r\n".to_vec();
+        req.extend_from_slice(
+            format!("Authorization: Bearer {}", token_for(&a, "worker")).as_bytes(),
+        );
+        req.extend_from_slice(auth_tail);
+        req.extend_from_slice(b"\r\n\r\n");
+        c.write_all(&req).unwrap();
+        let mut out = Vec::new();
+        let _ = c.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    assert!(raw(b"").starts_with("HTTP/1.1 200"));
+    assert!(raw(b"\t").starts_with("HTTP/1.1 200"));
+    for bad in [&b"\x01"[..], b"\x7f", b"x\x1fy"] {
+        let r = raw(bad);
+        assert!(r.starts_with("HTTP/1.1 400"), "{bad:?}: {r}");
+    }
+    let r = raw("é".as_bytes());
+    assert!(
+        r.starts_with("HTTP/1.1 401") && r.contains("a valid provisioning token is required"),
+        "{r}"
+    );
 }
 
 #[test]

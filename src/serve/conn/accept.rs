@@ -9,6 +9,7 @@ use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use hyper::service::service_fn;
@@ -23,6 +24,7 @@ use crate::serve::conn::io;
 use crate::serve::conn::limit;
 use crate::serve::conn::peer::Peer;
 use crate::serve::conn::proxy::{self, Cidr};
+use crate::serve::conn::woken::Woken;
 use crate::serve::request::classify::Memo;
 use crate::serve::request::delivery::{Body, Confirming, Delivery};
 use crate::serve::request::respond::{Answer, ConnCtx, respond};
@@ -350,15 +352,27 @@ async fn serve_conn<I>(
     let c = conn.http.serve_connection(io, svc);
     tokio::pin!(c);
     let deadline = tokio::time::sleep(conn.connection_deadline);
-    tokio::pin!(deadline);
-    let result = tokio::select! {
-        r = c.as_mut() => r,
-        _ = stop.changed() => {
+    // The connection's rare ends, polled only when one of them woke (see `Woken`).
+    let mut ends = Woken::new(async move {
+        tokio::select! {
+            _ = stop.changed() => End::Stop,
+            _ = evicted => End::Evicted,
+            _ = deadline => End::Deadline,
+        }
+    });
+    let ended = std::future::poll_fn(|cx| match c.as_mut().poll(cx) {
+        Poll::Ready(r) => Poll::Ready(End::Served(r)),
+        Poll::Pending => Pin::new(&mut ends).poll(cx),
+    })
+    .await;
+    let result = match ended {
+        End::Served(r) => r,
+        End::Stop => {
             // Finish the request in flight (if any), then close.
             c.as_mut().graceful_shutdown();
             c.await
         }
-        _ = evicted => {
+        End::Evicted => {
             // Idle: closes at once (a response still being written gets the write timeout).
             c.as_mut().graceful_shutdown();
             match tokio::time::timeout(conn.write_timeout, c).await {
@@ -366,7 +380,7 @@ async fn serve_conn<I>(
                 Err(_) => return,
             }
         }
-        _ = &mut deadline => {
+        End::Deadline => {
             // The response in flight gets the write timeout to finish, not longer: a slow
             // reader does not outlive the deadline.
             c.as_mut().graceful_shutdown();
@@ -390,6 +404,18 @@ async fn serve_conn<I>(
     if let Err(e) = result {
         log_cut(&shared, &e, peer, &conn);
     }
+}
+
+/// How a connection's serving ended.
+enum End {
+    /// hyper finished it (the client closed it, or an error).
+    Served(hyper::Result<()>),
+    /// serve is stopping.
+    Stop,
+    /// The connection was idle when a new one needed its place.
+    Evicted,
+    /// `--connection-deadline` passed.
+    Deadline,
 }
 
 /// Logs a connection the write guards cut: a client that stopped reading, or read too slowly.

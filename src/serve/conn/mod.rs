@@ -13,4 +13,5 @@ pub(crate) mod peer;
 pub mod proxy;
 pub(crate) mod shard;
 pub mod tls;
+pub(crate) mod woken;
 pub(crate) mod workers;

@@ -302,6 +302,12 @@ impl Stamp {
     pub fn as_str(&self) -> &str {
         std::str::from_utf8(&self.buf[..self.len]).unwrap_or_default()
     }
+
+    /// The stamp's bytes, what [`Stamp::as_str`] reads (ASCII: digits, `-:.TZ+`), not read as
+    /// `str` again: for a writer of bytes.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
 }
 
 #[cfg(test)]

@@ -45,9 +45,11 @@ impl<'a> Facts<'a> {
                 continue;
             };
             if slot.is_none() {
-                *slot = Some(v.to_str().ok());
+                *slot = Some(text(v));
             }
         }
+        // Read as `str` for the log only.
+        let ua = ua.flatten().and_then(|u| std::str::from_utf8(u).ok());
         Facts {
             req: Request {
                 method: req.method().as_str(),
@@ -58,7 +60,7 @@ impl<'a> Facts<'a> {
                 remote: peer.client.ip(),
             },
             peer,
-            ua: ua.flatten(),
+            ua,
             head: req.method() == hyper::Method::HEAD,
             head_size,
         }
@@ -97,9 +99,20 @@ impl<'a> Facts<'a> {
             bytes: if self.head { 0 } else { r.body.len() },
             micros: u64::try_from((start.elapsed().as_nanos() + 500) / 1000).unwrap_or(u64::MAX),
             ua: self.ua.map(|u| cut(u, 256)),
-            time: time.as_str(),
+            time,
         }
     }
+}
+
+/// A header value that `HeaderValue::to_str` reads as text (visible ASCII and tabs), else
+/// `None`; checked a word at a time, without reading it as `str` (72 and 60 bytes a request,
+/// for a machine's `Authorization` and `Accept`). A value hyper parsed holds no control
+/// character but the tab (httparse refuses the request), so being ASCII is all there is left
+/// to check.
+fn text(v: &hyper::header::HeaderValue) -> Option<&[u8]> {
+    let b = v.as_bytes();
+    debug_assert!(!b.iter().any(|&c| (c < 0x20 && c != b'\t') || c == 0x7f));
+    b.is_ascii().then_some(b)
 }
 
 /// At most `n` characters of a client-controlled value.
@@ -120,7 +133,7 @@ pub(in crate::serve) struct Line<'a> {
     /// Since the request came, in microseconds (rounded).
     micros: u64,
     ua: Option<&'a str>,
-    time: &'a str,
+    time: &'a Stamp,
 }
 
 /// The longest a connection's remembered line part (with what it is remembered by) may be: a
@@ -129,10 +142,10 @@ pub(in crate::serve) struct Line<'a> {
 const MEMO_MAX: usize = 1024;
 
 /// The fields of the last line a connection wrote that repeat on a keep-alive connection (who
-/// the request presented itself as, method, path, pool, client, user agent, balancer), as
-/// they were written, and what they were written from. A line whose fields are those is
-/// written from the memo, with only its own bytes, duration, status and time; any other is
-/// written afresh and remembered. The bytes are the same either way (tested).
+/// the request presented itself as, method, path, pool, client, user agent, balancer, and the
+/// answer's status and size), as they were written, and what they were written from. A line
+/// whose fields are those is written from the memo with only its own duration and time; any
+/// other is written afresh and remembered. The bytes are the same either way (tested).
 ///
 /// Invariant relied on: a `LineMemo` belongs to one connection, whose requests hyper answers
 /// one at a time, so its lock is never contended.
@@ -146,15 +159,20 @@ struct Repeating {
     pool: Option<Box<str>>,
     ua: Option<Box<str>>,
     client: SocketAddr,
-    /// The line from `{` through `auth`, then (at `cuts`) `method` through `remote`, then
-    /// `userAgent` and `via`.
+    status: hyper::StatusCode,
+    bytes: usize,
+    /// The line around its two values that change: from `{` through `"durationMs":`, then
+    /// (at `cuts[0]`) from the comma after the duration through `"time":"`, then (at
+    /// `cuts[1]`) from the time's closing quote through `}`.
     text: Vec<u8>,
     cuts: [usize; 2],
 }
 
 impl Repeating {
     fn holds(&self, l: &Line<'_>) -> bool {
-        self.auth == l.r.auth
+        self.bytes == l.bytes
+            && self.status == l.r.status
+            && self.auth == l.r.auth
             && *self.method == *l.method
             && *self.path == *l.path
             && self.pool.as_deref() == l.r.pool.as_deref()
@@ -205,40 +223,44 @@ impl Line<'_> {
         at
     }
 
-    /// The line (without a ledger record), its repeating fields copied from `memo` when they
-    /// are the ones remembered, else written and remembered.
+    /// The line (without a ledger record), from `memo` when its repeating fields are the ones
+    /// remembered: three copies around the duration and the time. Else written and remembered.
     pub(in crate::serve) fn write_remembering(&self, out: &mut Vec<u8>, memo: &LineMemo) {
         let mut m = memo.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(m) = m.as_ref().filter(|m| m.holds(self)) {
             let (a, rest) = m.text.split_at(m.cuts[0]);
             let (b, c) = rest.split_at(m.cuts[1] - m.cuts[0]);
+            // 24: the longest duration; the time is at most 32.
+            out.reserve(m.text.len() + 24 + 32);
             out.extend_from_slice(a);
-            let mut o = Object::continued(out);
-            self.measured(&mut o);
-            o.fields(b);
-            self.answered(&mut o);
-            o.fields(c);
-            o.end();
+            crate::json_line::millis(out, self.micros);
+            out.extend_from_slice(b);
+            out.extend_from_slice(self.time.as_bytes());
+            out.extend_from_slice(c);
             return;
         }
         let from = out.len();
         let mut o = Object::new(out);
         self.first(&mut o);
+        o.u64("bytes", self.bytes as u64);
         let a = o.offset();
-        self.measured(&mut o);
+        o.millis("durationMs", self.micros);
         let b = o.offset();
         self.middle(&mut o);
-        let b_end = o.offset();
         self.answered(&mut o);
-        let c = o.offset();
+        // The time is the last thing `answered` wrote, then its closing quote.
+        let c = o.offset() - 1;
         self.last(&mut o);
-        let c_end = o.offset();
         o.end();
-        let mut text = Vec::with_capacity((a - from) + (b_end - b) + (c_end - c));
-        text.extend_from_slice(&out[from..a]);
-        text.extend_from_slice(&out[b..b_end]);
-        text.extend_from_slice(&out[c..c_end]);
-        let cuts = [a - from, a - from + (b_end - b)];
+        let (head, key) = (&out[from..a], b",\"durationMs\":");
+        let (mid, tail) = (&out[b..c - self.time.as_bytes().len()], &out[c..]);
+        let mut text = Vec::with_capacity(head.len() + key.len() + mid.len() + tail.len());
+        text.extend_from_slice(head);
+        text.extend_from_slice(key);
+        let first = text.len();
+        text.extend_from_slice(mid);
+        let cuts = [first, text.len()];
+        text.extend_from_slice(tail);
         let kept = Repeating {
             auth: self.r.auth.clone(),
             method: self.method.into(),
@@ -246,6 +268,8 @@ impl Line<'_> {
             pool: self.r.pool.as_deref().map(Into::into),
             ua: self.ua.map(Into::into),
             client: self.peer.client,
+            status: self.r.status,
+            bytes: self.bytes,
             text,
             cuts,
         };
@@ -274,7 +298,7 @@ impl Line<'_> {
     /// `status` and `time`.
     fn answered(&self, o: &mut Object<'_>) {
         o.u64("status", u64::from(self.r.status.as_u16()));
-        o.plain("time", self.time);
+        o.plain("time", self.time.as_str());
     }
 
     /// `userAgent` and `via`.
@@ -292,16 +316,42 @@ mod tests {
     use crate::token::Dead;
     use hyper::StatusCode;
 
-    #[test]
-    fn a_line_from_the_memo_is_the_line_written_afresh() {
-        let memo = LineMemo::default();
-        let peers = [
+    /// Writes `line` afresh and through `memo`, checks both are the same, valid JSON; whether
+    /// it came from the memo.
+    fn written_both_ways(line: &Line<'_>, memo: &LineMemo) -> bool {
+        let was = memo
+            .0
+            .lock()
+            .unwrap()
+            .as_ref()
+            .is_some_and(|m| m.holds(line));
+        let (mut fresh, mut kept) = (Vec::new(), b"x".to_vec());
+        line.write(&mut fresh, None);
+        line.write_remembering(&mut kept, memo);
+        assert_eq!(
+            String::from_utf8_lossy(&kept[1..]),
+            String::from_utf8_lossy(&fresh)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&fresh).unwrap();
+        assert_eq!(v["path"], line.path);
+        assert_eq!(v["userAgent"].as_str(), line.ua);
+        assert_eq!(v["time"], line.time.as_str());
+        was
+    }
+
+    fn peers() -> [Peer; 2] {
+        [
             Peer::new("10.0.0.7:4000".parse().unwrap(), None),
             Peer::new(
                 "[fe80::1]:4000".parse().unwrap(),
                 Some("10.1.1.1:9".parse().unwrap()),
             ),
-        ];
+        ]
+    }
+
+    #[test]
+    fn a_line_from_the_memo_is_the_line_written_afresh() {
+        let memo = LineMemo::default();
         let auths = [
             Auth::None,
             Auth::Live("abc123".into()),
@@ -309,40 +359,46 @@ mod tests {
             Auth::Stale(Dead::Revoked, "abc123".into()),
             Auth::Unknown,
         ];
-        let time = Stamp::at(time::OffsetDateTime::UNIX_EPOCH);
-        let mut lines = 0;
-        for peer in peers {
+        let at = |nanos: i64| {
+            Stamp::at(time::OffsetDateTime::UNIX_EPOCH + time::Duration::nanoseconds(nanos))
+        };
+        let times = [
+            at(0),
+            at(1_500_000_001),
+            at(86_400 * 365 * 57 * 1_000_000_000),
+        ];
+        let (mut lines, mut remembered) = (0, 0);
+        for peer in peers() {
             for auth in &auths {
-                for method in ["GET", "HEAD"] {
-                    for path in ["/config/worker", "/config/master", "/we\"ird"] {
-                        for pool in [None, Some("worker"), Some("")] {
-                            for ua in [None, Some("Ignition/2.14.0"), Some("a\nb"), Some("")] {
-                                for status in [StatusCode::OK, StatusCode::NOT_FOUND] {
-                                    // Each twice: written afresh, then from the memo.
-                                    for micros in [0, 1234] {
-                                        let mut r = handler::Response::text(status, "body");
-                                        r.pool = pool.map(Into::into);
-                                        r.auth = auth.clone();
-                                        let line = Line {
-                                            method,
-                                            path,
-                                            peer,
-                                            r: &r,
-                                            bytes: micros as usize,
-                                            micros,
-                                            ua,
-                                            time: time.as_str(),
-                                        };
-                                        let (mut fresh, mut kept) = (Vec::new(), b"x".to_vec());
-                                        line.write(&mut fresh, None);
-                                        line.write_remembering(&mut kept, &memo);
-                                        assert_eq!(kept[1..], fresh[..]);
-                                        let v: serde_json::Value =
-                                            serde_json::from_slice(&fresh).unwrap();
-                                        assert_eq!(v["path"], path);
-                                        assert_eq!(v["userAgent"].as_str(), ua);
-                                        lines += 1;
-                                    }
+                for (method, path) in ["GET", "HEAD"]
+                    .into_iter()
+                    .flat_map(|m| ["/config/worker", "/config/master", "/we\"ird"].map(|p| (m, p)))
+                {
+                    for pool in [None, Some("worker"), Some("")] {
+                        for ua in [None, Some("Ignition/2.14.0"), Some("a\nb"), Some("")] {
+                            for (status, bytes) in [StatusCode::OK, StatusCode::NOT_FOUND]
+                                .into_iter()
+                                .flat_map(|s| [0, 2661].map(|b| (s, b)))
+                            {
+                                let mut r = handler::Response::text(status, "body");
+                                r.pool = pool.map(Into::into);
+                                r.auth = auth.clone();
+                                // Written afresh, then from the memo, with other durations
+                                // and times.
+                                for (micros, time) in [0, 1234, 999_999_999].into_iter().zip(&times)
+                                {
+                                    let line = Line {
+                                        method,
+                                        path,
+                                        peer,
+                                        r: &r,
+                                        bytes,
+                                        micros,
+                                        ua,
+                                        time,
+                                    };
+                                    remembered += usize::from(written_both_ways(&line, &memo));
+                                    lines += 1;
                                 }
                             }
                         }
@@ -350,24 +406,31 @@ mod tests {
                 }
             }
         }
-        assert_eq!(lines, 2 * 5 * 2 * 3 * 3 * 4 * 2 * 2);
-        // What a client sends past the bound is written afresh each time, not kept.
+        let combinations = 2 * 5 * 2 * 3 * 3 * 4 * 2 * 2;
+        assert_eq!(lines, combinations * 3);
+        // Each combination's second and third lines came from the memo.
+        assert_eq!(remembered, combinations * 2);
+    }
+
+    #[test]
+    fn a_line_past_the_memos_bound_is_written_afresh_and_not_kept() {
+        let memo = LineMemo::default();
+        let time = Stamp::at(time::OffsetDateTime::UNIX_EPOCH);
         let long = "u".repeat(MEMO_MAX);
         let r = handler::Response::text(StatusCode::OK, "body");
         let line = Line {
             method: "GET",
             path: "/config/worker",
-            peer: peers[0],
+            peer: peers()[0],
             r: &r,
             bytes: 5,
             micros: 1,
             ua: Some(&long),
-            time: time.as_str(),
+            time: &time,
         };
-        let (mut fresh, mut kept) = (Vec::new(), Vec::new());
-        line.write(&mut fresh, None);
-        line.write_remembering(&mut kept, &memo);
-        assert_eq!(kept, fresh);
-        assert!(memo.0.lock().unwrap().is_none());
+        for _ in 0..2 {
+            assert!(!written_both_ways(&line, &memo));
+            assert!(memo.0.lock().unwrap().is_none());
+        }
     }
 }

@@ -27,7 +27,7 @@ pub(in crate::serve) enum Presented<'s> {
 /// id does not: an unknown id is compared against a digest nothing matches.
 pub(in crate::serve) fn classify<'s>(
     tokens: &'s Tokens,
-    token: Option<&str>,
+    token: Option<&[u8]>,
     memo: &Memo,
     now: OffsetDateTime,
 ) -> Presented<'s> {
@@ -36,8 +36,8 @@ pub(in crate::serve) fn classify<'s>(
     };
     let d = memo.digest(token);
     let id = token
-        .bytes()
-        .position(|b| b == b'.')
+        .iter()
+        .position(|&b| b == b'.')
         .map_or(token, |dot| &token[..dot]);
     let slot = tokens.index.get(id).copied();
     let stored = match slot {
@@ -82,16 +82,16 @@ impl Memo {
     const MAX: usize = 256;
 
     /// SHA-256 of `token`, from the memo when it is the token remembered.
-    pub(in crate::serve) fn digest(&self, token: &str) -> [u8; 32] {
+    pub(in crate::serve) fn digest(&self, token: &[u8]) -> [u8; 32] {
         let mut last = self.0.lock().unwrap_or_else(|p| p.into_inner());
         if let Some((t, d)) = &*last
-            && aws_lc_rs::constant_time::verify_slices_are_equal(t, token.as_bytes()).is_ok()
+            && aws_lc_rs::constant_time::verify_slices_are_equal(t, token).is_ok()
         {
             return *d;
         }
         let d = digest(token);
         if token.len() <= Self::MAX {
-            *last = Some((token.as_bytes().into(), d));
+            *last = Some((token.into(), d));
         }
         d
     }
@@ -146,26 +146,26 @@ mod tests {
         let memo = Memo::default();
         assert_eq!(classify(&t, None, &memo, now), Presented::None);
         assert_eq!(
-            classify(&t, Some("aaaaaa.live"), &memo, now),
+            classify(&t, Some(&b"aaaaaa.live"[..]), &memo, now),
             Presented::Live(&t.live[0])
         );
         assert_eq!(
-            classify(&t, Some("bbbbbb.lapsed"), &memo, now),
+            classify(&t, Some(&b"bbbbbb.lapsed"[..]), &memo, now),
             Presented::Stale(Dead::Expired, &"bbbbbb".into()),
             "expired since the last reload"
         );
         assert_eq!(
-            classify(&t, Some("cccccc.gone"), &memo, now),
+            classify(&t, Some(&b"cccccc.gone"[..]), &memo, now),
             Presented::Stale(Dead::Revoked, &"cccccc".into())
         );
         assert_eq!(
-            classify(&t, Some("aaaaaa.wrongsecret"), &memo, now),
+            classify(&t, Some(&b"aaaaaa.wrongsecret"[..]), &memo, now),
             Presented::Unknown,
             "a known id with another secret is a guess"
         );
         for guess in ["zzzzzz.live", "aaaaaa", "", ".", "cccccc.live"] {
             assert_eq!(
-                classify(&t, Some(guess), &memo, now),
+                classify(&t, Some(guess.as_bytes()), &memo, now),
                 Presented::Unknown,
                 "{guess}"
             );
@@ -175,7 +175,7 @@ mod tests {
         for i in 0..10_000 {
             many.live.push(TokenDigest {
                 id: format!("m{i:05}").into(),
-                digest: digest(&format!("m{i:05}.secret")),
+                digest: digest(format!("m{i:05}.secret")),
                 expires: None,
                 pools: None,
                 machine: None,
@@ -183,11 +183,11 @@ mod tests {
         }
         let many = many.indexed();
         assert_eq!(
-            classify(&many, Some("m09999.secret"), &memo, now),
+            classify(&many, Some(&b"m09999.secret"[..]), &memo, now),
             Presented::Live(&many.live[many.live.len() - 1])
         );
         assert_eq!(
-            classify(&many, Some("aaaaaa.live"), &memo, now),
+            classify(&many, Some(&b"aaaaaa.live"[..]), &memo, now),
             Presented::Live(&many.live[0])
         );
     }
@@ -202,11 +202,11 @@ mod tests {
             "aaaaaa.liv",
             "aaaaaa.live",
         ] {
-            assert_eq!(memo.digest(t), digest(t), "{t}");
+            assert_eq!(memo.digest(t.as_bytes()), digest(t), "{t}");
         }
         // A token too long to keep is hashed each time and leaves the memo as it was.
         let long = format!("aaaaaa.{}", "x".repeat(Memo::MAX));
-        assert_eq!(memo.digest(&long), digest(&long));
+        assert_eq!(memo.digest(long.as_bytes()), digest(&long));
         let kept = memo.0.lock().unwrap().clone().map(|(t, _)| t);
         assert_eq!(kept.as_deref(), Some(&b"aaaaaa.live"[..]));
         // The same token, remembered, is classified against the tokens served now: revoked
@@ -236,11 +236,11 @@ mod tests {
         };
         let (live, revoked) = (tokens(false), tokens(true));
         assert_eq!(
-            classify(&live, Some("aaaaaa.live"), &memo, now),
+            classify(&live, Some(&b"aaaaaa.live"[..]), &memo, now),
             Presented::Live(&live.live[0])
         );
         assert_eq!(
-            classify(&revoked, Some("aaaaaa.live"), &memo, now),
+            classify(&revoked, Some(&b"aaaaaa.live"[..]), &memo, now),
             Presented::Stale(Dead::Revoked, &"aaaaaa".into())
         );
     }

@@ -36,10 +36,10 @@ pub struct Request<'a> {
     pub path: &'a str,
     /// Raw query, if any.
     pub query: Option<&'a str>,
-    /// `Authorization` header.
-    pub authorization: Option<&'a str>,
-    /// `Accept` header.
-    pub accept: Option<&'a str>,
+    /// `Authorization` header, when it is visible ASCII (and tabs).
+    pub authorization: Option<&'a [u8]>,
+    /// `Accept` header, when it is visible ASCII (and tabs).
+    pub accept: Option<&'a [u8]>,
     /// The client's address (behind a PROXY-protocol balancer: the real client's).
     pub remote: IpAddr,
 }
@@ -115,16 +115,19 @@ impl Response {
 /// The token presented by a request: `Authorization: Bearer x` or `?token=x`. A header value
 /// here is visible ASCII, spaces and tabs (`HeaderValue::to_str`), so ASCII trimming is all
 /// the trimming there is; the scans are byte loops, not `str` patterns (this runs per request).
-fn presented<'a>(req: &Request<'a>) -> Option<&'a str> {
+fn presented<'a>(req: &Request<'a>) -> Option<&'a [u8]> {
     if let Some(h) = req.authorization {
         let h = h.trim_ascii();
-        let space = h.bytes().position(|b| b == b' ')?;
+        let space = h.iter().position(|&b| b == b' ')?;
         let (scheme, rest) = (&h[..space], &h[space + 1..]);
-        if scheme.eq_ignore_ascii_case("bearer") {
+        if scheme.eq_ignore_ascii_case(b"bearer") {
             return Some(rest.trim_ascii());
         }
     }
-    req.query?.split('&').find_map(|p| p.strip_prefix("token="))
+    req.query?
+        .split('&')
+        .find_map(|p| p.strip_prefix("token="))
+        .map(str::as_bytes)
 }
 
 /// Handles one request.
@@ -344,7 +347,7 @@ fn method_not_allowed() -> Response {
 
 fn serve_config(
     variants: Option<&crate::ignition::translate::Variants>,
-    accept: Option<&str>,
+    accept: Option<&[u8]>,
 ) -> Response {
     let Some(v) = variants else {
         return Response::text(StatusCode::NOT_FOUND, "no config for this pool");
@@ -453,10 +456,10 @@ mod tests {
             accept: None,
             remote: "127.0.0.1".parse().unwrap(),
         };
-        assert_eq!(presented(&r), Some("x.y"));
-        r.authorization = Some("Bearer  abc.def ");
-        assert_eq!(presented(&r), Some("abc.def"));
-        r.authorization = Some("Basic abc");
-        assert_eq!(presented(&r), Some("x.y"));
+        assert_eq!(presented(&r), Some(&b"x.y"[..]));
+        r.authorization = Some(b"Bearer  abc.def ");
+        assert_eq!(presented(&r), Some(&b"abc.def"[..]));
+        r.authorization = Some(b"Basic abc");
+        assert_eq!(presented(&r), Some(&b"x.y"[..]));
     }
 }

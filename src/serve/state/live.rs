@@ -70,8 +70,9 @@ pub struct Tokens {
     /// Whether a live token is a machine's (its fetches are recorded in the ledger).
     pub machines: bool,
     /// Where each id is, in `live` or `dead` ([`Tokens::indexed`]): a request finds its
-    /// token's one candidate by id, whatever the number of tokens.
-    pub index: HashMap<Arc<str>, Slot>,
+    /// token's one candidate by id, whatever the number of tokens. Keyed by the id's bytes (a
+    /// token presented is found without reading it as text), shared with the token's `id`.
+    pub index: HashMap<Arc<[u8]>, Slot>,
     /// The identity of the `auth/tokens.json` they were read from (`None`: published by the
     /// store): a reload whose file has the same identity keeps them as they are, so a pool's
     /// change never re-reads and re-hashes 100,000 tokens.
@@ -94,12 +95,12 @@ impl Tokens {
             .live
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.id.clone(), Slot::Live(i)));
+            .map(|(i, t)| (Arc::<[u8]>::from(t.id.clone()), Slot::Live(i)));
         let dead = self
             .dead
             .iter()
             .enumerate()
-            .map(|(i, t)| (t.id.clone(), Slot::Dead(i)));
+            .map(|(i, t)| (Arc::<[u8]>::from(t.id.clone()), Slot::Dead(i)));
         self.index = dead.chain(live).collect();
         self
     }
