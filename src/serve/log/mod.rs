@@ -228,6 +228,13 @@ pub fn event_line(clock: &Clock, kind: Event, message: &str) -> String {
         .to_string()
 }
 
+/// "00" to "99".
+const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
 /// A time written RFC 3339 (UTC, nanoseconds without their trailing zeros, as the `time`
 /// crate writes it) on the stack: one per request, for its access-log line and its record.
 pub struct Stamp {
@@ -264,18 +271,18 @@ impl Stamp {
         let mut len = 19;
         let nanos = t.nanosecond();
         if nanos != 0 {
-            // Nine digits without their trailing zeros.
-            let mut digits = 9;
+            // Nine digits, two at a time, then without their trailing zeros.
+            let mut ten = [b'0'; 10];
             let mut n = nanos;
-            while n.is_multiple_of(10) {
-                n /= 10;
-                digits -= 1;
+            for i in [8, 6, 4, 2, 0] {
+                let pair = (n % 100) as usize * 2;
+                ten[i..i + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+                n /= 100;
             }
+            // `ten` holds ten digits, the first always 0: the nine are after it.
+            let digits = 9 - ten[1..].iter().rev().take_while(|&&c| c == b'0').count();
             buf[len] = b'.';
-            for d in (0..digits).rev() {
-                buf[len + 1 + d] = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
+            buf[len + 1..len + 1 + digits].copy_from_slice(&ten[1..1 + digits]);
             len += 1 + digits;
         }
         buf[len] = b'Z';
@@ -362,6 +369,14 @@ pub(in crate::serve) mod tests {
             let t = (base + time::Duration::seconds(secs))
                 .replace_nanosecond(nanos)
                 .unwrap();
+            assert_eq!(Stamp::at(t).as_str(), t.format(&Rfc3339).unwrap(), "{t}");
+        }
+        // Every count of trailing zeros, and digits at every place.
+        let mut n = 1u32;
+        for i in 0..20_000u32 {
+            n = n.wrapping_mul(1_103_515_245).wrapping_add(12_345) % 1_000_000_000;
+            let nanos = n / 10u32.pow(i % 10) * 10u32.pow(i % 10);
+            let t = base.replace_nanosecond(nanos).unwrap();
             assert_eq!(Stamp::at(t).as_str(), t.format(&Rfc3339).unwrap(), "{t}");
         }
         let shifted = base.to_offset(time::macros::offset!(+2));

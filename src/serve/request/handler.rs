@@ -57,6 +57,9 @@ pub struct Response {
     pub headers: Vec<(HeaderName, String)>,
     /// Pool named in the path, when valid.
     pub pool: Option<Arc<str>>,
+    /// Whether `pool` is one serve has a config for (full or pre-approval): then it is its own
+    /// metrics label, without looking it up again (`metrics::pool_label`).
+    pub served: bool,
     /// Who the request presented itself as.
     pub auth: Auth,
     /// Set when this request's guess blocked its client (for one event line).
@@ -104,6 +107,7 @@ impl Response {
             content_type: "text/plain; charset=utf-8",
             headers: Vec::new(),
             pool: None,
+            served: false,
             auth: Auth::None,
             blocked_for: None,
             machine: None,
@@ -207,6 +211,7 @@ pub(in crate::serve) fn handle(
     // A served pool's name is shared; any other is copied.
     let served = in_full.or_else(|| state.pre.get(pool));
     r.pool = Some(served.map_or_else(|| pool.into(), |p| p.name.clone()));
+    r.served = served.is_some();
     r.auth = label;
     r
 }
@@ -215,6 +220,19 @@ pub(in crate::serve) fn handle(
 /// redirect to the clean path, /healthz, 404, 405.
 fn route<'a>(req: &Request<'a>) -> Route<'a> {
     let get_or_head = req.method == "GET" || req.method == "HEAD";
+    // What every machine asks for, `/config/<pool>` with a DNS label: no escape, clean, its
+    // last segment the label, so the steps below would give the label (tested).
+    if get_or_head
+        && let Some(name) = req.path.strip_prefix("/config/")
+        && crate::names::is_dns_label(name)
+    {
+        return Route::Pool(Cow::Borrowed(name));
+    }
+    routed(req, get_or_head)
+}
+
+/// [`route`] for any path.
+fn routed<'a>(req: &Request<'a>, get_or_head: bool) -> Route<'a> {
     // As Go's ServeMux: the path is percent-decoded, and a path that is not clean is
     // redirected to its clean form.
     let Some(path) = percent_decode(req.path) else {
@@ -371,6 +389,7 @@ fn serve_config(
         content_type: "application/json",
         headers: Vec::new(),
         pool: None,
+        served: false,
         auth: Auth::None,
         blocked_for: None,
         machine: None,
@@ -443,6 +462,42 @@ mod tests {
             let kept = matches!(clean_path(p), Cow::Borrowed(_));
             assert_eq!(kept, cleaned(p) == p, "{p:?}");
             assert_eq!(clean_path(p), cleaned(p), "{p:?}");
+        }
+    }
+
+    #[test]
+    fn the_common_path_is_routed_as_any_path() {
+        let summary = |r: Route<'_>| match r {
+            Route::Pool(p) => format!("pool {p}"),
+            Route::Answer(r) => format!("{} {:?}", r.status, r.headers),
+        };
+        let paths = "/config/worker /config/master /config/w-1 /config/-w /config/w- /config/ \
+             /config/Worker /config/w.x /config/w%2fx /config/%77orker /config/w/ /config//w \
+             /config/./w /config/../w /config/x/worker /config/w?x /healthz /config";
+        for path in paths.split(' ').chain(
+            [
+                "/config/".to_string() + &"a".repeat(63),
+                "/config/".to_string() + &"a".repeat(64),
+            ]
+            .iter()
+            .map(String::as_str),
+        ) {
+            for method in ["GET", "HEAD", "POST", "PUT"] {
+                let req = Request {
+                    method,
+                    path,
+                    query: None,
+                    authorization: None,
+                    accept: None,
+                    remote: "127.0.0.1".parse().unwrap(),
+                };
+                let get_or_head = method == "GET" || method == "HEAD";
+                assert_eq!(
+                    summary(route(&req)),
+                    summary(routed(&req, get_or_head)),
+                    "{method} {path}"
+                );
+            }
         }
     }
 

@@ -195,7 +195,10 @@ fn counted(
     machine: bool,
     claimed: bool,
 ) {
-    let pool = crate::serve::log::metrics::pool_label(state, r.pool.as_deref());
+    let pool = match r.pool.as_deref() {
+        Some(p) if r.served => p,
+        p => crate::serve::log::metrics::pool_label(state, p),
+    };
     shared
         .metrics
         .request(pool, r.status.as_u16(), r.auth.outcome(machine));
@@ -260,6 +263,7 @@ fn gated(
     {
         return handler::Response {
             pool: r.pool,
+            served: r.served,
             auth: r.auth,
             ..handler::Response::store_stale(&why)
         };
@@ -290,11 +294,14 @@ fn reply(r: handler::Response, body: impl FnOnce(Chunks) -> Body) -> hyper::Resp
     // Checked before the body is made (a tracked body is a delivery under way). A value is
     // text serve made (a count, a quoted refusal): one that is not a valid header value is a
     // bug, answered 500. Most answers have none, and allocate nothing here.
-    let mut extra = Vec::with_capacity(r.headers.len());
-    for (k, v) in r.headers {
-        match HeaderValue::try_from(v) {
-            Ok(v) => extra.push((k, v)),
-            Err(_) => return internal_error(),
+    let mut extra = Vec::new();
+    if !r.headers.is_empty() {
+        extra.reserve(r.headers.len());
+        for (k, v) in r.headers {
+            match HeaderValue::try_from(v) {
+                Ok(v) => extra.push((k, v)),
+                Err(_) => return internal_error(),
+            }
         }
     }
     let mut resp = hyper::Response::new(body(r.body));
@@ -445,6 +452,7 @@ fn refused(
     };
     handler::Response {
         pool: r.pool,
+        served: r.served,
         auth: r.auth,
         ..refused
     }
