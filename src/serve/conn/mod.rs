@@ -1,7 +1,7 @@
 //! Connections: accepting them within the limits (`accept`, `conns`, `limit`, `fds`, the
 //! `workers` runtimes), who is at the other end (`peer`, the PROXY header of `proxy`), the TLS
 //! handshake (`tls`, `handshakes`), and the write guard that cuts a client that stops reading
-//! (`io`).
+//! (`io`). What a connection waits on beside hyper is polled only when it woke (`woken`).
 
 pub(crate) mod accept;
 pub mod conns;

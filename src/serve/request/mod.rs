@@ -1,4 +1,4 @@
-//! One request: what it asks for (`handler`: the route, `classify`: the token it presents,
+//! One request: what it asks for (`route`: the pool or another answer, `handler`, `classify`: the token it presents,
 //! `auth`: who it presented itself as), what it is answered (`respond`, `refusals`), its
 //! access-log line (`access_line`), and the delivery of a machine token's config, whose end
 //! is what spends the token (`delivery`); and a machine's first-boot report (`report`,
@@ -12,3 +12,4 @@ pub mod handler;
 pub(crate) mod refusals;
 pub(crate) mod report;
 pub(crate) mod respond;
+pub(crate) mod route;
