@@ -25,7 +25,7 @@
 //!   conn::accept::handle_conn  PROXY header (conn::proxy), TLS handshake (conn::tls; a
 //!                              failure is said once by conn::handshakes), conn::io's guard
 //!   conn::accept::serve_conn   hyper reads the head (timeouts, 431); ends waited on by conn::woken
-//!     request::respond         the request's facts (request::access_line), the state (shared)
+//!     request::respond         its facts and answer (request::message), the state (shared)
 //!       request::handler       request::route (/healthz, /config/<pool>), request::classify
 //!                              the token against state::live, the answer (request::refusals)
 //!       request::respond       ready? gated (429 by conn::limit); answered at once, or later:

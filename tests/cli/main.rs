@@ -17,6 +17,7 @@ mod docs;
 mod doctor;
 mod evidence;
 mod examples;
+mod file_circles;
 mod first_day;
 mod firstboot;
 mod golden;

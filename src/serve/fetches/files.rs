@@ -13,7 +13,7 @@ use super::tally::{Got, Inner, Own, Until};
 use super::{BATCH, Place, repair};
 use crate::assets::AssetDir;
 use crate::ledger::{self, Line, Record, Scanner, Writer};
-use crate::serve::request::handler::MachineFetch;
+use crate::serve::request::message::MachineFetch;
 use crate::serve::state::live::Tokens;
 
 /// This replica's ledger file and every fetch the ledgers hold, by token id.

@@ -35,7 +35,7 @@ use time::OffsetDateTime;
 use crate::assets::AssetDir;
 use crate::ledger::{self, Record};
 
-use crate::serve::request::handler::MachineFetch;
+use crate::serve::request::message::MachineFetch;
 use crate::serve::state::live::Tokens;
 
 mod claim;

@@ -29,7 +29,7 @@ use super::{Claimed, Refusal, Rules};
 use crate::clock::Clock;
 use crate::ledger::{self, Admit};
 use crate::serve::log::Log;
-use crate::serve::request::handler::MachineFetch;
+use crate::serve::request::message::MachineFetch;
 use crate::store::claims::{self, End, Sending, TokenState};
 use crate::store::holders::{Holder, PROTOCOL, Registration, Unregistered};
 use crate::store::{self, Store};

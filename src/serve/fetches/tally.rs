@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 
 use super::Refusal;
 use crate::ledger::{self, Admit, Line, Record};
-use crate::serve::request::handler::MachineFetch;
+use crate::serve::request::message::MachineFetch;
 
 /// Records of a token with unlimited uses kept in memory to repair a damaged ledger; a token
 /// with limited uses keeps all of its own (at most its uses plus `max_partial`).

@@ -11,7 +11,7 @@ use crate::json_line::Object;
 use crate::serve::conn::peer::Peer;
 use crate::serve::log::Stamp;
 use crate::serve::request::auth::Auth;
-use crate::serve::request::handler::{self, Request};
+use crate::serve::request::message::{self, Request};
 
 /// What the handler and the access log read of a request, gathered in one pass over its
 /// headers.
@@ -87,7 +87,7 @@ impl<'a> Facts<'a> {
     /// The access-log line of the answer `r`.
     pub(in crate::serve) fn line<'s>(
         &'s self,
-        r: &'s handler::Response,
+        r: &'s message::Response,
         start: Instant,
         time: &'s Stamp,
     ) -> Line<'s> {
@@ -136,7 +136,7 @@ pub(in crate::serve) struct Line<'a> {
     method: &'a str,
     path: &'a str,
     peer: Peer,
-    r: &'a handler::Response,
+    r: &'a message::Response,
     bytes: usize,
     /// Since the request came, in microseconds (rounded).
     micros: u64,
@@ -388,7 +388,7 @@ mod tests {
                                 .into_iter()
                                 .flat_map(|s| [0, 2661].map(|b| (s, b)))
                             {
-                                let mut r = handler::Response::text(status, "body");
+                                let mut r = message::Response::text(status, "body");
                                 r.pool = pool.map(Into::into);
                                 r.auth = auth.clone();
                                 // Written afresh, then from the memo, with other durations
@@ -425,7 +425,7 @@ mod tests {
         let memo = LineMemo::default();
         let time = Stamp::at(time::OffsetDateTime::UNIX_EPOCH);
         let long = "u".repeat(MEMO_MAX);
-        let r = handler::Response::text(StatusCode::OK, "body");
+        let r = message::Response::text(StatusCode::OK, "body");
         let line = Line {
             method: "GET",
             path: "/config/worker",

@@ -7,113 +7,23 @@
 //! revoked) is refused with its reason and never counts.
 
 use hyper::StatusCode;
-use hyper::header::{CONNECTION, HeaderName, RETRY_AFTER, WWW_AUTHENTICATE};
-use std::net::IpAddr;
-use std::time::{Duration, Instant};
+use hyper::header::{RETRY_AFTER, WWW_AUTHENTICATE};
+use std::time::Instant;
 
-use bytes::Bytes;
 use time::OffsetDateTime;
 
 use std::sync::Arc;
 
 use crate::ignition::accept::negotiate_remembered;
-use crate::ignition::chunks::Chunks;
 use crate::serve::conn::limit::RateLimiter;
 use crate::serve::request::auth::Auth;
 use crate::serve::request::classify::{Memo, Presented, classify};
+use crate::serve::request::message::{MachineFetch, Request, Response};
+use crate::serve::request::refusals::refusal;
 use crate::serve::request::route::{Route, route};
 use crate::serve::state::live::{State, TokenDigest};
 
 use crate::model::config::AuthMode;
-
-/// The request facts the handler needs.
-#[derive(Debug)]
-pub struct Request<'a> {
-    /// Method, upper case.
-    pub method: &'a str,
-    /// Path without the query.
-    pub path: &'a str,
-    /// Raw query, if any.
-    pub query: Option<&'a str>,
-    /// `Authorization` header, when it is visible ASCII (and tabs).
-    pub authorization: Option<&'a [u8]>,
-    /// `Accept` header, when it is visible ASCII (and tabs).
-    pub accept: Option<&'a [u8]>,
-    /// The client's address (behind a PROXY-protocol balancer: the real client's).
-    pub remote: IpAddr,
-}
-
-/// The response, plus what the access log records.
-#[derive(Debug)]
-pub struct Response {
-    /// HTTP status.
-    pub status: StatusCode,
-    /// Body (a config's is in pieces shared with the other specs' bodies).
-    pub body: Chunks,
-    /// Content type.
-    pub content_type: &'static str,
-    /// Extra headers.
-    pub headers: Vec<(HeaderName, String)>,
-    /// Pool named in the path, when valid.
-    pub pool: Option<Arc<str>>,
-    /// Whether `pool` is one serve has a config for (full or pre-approval): then it is its own
-    /// metrics label, without looking it up again (`metrics::pool_label`).
-    pub served: bool,
-    /// Who the request presented itself as.
-    pub auth: Auth,
-    /// Set when this request's guess blocked its client (for one event line).
-    pub blocked_for: Option<Duration>,
-    /// A full config about to go to a machine token: the fetch to record (and to refuse when
-    /// the token's uses are spent) before the config is sent.
-    pub machine: Option<MachineFetch>,
-    /// The spec version of the config served.
-    pub spec: Option<crate::ignition::spec::Spec>,
-}
-
-/// A full-config fetch made with a machine token.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct MachineFetch {
-    /// The token's id.
-    pub token: std::sync::Arc<str>,
-    /// The machine it is bound to.
-    pub machine: std::sync::Arc<str>,
-    /// How many fetches it allows.
-    pub uses: Option<u32>,
-}
-
-impl Response {
-    /// 431 for a request head over the limit; the connection is closed after it.
-    pub fn too_large() -> Response {
-        let mut r = Response::text(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "request header fields too large",
-        );
-        r.headers.push((CONNECTION, "close".into()));
-        r
-    }
-
-    /// 500: handling the request failed (a bug; see `serve::guarded`).
-    pub fn internal_error() -> Response {
-        Response::text(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
-    }
-
-    pub(in crate::serve) fn text(status: StatusCode, msg: impl Into<String>) -> Response {
-        let mut m = msg.into();
-        m.push('\n');
-        Response {
-            status,
-            body: Bytes::from(m).into(),
-            content_type: "text/plain; charset=utf-8",
-            headers: Vec::new(),
-            pool: None,
-            served: false,
-            auth: Auth::None,
-            blocked_for: None,
-            machine: None,
-            spec: None,
-        }
-    }
-}
 
 /// The token presented by a request: `Authorization: Bearer x` or `?token=x`. A header value
 /// here is visible ASCII, spaces and tabs (`HeaderValue::to_str`), so ASCII trimming is all
@@ -247,34 +157,6 @@ fn unauthorized(who: &Presented<'_>, live: usize) -> Response {
             r
         }
     }
-}
-
-/// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
-/// `error_description` (RFC 6750) for a 401.
-pub(in crate::serve) fn refusal(status: StatusCode, msg: String) -> Response {
-    let mut r = Response::text(status, msg.clone());
-    if status == StatusCode::UNAUTHORIZED {
-        r.headers.push((
-            WWW_AUTHENTICATE,
-            format!(
-                "Bearer error=\"invalid_token\", error_description=\"{}\"",
-                quoted(&msg)
-            ),
-        ));
-    }
-    r
-}
-
-/// `s` as the content of an RFC 6750 quoted string: printable ASCII without `"` or `\`.
-fn quoted(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '"' => '\'',
-            '\\' => '/',
-            c if (' '..='~').contains(&c) => c,
-            _ => '?',
-        })
-        .collect()
 }
 
 fn serve_config(

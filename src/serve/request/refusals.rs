@@ -2,8 +2,10 @@
 //! each says why, in the body and, for a 401, in `WWW-Authenticate`'s `error_description`
 //! (RFC 6750), so that a HEAD (no body) carries the reason too.
 
-use crate::serve::request::handler::{MachineFetch, Response, refusal};
 use hyper::StatusCode;
+use hyper::header::WWW_AUTHENTICATE;
+
+use crate::serve::request::message::{MachineFetch, Response};
 
 impl Response {
     /// 401 for a machine token whose fetches are spent, naming the first whole one.
@@ -97,4 +99,32 @@ pub(in crate::serve) fn cut_said(
         "machine {}'s fetch with token {} from {} was cut off before its end ({cuts} of {max} cut fetches allowed): {then}",
         r.machine, r.token, r.client
     )
+}
+
+/// A refusal whose reason a HEAD (no body) carries too: in `WWW-Authenticate`'s
+/// `error_description` (RFC 6750) for a 401.
+pub(in crate::serve) fn refusal(status: StatusCode, msg: String) -> Response {
+    let mut r = Response::text(status, msg.clone());
+    if status == StatusCode::UNAUTHORIZED {
+        r.headers.push((
+            WWW_AUTHENTICATE,
+            format!(
+                "Bearer error=\"invalid_token\", error_description=\"{}\"",
+                quoted(&msg)
+            ),
+        ));
+    }
+    r
+}
+
+/// `s` as the content of an RFC 6750 quoted string: printable ASCII without `"` or `\`.
+fn quoted(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '"' => '\'',
+            '\\' => '/',
+            c if (' '..='~').contains(&c) => c,
+            _ => '?',
+        })
+        .collect()
 }

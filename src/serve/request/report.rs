@@ -16,7 +16,7 @@ use hyper::body::Incoming;
 use crate::firstboot::{Credentials, Record, Submitted};
 use crate::serve::conn::peer::Peer;
 use crate::serve::log::event::Event;
-use crate::serve::request::handler::Response;
+use crate::serve::request::message::Response;
 use crate::serve::state::shared::Shared;
 
 /// Reports one address may send a minute; the next within the minute gets 429.

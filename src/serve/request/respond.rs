@@ -20,8 +20,8 @@ use crate::serve::log::{Log, Stamp};
 use crate::serve::request::access_line::{Facts, LineMemo};
 use crate::serve::request::classify::Memo;
 use crate::serve::request::delivery::{Body, Delivery};
-use crate::serve::request::handler;
 use crate::serve::request::report;
+use crate::serve::request::{handler, message};
 use crate::serve::state::shared::Shared;
 
 /// Where the panic hook reports: serve's event log, once it runs.
@@ -48,9 +48,9 @@ pub(in crate::serve) fn install_panic_hook() {
 }
 
 /// Runs a request's handling; a panic becomes 500 instead of a dropped connection.
-pub(in crate::serve) fn guarded(f: impl FnOnce() -> handler::Response) -> handler::Response {
+pub(in crate::serve) fn guarded(f: impl FnOnce() -> message::Response) -> message::Response {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
-        .unwrap_or_else(|_| handler::Response::internal_error())
+        .unwrap_or_else(|_| message::Response::internal_error())
 }
 
 /// What a connection's requests are answered with, behind one `Arc` of the connection's own:
@@ -101,7 +101,7 @@ pub(in crate::serve) fn respond(
     let now = crate::clock::Clock::to_second(precise);
     let state = shared.here();
     let mut r = if too_large {
-        handler::Response::too_large()
+        message::Response::too_large()
     } else {
         guarded(|| handler::handle(&state, &shared.limiter, &facts.req, &ctx.memo, now, start))
     };
@@ -137,8 +137,8 @@ struct MachineFetching {
     ctx: Arc<ConnCtx>,
     peer: Peer,
     req: hyper::Request<Incoming>,
-    f: handler::MachineFetch,
-    r: handler::Response,
+    f: message::MachineFetch,
+    r: message::Response,
     state: Arc<crate::serve::state::current::Held>,
     start: Instant,
     time: Stamp,
@@ -191,7 +191,7 @@ impl MachineFetching {
 fn counted(
     shared: &Shared,
     state: &crate::serve::state::live::State,
-    r: &handler::Response,
+    r: &message::Response,
     machine: bool,
     claimed: bool,
 ) {
@@ -244,9 +244,9 @@ async fn reported(
 fn gated(
     shared: &Shared,
     peer: Peer,
-    r: handler::Response,
+    r: message::Response,
     now: time::OffsetDateTime,
-) -> handler::Response {
+) -> message::Response {
     if let Some(block) = r.blocked_for {
         shared.log.event(
             Event::Blocked,
@@ -261,11 +261,11 @@ fn gated(
         && matches!(r.auth, crate::serve::request::auth::Auth::Live(_))
         && let Some(why) = shared.fetches.store_stale(now)
     {
-        return handler::Response {
+        return message::Response {
             pool: r.pool,
             served: r.served,
             auth: r.auth,
-            ..handler::Response::store_stale(&why)
+            ..message::Response::store_stale(&why)
         };
     }
     r
@@ -275,13 +275,13 @@ fn gated(
 fn ready(
     shared: &Shared,
     state: &crate::serve::state::live::State,
-    ok: handler::Response,
-) -> handler::Response {
+    ok: message::Response,
+) -> message::Response {
     if !state.tokens.machines {
         return ok;
     }
     match shared.fetches.unready(&state.tokens) {
-        Some(why) => handler::Response::not_ready(&why),
+        Some(why) => message::Response::not_ready(&why),
         None => ok,
     }
 }
@@ -289,7 +289,7 @@ fn ready(
 /// `r` as hyper's response, its body made by `body`. The head is put together without
 /// parsing: header names are the program's own, the content type a static value. No
 /// `Content-Length`: hyper writes it from the body's exact size (a HEAD's included).
-fn reply(r: handler::Response, body: impl FnOnce(Chunks) -> Body) -> hyper::Response<Body> {
+fn reply(r: message::Response, body: impl FnOnce(Chunks) -> Body) -> hyper::Response<Body> {
     use hyper::header::{CONTENT_TYPE, HeaderValue};
     // Checked before the body is made (a tracked body is a delivery under way). A value is
     // text serve made (a count, a quoted refusal): one that is not a valid header value is a
@@ -324,10 +324,10 @@ fn internal_error() -> hyper::Response<Body> {
 async fn check(
     shared: &Shared,
     peer: Peer,
-    f: &handler::MachineFetch,
-    mut r: handler::Response,
+    f: &message::MachineFetch,
+    mut r: message::Response,
     state: &crate::serve::state::live::State,
-) -> handler::Response {
+) -> message::Response {
     match shared
         .fetches
         .check(f, &state.tokens, shared.clock.now())
@@ -341,7 +341,7 @@ async fn check(
     }
 }
 
-fn with_left(r: &mut handler::Response, left: Option<u32>) {
+fn with_left(r: &mut message::Response, left: Option<u32>) {
     if let Some(n) = left {
         r.headers.push((
             hyper::header::HeaderName::from_static(crate::http::FETCHES_LEFT),
@@ -355,11 +355,11 @@ fn with_left(r: &mut handler::Response, left: Option<u32>) {
 async fn record(
     shared: &Shared,
     peer: Peer,
-    f: &handler::MachineFetch,
-    mut r: handler::Response,
+    f: &message::MachineFetch,
+    mut r: message::Response,
     time: &str,
     state: &crate::serve::state::live::State,
-) -> (handler::Response, Option<Claimed>) {
+) -> (message::Response, Option<Claimed>) {
     let client = peer.client_str();
     let via = peer.via_str();
     let spec = r.spec.map(|s| s.to_string()).unwrap_or_default();
@@ -393,10 +393,10 @@ async fn record(
 fn refused(
     shared: &Shared,
     peer: Peer,
-    f: &handler::MachineFetch,
-    r: handler::Response,
+    f: &message::MachineFetch,
+    r: message::Response,
     refusal: Refusal,
-) -> handler::Response {
+) -> message::Response {
     let refused = match refusal {
         Refusal::Spent(first) => {
             shared.say_of_token(
@@ -407,7 +407,7 @@ fn refused(
                     f.machine, f.token, peer.client, first.time, first.client
                 ),
             );
-            handler::Response::spent(f, &first)
+            message::Response::spent(f, &first)
         }
         Refusal::Unknown(which) => {
             shared.say_of_token(
@@ -418,7 +418,7 @@ fn refused(
                     f.machine, f.token, peer.client, which.time, which.client
                 ),
             );
-            handler::Response::unknown(f, &which)
+            message::Response::unknown(f, &which)
         }
         Refusal::CutOff(cuts, last) => {
             shared.say_of_token(
@@ -429,7 +429,7 @@ fn refused(
                     f.machine, f.token, peer.client, last.time, last.client
                 ),
             );
-            handler::Response::cut_off(f, cuts, &last)
+            message::Response::cut_off(f, cuts, &last)
         }
         Refusal::Busy(other) => {
             shared.say_of_token(
@@ -440,17 +440,17 @@ fn refused(
                     f.machine, f.token, peer.client, other.time, other.client
                 ),
             );
-            handler::Response::busy(f, &other)
+            message::Response::busy(f, &other)
         }
         Refusal::Unrecorded(why) => {
             shared.log.event(
                 Event::LedgerFailed,
                 &format!("{why}: machine {}'s fetch refused with 503", f.machine),
             );
-            handler::Response::unrecorded()
+            message::Response::unrecorded()
         }
     };
-    handler::Response {
+    message::Response {
         pool: r.pool,
         served: r.served,
         auth: r.auth,
@@ -466,7 +466,7 @@ mod tests {
     fn a_panicking_request_gets_500() {
         let r = super::guarded(|| panic!("a bug"));
         assert_eq!(r.status, StatusCode::INTERNAL_SERVER_ERROR);
-        let ok = super::guarded(crate::serve::request::handler::Response::too_large);
+        let ok = super::guarded(crate::serve::request::message::Response::too_large);
         assert_eq!(ok.status, StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE);
     }
 }

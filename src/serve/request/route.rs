@@ -8,7 +8,7 @@ use hyper::StatusCode;
 use hyper::header::{ALLOW, LOCATION};
 
 use crate::names::is_dns_label;
-use crate::serve::request::handler::{Request, Response};
+use crate::serve::request::message::{Request, Response};
 
 /// The pool a request asks for (`/config/<pool>`), or the answer for any other request: a
 /// redirect to the clean path, /healthz, 404, 405.

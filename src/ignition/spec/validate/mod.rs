@@ -11,11 +11,12 @@ use serde_json::{Map, Value};
 use super::Config;
 use super::schema::{self, Kind, Type};
 
+mod path;
 mod rules;
 mod source;
 mod storage;
 
-pub use rules::clean;
+pub use path::clean;
 use rules::{rules, version};
 pub use source::check_url;
 use storage::config_paths;

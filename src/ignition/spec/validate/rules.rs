@@ -3,6 +3,7 @@
 
 use serde_json::{Map, Value};
 
+use super::path::check_path;
 use super::source::{check_url, resource};
 use super::storage::{disk, filesystem, luks, partition, storage};
 use super::{Report, at, is_true, list, non_empty, obj, s};
@@ -271,34 +272,6 @@ pub(super) fn version(m: &Map<String, Value>, spec: Spec, path: &str, r: &mut Re
         }
         Some(_) => {}
     }
-}
-
-/// `validatePath`: absolute and clean.
-pub(super) fn check_path(p: &str) -> Option<&'static str> {
-    if p.is_empty() {
-        Some("path not specified")
-    } else if !p.starts_with('/') {
-        Some("path not absolute")
-    } else if clean(p) != p {
-        Some("path is not fully simplified")
-    } else {
-        None
-    }
-}
-
-/// Go's `path.Clean` for an absolute path.
-pub fn clean(p: &str) -> String {
-    let mut parts: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            s => parts.push(s),
-        }
-    }
-    format!("/{}", parts.join("/"))
 }
 
 /// Go's `path.Ext`.

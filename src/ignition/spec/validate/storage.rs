@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::rules::{check_path, clean};
+use super::path::{check_path, clean};
 use super::source::check_url;
 use super::{Report, at, is_true, list, non_empty, obj, s};
 use crate::ignition::spec::Spec;
