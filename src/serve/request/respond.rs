@@ -110,26 +110,26 @@ pub(in crate::serve) fn respond(
     }
     let mut r = gated(shared, peer, r, now);
     let time = Stamp::at(precise);
-    let Some(f) = r.machine.take() else {
-        counted(shared, &state, &r, false, false);
-        let line = facts.line(&r, start, &time);
-        shared
-            .log
-            .access_with(|out| line.write_remembering(out, &ctx.line));
-        return Answer::Now(reply(r, Body::new));
-    };
-    // A machine token's fetch waits on the ledger or the store.
-    let fetching = MachineFetching {
-        ctx: ctx.clone(),
-        peer,
-        req,
-        f,
-        r,
-        state,
-        start,
-        time,
-    };
-    Answer::Later(Box::pin(fetching.finish()))
+    if let Some(f) = r.machine.take() {
+        // A machine token's fetch waits on the ledger or the store.
+        let fetching = MachineFetching {
+            ctx: ctx.clone(),
+            peer,
+            req,
+            f,
+            r,
+            state,
+            start,
+            time,
+        };
+        return Answer::Later(Box::pin(fetching.finish()));
+    }
+    counted(shared, &state, &r, false, false);
+    let line = facts.line(&r, start, &time);
+    shared
+        .log
+        .access_with(|out| line.write_remembering(out, &ctx.line));
+    Answer::Now(reply(r, Body::new))
 }
 
 /// A machine token's fetch, waiting on the ledger or the store: what finishing it needs.
