@@ -7,11 +7,13 @@
 
 use std::path::{Path, PathBuf};
 
-fn src() -> PathBuf {
+/// `src/` of this crate.
+pub(super) fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
+/// The `.rs` files under `dir`, sorted.
+pub(super) fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();

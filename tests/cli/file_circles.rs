@@ -8,23 +8,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-fn src() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
-}
-
-fn rust_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for e in std::fs::read_dir(dir).unwrap() {
-        let p = e.unwrap().path();
-        if p.is_dir() {
-            out.extend(rust_files(&p));
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-    out.sort();
-    out
-}
+use super::architecture::{rust_files, src};
 
 /// A file's module path (`serve/request/mod.rs` is `serve::request`; `lib.rs` is the crate).
 fn module_of(rel: &Path) -> Vec<String> {

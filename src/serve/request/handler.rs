@@ -180,16 +180,8 @@ fn serve_config(
         }
     };
     Response {
-        status: StatusCode::OK,
-        body,
-        content_type: "application/json",
-        headers: Vec::new(),
-        pool: None,
-        served: false,
-        auth: Auth::None,
-        blocked_for: None,
-        machine: None,
         spec: Some(spec),
+        ..Response::new(StatusCode::OK, body, "application/json")
     }
 }
 

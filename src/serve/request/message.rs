@@ -89,10 +89,19 @@ impl Response {
     pub(in crate::serve) fn text(status: StatusCode, msg: impl Into<String>) -> Response {
         let mut m = msg.into();
         m.push('\n');
+        Response::new(status, Bytes::from(m).into(), "text/plain; charset=utf-8")
+    }
+
+    /// A response of `body`, nobody's, with no pool, spec or extra header yet.
+    pub(in crate::serve) fn new(
+        status: StatusCode,
+        body: Chunks,
+        content_type: &'static str,
+    ) -> Response {
         Response {
             status,
-            body: Bytes::from(m).into(),
-            content_type: "text/plain; charset=utf-8",
+            body,
+            content_type,
             headers: Vec::new(),
             pool: None,
             served: false,
