@@ -63,9 +63,9 @@ pub struct Response {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MachineFetch {
     /// The token's id.
-    pub token: std::sync::Arc<str>,
+    pub token: Arc<str>,
     /// The machine it is bound to.
-    pub machine: std::sync::Arc<str>,
+    pub machine: Arc<str>,
     /// How many fetches it allows.
     pub uses: Option<u32>,
 }
@@ -81,7 +81,7 @@ impl Response {
         r
     }
 
-    /// 500: handling the request failed (a bug; see `serve::guarded`).
+    /// 500: handling the request failed (a bug; see `respond::guarded`).
     pub fn internal_error() -> Response {
         Response::text(StatusCode::INTERNAL_SERVER_ERROR, "internal error")
     }
