@@ -124,7 +124,7 @@ pub(in crate::serve) fn respond(
         };
         return Answer::Later(Box::pin(fetching.finish()));
     }
-    counted(shared, &state, &r, false, false);
+    counted(shared, &state, &r, Counted::Request);
     let line = facts.line(&r, start, &time);
     shared
         .log
@@ -164,7 +164,14 @@ impl MachineFetching {
         } else {
             record(shared, peer, &f, r, time.as_str(), &state).await
         };
-        counted(shared, &state, &r, true, claimed.is_some());
+        counted(
+            shared,
+            &state,
+            &r,
+            Counted::MachineFetch {
+                claimed: claimed.is_some(),
+            },
+        );
         let facts = Facts::of(&req, peer);
         let line = facts.line(&r, start, &time);
         match claimed {
@@ -187,22 +194,33 @@ impl MachineFetching {
     }
 }
 
-/// A request counted in the metrics (and a machine token's fetch, when `claimed`).
+/// What a request is counted as, beyond its status and pool.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Counted {
+    /// Any request but the one below: its auth label is its token's kind (or why it has none).
+    Request,
+    /// A full config to a machine token (auth label `machine`); `claimed` when one of the
+    /// token's fetches was taken for it (not for a HEAD, nor a refused fetch).
+    MachineFetch { claimed: bool },
+}
+
+/// A request counted in the metrics (and a machine token's fetch, when claimed).
 fn counted(
     shared: &Shared,
     state: &crate::serve::state::live::State,
     r: &message::Response,
-    machine: bool,
-    claimed: bool,
+    how: Counted,
 ) {
     let pool = match r.pool.as_deref() {
         Some(p) if r.served => p,
         p => crate::serve::log::metrics::pool_label(state, p),
     };
-    shared
-        .metrics
-        .request(pool, r.status.as_u16(), r.auth.outcome(machine));
-    if claimed {
+    shared.metrics.request(
+        pool,
+        r.status.as_u16(),
+        r.auth.outcome(how != Counted::Request),
+    );
+    if how == (Counted::MachineFetch { claimed: true }) {
         shared
             .metrics
             .machine_fetch(r.pool.as_deref().unwrap_or(""));
